@@ -1,0 +1,64 @@
+// fabricbench: measures what a multi-GPU machine's interconnect really delivers.
+// main() is the only place that turns errors into exit codes and messages.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "app/run_command.hpp"
+#include "app/version.hpp"
+#include "app/worker.hpp"
+#include "cli/run_cli.hpp"
+#include "core/error.hpp"
+#include "launch/protocol.hpp"
+#include "launch/supervisor.hpp"
+
+namespace {
+
+void on_interrupt(int /*signal*/) { fb::Supervisor::request_stop(); }
+
+int main_with_errors(int argc, char** argv) {
+  CLI::App app{"fabricbench: measure what the GPU interconnect really delivers (NCCL/RCCL)"};
+  app.set_version_flag("--version", fmt::format("fabricbench {} ({})\n", fb::kToolVersion, fb::kToolGit));
+  app.require_subcommand(0, 1);
+  fb::RunOptions run_options;
+  auto* run = fb::add_run_subcommand(app, run_options);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(fb::ExitCode::usage);
+  }
+  const std::vector<std::string> command_line(argv, argv + argc);
+  if (run->parsed()) return fb::run_command(run_options, command_line);
+  fmt::print(stderr,
+             "fabricbench: `doctor` (the default command) is not built yet; measure collectives "
+             "with `fabricbench run all_reduce` (see --help)\n");
+  return static_cast<int>(fb::ExitCode::usage);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (const char* fd = std::getenv(fb::msg::worker_fd_env)) {
+    const int worker_fd = std::atoi(fd);
+    ::unsetenv(fb::msg::worker_fd_env);
+    return fb::worker_main(worker_fd);
+  }
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  try {
+    return main_with_errors(argc, argv);
+  } catch (const fb::Error& e) {
+    fmt::print(stderr, "fabricbench: error: {}\n", e.what());
+    if (!e.where().empty() && std::getenv("FABRICBENCH_DEBUG"))
+      fmt::print(stderr, "fabricbench:   at {}\n", e.where());
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "fabricbench: internal error: {}\n", e.what());
+    return static_cast<int>(fb::ExitCode::run_failed);
+  }
+}

@@ -1,0 +1,242 @@
+#include "bench/collective_driver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <sstream>
+
+#include "bench/sampler.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "gpu/runtime.hpp"
+#include "gpu/verify.hpp"
+
+namespace fb {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+
+struct LocalGpu {
+  int device = 0;
+  int rank = 0;
+  gpu::Stream stream;
+  gpu::DeviceBuffer send;
+  gpu::DeviceBuffer recv;
+  gpu::Event start;
+  gpu::Event stop;
+  gpu::Verifier verifier;
+  gpu::Graph graph;
+};
+
+// Buffers one call uses, following nccl-tests' in-place conventions.
+struct CallBuffers {
+  const void* send;
+  void* recv;
+};
+
+class Driver {
+ public:
+  Driver(const Plan& plan, const LocalAssignment& local, Collectives& coll, Bootstrap& boot,
+         ProgressSink& sink)
+      : plan_(plan), coll_(coll), boot_(boot), sink_(sink) {
+    const auto needs = buffer_needs(plan);
+    for (std::size_t i = 0; i < local.devices.size(); ++i) {
+      gpu::set_device(local.devices[i]);
+      auto g = std::make_unique<LocalGpu>();
+      g->device = local.devices[i];
+      g->rank = local.ranks[i];
+      g->send = gpu::DeviceBuffer(needs.send);
+      g->recv = gpu::DeviceBuffer(needs.recv);
+      gpus_.push_back(std::move(g));
+    }
+  }
+
+  void run_all() {
+    for (std::size_t r = 0; r < plan_.runs.size(); ++r) {
+      const auto& run = plan_.runs[r];
+      for (const auto& p : plan_points(plan_, run)) {
+        sink_.begin(label(run, p));
+        const Point point = run_point(run, p);
+        if (boot_.rank() == 0) sink_.point(static_cast<int>(r), point);
+      }
+    }
+  }
+
+ private:
+  static std::string label(const RunPlan& run, const PointPlan& p) {
+    const auto& spec = collective(run.collective);
+    return fmt::format("{} {}{} {} {}", run.collective, dtype_info(run.dtype).name,
+                       spec.reduces ? fmt::format(" {}", redop_info(run.op).name) : std::string(),
+                       format_bytes(p.bytes), p.in_place ? "in-place" : "out-of-place");
+  }
+
+  CallBuffers buffers(const LocalGpu& g, const PointPlan& p, std::size_t elem) const {
+    if (!p.in_place) return {g.send.data(), g.recv.data()};
+    const std::size_t offset = static_cast<std::size_t>(g.rank) * p.counts.param * elem;
+    if (p.counts.send_inside_recv)
+      return {static_cast<char*>(g.recv.data()) + offset, g.recv.data()};
+    if (p.counts.recv_inside_send)
+      return {g.send.data(), static_cast<char*>(g.send.data()) + offset};
+    return {g.recv.data(), g.recv.data()};
+  }
+
+  void launch_once(const RunPlan& run, const PointPlan& p) {
+    const auto& spec = collective(run.collective);
+    const auto elem = dtype_info(run.dtype).size;
+    // One group over the local GPUs, as nccl-tests does for several GPUs per thread.
+    coll_.group_start();
+    for (std::size_t i = 0; i < gpus_.size(); ++i) {
+      auto& g = *gpus_[i];
+      const auto b = buffers(g, p, elem);
+      CollectiveCall call{static_cast<int>(i), g.rank, plan_.nranks(), b.send, b.recv, p.counts.param,
+                          run.dtype, run.op, run.root, g.stream.handle()};
+      spec.launch(coll_, call);
+    }
+    coll_.group_end();
+  }
+
+  void synchronize() {
+    for (auto& g : gpus_) g->stream.synchronize();
+    coll_.check_errors();
+  }
+
+  std::int64_t verify_point(const RunPlan& run, const PointPlan& p) {
+    const auto& spec = collective(run.collective);
+    const auto& info = dtype_info(run.dtype);
+    const verify::ValueRule rule{static_cast<int>(run.op), plan_.nranks(), info.exact_int_limit,
+                                 info.is_float};
+    for (auto& g : gpus_) {
+      gpu::set_device(g->device);
+      const auto b = buffers(*g, p, info.size);
+      if (!p.in_place) gpu::memset_async(g->recv.data(), 0xff, p.counts.recv * info.size, g->stream);
+      const std::size_t input_count = p.counts.send_inside_recv && p.in_place ? p.counts.param : p.counts.send;
+      gpu::fill_inputs(const_cast<void*>(b.send), input_count, run.dtype, rule, g->rank, g->stream);
+    }
+    synchronize();
+    launch_once(run, p);
+    synchronize();
+    const int checked_rank = spec.verify.only_root_checks ? run.root : 0;
+    std::uint64_t wrong = 0;
+    for (auto& g : gpus_) {
+      if (spec.verify.only_root_checks && g->rank != run.root) continue;
+      gpu::set_device(g->device);
+      const auto b = buffers(*g, p, info.size);
+      if (plan_.inject_corruption && g->rank == checked_rank)
+        gpu::memset_async(b.recv, 0xff, info.size, g->stream);  // one element, for the self-test
+      const gpu::VerifyParams vp{rule, spec.verify, g->rank, run.root, p.counts.param};
+      wrong += g->verifier.count_wrong(b.recv, p.counts.recv, run.dtype, vp, g->stream);
+    }
+    std::int64_t total = 0;
+    for (const auto& s : boot_.allgather(std::to_string(wrong))) total += std::stoll(s);
+    return total;
+  }
+
+  // Per-operation time of one batch on this process's GPUs (max over them), microseconds.
+  double time_batch(const RunPlan& run, const PointPlan& p) {
+    const auto& s = plan_.sampling;
+    for (auto& g : gpus_) g->start.record(g->stream);
+    if (s.graph_launches > 0) {
+      for (int l = 0; l < s.graph_launches; ++l)
+        for (auto& g : gpus_) g->graph.launch(g->stream);
+    } else {
+      for (int it = 0; it < s.iters; ++it) launch_once(run, p);
+    }
+    for (auto& g : gpus_) g->stop.record(g->stream);
+    double worst_ms = 0;
+    for (auto& g : gpus_) {
+      g->stop.synchronize();
+      worst_ms = std::max(worst_ms, gpu::Event::elapsed_ms(g->start, g->stop));
+    }
+    coll_.check_errors();
+    const int ops = s.iters * std::max(1, s.graph_launches);
+    return worst_ms * 1e3 / ops;
+  }
+
+  void capture_graphs(const RunPlan& run, const PointPlan& p) {
+    for (auto& g : gpus_) gpu::Graph::begin_capture(g->stream);
+    for (int it = 0; it < plan_.sampling.iters; ++it) launch_once(run, p);
+    for (auto& g : gpus_) g->graph = gpu::Graph::end_capture(g->stream);
+  }
+
+  Point run_point(const RunPlan& run, const PointPlan& p) {
+    const auto& spec = collective(run.collective);
+    Point point;
+    point.bytes = p.bytes;
+    point.count = p.counts.reported_elements();
+    point.in_place = p.in_place;
+    point.iters_per_batch = plan_.sampling.iters;
+    if (plan_.check) point.wrong = verify_point(run, p);
+
+    for (int w = 0; w < plan_.sampling.warmup; ++w) launch_once(run, p);
+    synchronize();
+    if (plan_.sampling.graph_launches > 0) capture_graphs(run, p);
+
+    BatchSampler sampler(plan_.sampling);
+    const auto t0 = Clock::now();
+    for (;;) {
+      const double local_us = time_batch(run, p);
+      const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+      // Every process takes the max over ranks and process 0's clock: the same decision everywhere.
+      const auto all = boot_.allgather(fmt::format("{} {}", local_us, elapsed));
+      double worst = 0;
+      double elapsed0 = 0;
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        std::istringstream in(all[i]);
+        double t = 0;
+        double e = 0;
+        in >> t >> e;
+        worst = std::max(worst, t);
+        if (i == 0) elapsed0 = e;
+      }
+      sampler.add(worst);
+      if (sampler.done(elapsed0)) break;
+    }
+    point.time_us = sampler.stats();
+    point.algbw_gbps = gb_per_s(static_cast<double>(p.bytes), point.time_us.median);
+    point.busbw_gbps = point.algbw_gbps * spec.bus_factor(plan_.nranks());
+    for (auto& g : gpus_) g->graph = gpu::Graph();
+    return point;
+  }
+
+  const Plan& plan_;
+  Collectives& coll_;
+  Bootstrap& boot_;
+  ProgressSink& sink_;
+  std::vector<std::unique_ptr<LocalGpu>> gpus_;
+};
+
+}  // namespace
+
+void check_free_memory(const Plan& plan, const LocalAssignment& local) {
+  const auto needs = buffer_needs(plan);
+  const auto total = needs.total_with_nccl();
+  for (const int dev : local.devices) {
+    gpu::set_device(dev);
+    const auto mem = gpu::mem_info();
+    if (mem.free < total)
+      throw Error(ExitCode::usage,
+                  fmt::format("the largest point needs {} on GPU {} (send {} + receive {} + {} for "
+                              "NCCL) but only {} of {} is free; lower -e/--maxbytes or free the GPU",
+                              format_bytes(total), dev, format_bytes(needs.send),
+                              format_bytes(needs.recv), format_bytes(kNcclReserveBytes),
+                              format_bytes(mem.free), format_bytes(mem.total)));
+  }
+}
+
+void run_collective_plan(const Plan& plan, const LocalAssignment& local, Collectives& collectives,
+                         Bootstrap& bootstrap, ProgressSink& sink) {
+  // On failure the driver is leaked on purpose: freeing GPU buffers waits for kernels that may
+  // never finish (a peer died mid-collective), and the worker must report the error first.
+  auto driver = std::make_unique<Driver>(plan, local, collectives, bootstrap, sink);
+  try {
+    driver->run_all();
+  } catch (...) {
+    driver.release();  // NOLINT(bugprone-unused-return-value): deliberate leak, see above
+    throw;
+  }
+}
+
+}  // namespace fb

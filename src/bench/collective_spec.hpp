@@ -1,0 +1,63 @@
+#pragma once
+// What each collective is, as data: one row per collective. The generic driver reads these
+// rows; adding a collective means adding one row (DESIGN.md).
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "comm/collectives.hpp"
+
+namespace fb {
+
+// Element counts of one rank's buffers for a point, following nccl-tests' conventions.
+struct CollectiveCounts {
+  std::size_t send = 0;   // elements in the send buffer
+  std::size_t recv = 0;   // elements in the receive buffer
+  std::size_t param = 0;  // the `count` passed to NCCL
+  // Element offsets of the in-place buffer (nccl-tests' sendInplaceOffset/recvInplaceOffset):
+  // in-place all_gather sends from recv + rank*param; reduce_scatter receives into send + rank*param.
+  bool send_inside_recv = false;
+  bool recv_inside_send = false;
+  // Bytes the point is reported as (nccl-tests' "size"): the larger buffer.
+  [[nodiscard]] std::size_t reported_elements() const { return send > recv ? send : recv; }
+};
+
+// Where each output element's expected value comes from, for verification.
+enum class VerifySource {
+  reduce_all_ranks,  // op over every rank's input at the source index
+  root_rank,         // the root's input
+  block_rank,        // rank (out_index / block)
+  previous_rank,     // rank (rank - 1 + n) % n
+};
+
+// The layout's block is one rank's share, CollectiveCounts::param: all_gather's send count,
+// reduce_scatter's receive count, alltoall's per-peer count.
+struct VerifyLayout {
+  VerifySource source = VerifySource::reduce_all_ranks;
+  bool offset_by_rank_block = false;  // source index starts at rank * block
+  bool index_mod_block = false;       // source index uses out_index % block
+  bool only_root_checks = false;      // output defined on the root only
+};
+
+using LaunchFn = void (*)(Collectives&, const CollectiveCall&);
+
+struct CollectiveSpec {
+  std::string_view name;
+  bool reduces;             // takes a reduction op
+  bool rooted;              // takes a root rank
+  bool in_place_supported;  // nccl-tests runs an in-place variant
+  // nccl-tests' bus factor: busbw = algbw * factor(n).
+  double (*bus_factor)(int nranks);
+  // Per-rank counts for a total element count (rounded down as nccl-tests does).
+  CollectiveCounts (*counts)(std::size_t total_count, int nranks);
+  VerifyLayout verify;
+  LaunchFn launch;
+};
+
+std::span<const CollectiveSpec> all_collectives();
+const CollectiveSpec* find_collective(std::string_view name);
+// Throws a usage error listing the valid names.
+const CollectiveSpec& collective(std::string_view name);
+
+}  // namespace fb

@@ -1,0 +1,108 @@
+#include "bench/plan.hpp"
+
+#include <algorithm>
+
+namespace fb {
+
+std::vector<PointPlan> plan_points(const Plan& plan, const RunPlan& run) {
+  const auto& spec = collective(run.collective);
+  const auto elem = dtype_info(run.dtype).size;
+  std::vector<PointPlan> points;
+  for (const auto bytes : plan.sizes) {
+    const auto counts = spec.counts(bytes / elem, plan.nranks());
+    if (counts.reported_elements() == 0) continue;
+    for (const bool in_place : plan.placements) {
+      if (in_place && !spec.in_place_supported) continue;
+      points.push_back({counts.reported_elements() * elem, counts, in_place});
+    }
+  }
+  return points;
+}
+
+BufferNeeds buffer_needs(const Plan& plan) {
+  BufferNeeds needs;
+  for (const auto& run : plan.runs) {
+    const auto elem = dtype_info(run.dtype).size;
+    for (const auto& p : plan_points(plan, run)) {
+      needs.send = std::max<std::uint64_t>(needs.send, p.counts.send * elem);
+      needs.recv = std::max<std::uint64_t>(needs.recv, p.counts.recv * elem);
+    }
+  }
+  return needs;
+}
+
+std::string to_string(LauncherKind k) {
+  return k == LauncherKind::threads ? "threads" : "processes";
+}
+
+void to_json(nlohmann::json& j, const Plan& p) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& r : p.runs)
+    runs.push_back({{"collective", r.collective},
+                    {"dtype", static_cast<int>(r.dtype)},
+                    {"op", static_cast<int>(r.op)},
+                    {"root", r.root}});
+  const auto& s = p.sampling;
+  j = {{"runs", runs},
+       {"sizes", p.sizes},
+       {"placements", p.placements},
+       {"gpus", p.gpus},
+       {"launcher", to_string(p.launcher)},
+       {"sampling",
+        {{"iters", s.iters},
+         {"warmup", s.warmup},
+         {"graph_launches", s.graph_launches},
+         {"min_batches", s.min_batches},
+         {"max_batches", s.max_batches},
+         {"target_ci", s.target_ci},
+         {"max_time_s", s.max_time_s}}},
+       {"check", p.check},
+       {"inject_corruption", p.inject_corruption},
+       {"timeout_s", p.timeout_s},
+       {"nccl_lib", p.nccl_lib}};
+}
+
+void from_json(const nlohmann::json& j, Plan& p) {
+  p.runs.clear();
+  for (const auto& r : j.at("runs"))
+    p.runs.push_back({r.at("collective").get<std::string>(), static_cast<DType>(r.at("dtype").get<int>()),
+                      static_cast<RedOp>(r.at("op").get<int>()), r.at("root").get<int>()});
+  j.at("sizes").get_to(p.sizes);
+  j.at("placements").get_to(p.placements);
+  j.at("gpus").get_to(p.gpus);
+  p.launcher = j.at("launcher") == "threads" ? LauncherKind::threads : LauncherKind::processes;
+  const auto& s = j.at("sampling");
+  s.at("iters").get_to(p.sampling.iters);
+  s.at("warmup").get_to(p.sampling.warmup);
+  s.at("graph_launches").get_to(p.sampling.graph_launches);
+  s.at("min_batches").get_to(p.sampling.min_batches);
+  s.at("max_batches").get_to(p.sampling.max_batches);
+  s.at("target_ci").get_to(p.sampling.target_ci);
+  s.at("max_time_s").get_to(p.sampling.max_time_s);
+  j.at("check").get_to(p.check);
+  j.at("inject_corruption").get_to(p.inject_corruption);
+  j.at("timeout_s").get_to(p.timeout_s);
+  j.at("nccl_lib").get_to(p.nccl_lib);
+}
+
+}  // namespace fb
+
+namespace fb {
+
+int process_count(const Plan& plan) {
+  return plan.launcher == LauncherKind::threads ? 1 : plan.nranks();
+}
+
+LocalAssignment assignment_for(const Plan& plan, int process) {
+  LocalAssignment a;
+  if (plan.launcher == LauncherKind::threads) {
+    a.devices = plan.gpus;
+    for (int r = 0; r < plan.nranks(); ++r) a.ranks.push_back(r);
+  } else {
+    a.devices = {plan.gpus.at(static_cast<std::size_t>(process))};
+    a.ranks = {process};
+  }
+  return a;
+}
+
+}  // namespace fb

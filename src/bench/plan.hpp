@@ -1,0 +1,90 @@
+#pragma once
+// The immutable plan of a benchmark: what to run on which GPUs, how to time it.
+// Built once from validated options, then sent unchanged to every worker.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench/collective_spec.hpp"
+#include "bench/dtypes.hpp"
+
+namespace fb {
+
+// How long to sample a point (DESIGN.md, "Adaptive sampling").
+struct Sampling {
+  int iters = 20;         // operations per timed batch (nccl-tests' -n)
+  int warmup = 5;         // untimed operations before the first batch (-w)
+  int graph_launches = 0; // 0: plain launches; N: a graph of `iters` operations launched N times (-G)
+  int min_batches = 5;    // batches always taken
+  int max_batches = 200;
+  double target_ci = 0.01;  // stop once the median is known to +-this (95% CI); 0: fixed count
+  double max_time_s = 1.0;  // per point, after min_batches
+};
+
+struct RunPlan {
+  std::string collective;
+  DType dtype = DType::float32;
+  RedOp op = RedOp::sum;
+  int root = 0;
+};
+
+struct PointPlan {
+  std::uint64_t bytes = 0;  // reported size
+  CollectiveCounts counts;
+  bool in_place = false;
+};
+
+enum class LauncherKind { processes, threads };
+
+struct Plan {
+  std::vector<RunPlan> runs;
+  std::vector<std::uint64_t> sizes;  // requested sizes in bytes, before per-collective rounding
+  std::vector<bool> placements;      // false = out-of-place, true = in-place
+  std::vector<int> gpus;             // device ordinals; rank i drives gpus[i]
+  LauncherKind launcher = LauncherKind::processes;
+  Sampling sampling;
+  bool check = false;
+  bool inject_corruption = false;  // testing aid: corrupts one output element on rank 0
+  double timeout_s = 120;
+  std::string nccl_lib;  // empty: the dynamic loader's libnccl.so.2
+
+  [[nodiscard]] int nranks() const { return static_cast<int>(gpus.size()); }
+};
+
+// The points of one run: each requested size rounded down as nccl-tests does, in-place
+// variants where the collective has them; sizes that round to zero elements are dropped.
+std::vector<PointPlan> plan_points(const Plan& plan, const RunPlan& run);
+
+// NCCL's own per-GPU allocations (channel buffers, work queues) on top of the benchmark's:
+// a conservative allowance, so that fit checks err on the side of refusing.
+inline constexpr std::uint64_t kNcclReserveBytes = 1ULL << 30;
+
+// Largest send and receive buffers (bytes) any point of the plan needs on one GPU.
+struct BufferNeeds {
+  std::uint64_t send = 0;
+  std::uint64_t recv = 0;
+  [[nodiscard]] std::uint64_t total_with_nccl() const { return send + recv + kNcclReserveBytes; }
+};
+BufferNeeds buffer_needs(const Plan& plan);
+
+std::string to_string(LauncherKind k);
+
+void to_json(nlohmann::json& j, const Plan& p);
+void from_json(const nlohmann::json& j, Plan& p);
+
+}  // namespace fb
+
+namespace fb {
+
+// Which GPUs and ranks one worker process drives: with the processes launcher, process i
+// drives gpus[i] as rank i; with the threads launcher, the single process drives them all.
+struct LocalAssignment {
+  std::vector<int> devices;
+  std::vector<int> ranks;
+};
+
+int process_count(const Plan& plan);
+LocalAssignment assignment_for(const Plan& plan, int process);
+
+}  // namespace fb

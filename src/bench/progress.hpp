@@ -1,0 +1,20 @@
+#pragma once
+// Where a benchmark reports what it is doing and what it measured. Benches never print:
+// the worker forwards these to the launcher, which hands them to the reporters.
+#include <string>
+
+#include "core/result.hpp"
+
+namespace fb {
+
+class ProgressSink {
+ public:
+  virtual ~ProgressSink() = default;
+  // A new step starts (the launcher's timeout clock restarts; the label names the step).
+  virtual void begin(const std::string& label) = 0;
+  // A point of plan.runs[run_index] is complete (sent by process 0 only).
+  virtual void point(int run_index, const Point& point) = 0;
+  virtual void warn(const std::string& text) = 0;
+};
+
+}  // namespace fb

@@ -1,0 +1,37 @@
+#pragma once
+// Raw options of `fabricbench run`, as typed by the user (validated by build_run_plan).
+#include <string>
+#include <vector>
+
+namespace fb {
+
+struct RunOptions {
+  std::vector<std::string> collectives;
+  std::string min_bytes = "1M";
+  std::string max_bytes = "1G";
+  double step_factor = 0;  // 0: not given (defaults to 2 unless a step in bytes is given)
+  std::string step_bytes;
+  std::vector<std::string> sizes;
+  int iters = 20;
+  int warmup = 5;
+  int check = 0;
+  int graph_launches = 0;
+  std::string dtype = "float";
+  std::string op = "sum";
+  int root = 0;
+  std::string gpus;  // "" = all; "N" = first N; "0,2" or "0-3" = those devices
+  std::string launcher = "processes";
+  std::string in_place = "off";  // off | on | both
+  int min_batches = 5;
+  int max_batches = 200;
+  double target_ci = 0.01;
+  double max_time_s = 1.0;
+  double timeout_s = 120;
+  std::string nccl_lib;
+  std::string json_path;
+  std::string csv_path;
+  bool quiet = false;
+  bool inject_corruption = false;
+};
+
+}  // namespace fb

@@ -1,0 +1,67 @@
+#include "comm/channel.hpp"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace fb {
+
+Channel::Channel(int fd) : fd_(fd) {}
+
+Channel::~Channel() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void Channel::send(const nlohmann::json& message) {
+  const std::string body = message.dump();
+  const auto len = static_cast<std::uint32_t>(body.size());
+  std::string frame(4, '\0');
+  for (int i = 0; i < 4; ++i) frame[static_cast<size_t>(i)] = static_cast<char>((len >> (8 * i)) & 0xff);
+  frame += body;
+  std::size_t sent = 0;
+  while (sent < frame.size()) {
+    const auto n = ::send(fd_, frame.data() + sent, frame.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      throw Error(ExitCode::run_failed,
+                  std::string("lost the launcher/worker channel: ") + std::strerror(errno));
+    sent += static_cast<std::size_t>(n);
+  }
+}
+
+bool Channel::pump() {
+  std::array<char, 65536> chunk{};
+  for (;;) {
+    const auto n = ::read(fd_, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    buffer_.append(chunk.data(), static_cast<std::size_t>(n));
+    return true;
+  }
+}
+
+std::optional<nlohmann::json> Channel::next() {
+  if (buffer_.size() < 4) return std::nullopt;
+  std::uint32_t len = 0;
+  for (int i = 0; i < 4; ++i)
+    len |= static_cast<std::uint32_t>(static_cast<unsigned char>(buffer_[static_cast<size_t>(i)])) << (8 * i);
+  if (buffer_.size() < 4 + static_cast<std::size_t>(len)) return std::nullopt;
+  auto message = nlohmann::json::parse(buffer_.begin() + 4, buffer_.begin() + 4 + len);
+  buffer_.erase(0, 4 + static_cast<std::size_t>(len));
+  return message;
+}
+
+std::optional<nlohmann::json> Channel::receive() {
+  for (;;) {
+    if (auto m = next()) return m;
+    if (!pump()) return std::nullopt;
+  }
+}
+
+}  // namespace fb

@@ -1,0 +1,35 @@
+#pragma once
+// A message channel over a stream socket: each message is a JSON document framed by its
+// 4-byte little-endian length. Used between the launcher and its workers.
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace fb {
+
+class Channel {
+ public:
+  explicit Channel(int fd);  // takes ownership of fd
+  ~Channel();
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
+  [[nodiscard]] int fd() const { return fd_; }
+
+  // Throws Error(run_failed) if the peer is gone.
+  void send(const nlohmann::json& message);
+
+  // Blocks until a whole message arrives; nullopt when the peer closed the channel.
+  std::optional<nlohmann::json> receive();
+
+  // For poll()-driven readers: reads what is available now (one read call). Returns false
+  // once the peer has closed the channel. Complete messages are then taken with next().
+  bool pump();
+  std::optional<nlohmann::json> next();
+
+ private:
+  int fd_;
+  std::string buffer_;
+};
+
+}  // namespace fb

@@ -1,0 +1,39 @@
+#pragma once
+// `Collectives`: the vendor-neutral face of NCCL/RCCL used by the benchmark driver.
+// Buffers and streams are opaque pointers here so that nothing above comm/ names a runtime.
+#include <cstddef>
+
+#include "bench/dtypes.hpp"
+
+namespace fb {
+
+struct CollectiveCall {
+  int local = 0;  // index of the local GPU/communicator issuing the call
+  int rank = 0;   // global rank of that communicator
+  int nranks = 1;
+  const void* send = nullptr;
+  void* recv = nullptr;
+  std::size_t count = 0;  // NCCL's `count` argument (per peer for alltoall, per rank for gathers)
+  DType dtype = DType::float32;
+  RedOp op = RedOp::sum;
+  int root = 0;
+  void* stream = nullptr;  // cudaStream_t / hipStream_t
+};
+
+class Collectives {
+ public:
+  virtual ~Collectives() = default;
+  virtual void all_reduce(const CollectiveCall& c) = 0;
+  virtual void all_gather(const CollectiveCall& c) = 0;
+  virtual void reduce_scatter(const CollectiveCall& c) = 0;
+  virtual void broadcast(const CollectiveCall& c) = 0;
+  virtual void reduce(const CollectiveCall& c) = 0;
+  virtual void send(const CollectiveCall& c, int peer) = 0;
+  virtual void recv(const CollectiveCall& c, int peer) = 0;
+  virtual void group_start() = 0;
+  virtual void group_end() = 0;
+  // Throws if the library reports an asynchronous failure of earlier calls.
+  virtual void check_errors() const {}
+};
+
+}  // namespace fb

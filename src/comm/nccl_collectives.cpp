@@ -1,0 +1,129 @@
+#include "comm/nccl_collectives.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "core/error.hpp"
+#include "gpu/runtime.hpp"
+
+namespace fb {
+namespace {
+
+ncclDataType_t to_nccl(DType t) {
+  switch (t) {
+    case DType::int8: return ncclInt8;
+    case DType::uint8: return ncclUint8;
+    case DType::int32: return ncclInt32;
+    case DType::uint32: return ncclUint32;
+    case DType::int64: return ncclInt64;
+    case DType::uint64: return ncclUint64;
+    case DType::float16: return ncclFloat16;
+    case DType::bfloat16: return ncclBfloat16;
+    case DType::float32: return ncclFloat32;
+    case DType::float64: return ncclFloat64;
+    case DType::fp8_e4m3: return ncclFloat8e4m3;
+    case DType::fp8_e5m2: return ncclFloat8e5m2;
+  }
+  return ncclFloat32;
+}
+
+ncclRedOp_t to_nccl(RedOp op) {
+  switch (op) {
+    case RedOp::sum: return ncclSum;
+    case RedOp::prod: return ncclProd;
+    case RedOp::max: return ncclMax;
+    case RedOp::min: return ncclMin;
+    case RedOp::avg: return ncclAvg;
+  }
+  return ncclSum;
+}
+
+cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
+
+}  // namespace
+
+std::string NcclCollectives::make_unique_id(const NcclLibrary& lib) {
+  ncclUniqueId id{};
+  const auto r = lib.api().GetUniqueId(&id);
+  if (r != ncclSuccess) throw Error(ExitCode::run_failed, lib.describe(r, "ncclGetUniqueId"));
+  return std::string(id.internal, sizeof id.internal);
+}
+
+NcclCollectives::NcclCollectives(std::shared_ptr<const NcclLibrary> lib,
+                                 const std::vector<int>& devices, const std::vector<int>& ranks,
+                                 int nranks, const std::string& unique_id)
+    : lib_(std::move(lib)), comms_(devices.size(), nullptr) {
+  ncclUniqueId id{};
+  if (unique_id.size() != sizeof id.internal)
+    throw Error(ExitCode::run_failed, "bootstrap delivered a malformed NCCL unique id");
+  std::memcpy(id.internal, unique_id.data(), sizeof id.internal);
+  const auto& api = lib_->api();
+  check(api.GroupStart(), "ncclGroupStart");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    gpu::set_device(devices[i]);
+    check(api.CommInitRank(&comms_[i], nranks, id, ranks[i]), "ncclCommInitRank");
+  }
+  check(api.GroupEnd(), "ncclCommInitRank (group)");
+}
+
+NcclCollectives::~NcclCollectives() {
+  for (auto* c : comms_) {
+    if (c == nullptr) continue;
+    // After an error, destroy could wait on peers that are gone: abort instead.
+    if (failed_) lib_->api().CommAbort(c);
+    else lib_->api().CommDestroy(c);
+  }
+}
+
+void NcclCollectives::check(ncclResult_t r, const char* call) const {
+  if (r == ncclSuccess || r == ncclInProgress) return;
+  const_cast<NcclCollectives*>(this)->failed_ = true;
+  throw Error(ExitCode::run_failed, lib_->describe(r, call));
+}
+
+void NcclCollectives::check_errors() const {
+  for (auto* c : comms_) {
+    ncclResult_t async = ncclSuccess;
+    check(lib_->api().CommGetAsyncError(c, &async), "ncclCommGetAsyncError");
+    check(async, "asynchronous NCCL operation");
+  }
+}
+
+void NcclCollectives::all_reduce(const CollectiveCall& c) {
+  check(lib_->api().AllReduce(c.send, c.recv, c.count, to_nccl(c.dtype), to_nccl(c.op),
+                              comms_.at(c.local), as_stream(c.stream)),
+        "ncclAllReduce");
+}
+void NcclCollectives::all_gather(const CollectiveCall& c) {
+  check(lib_->api().AllGather(c.send, c.recv, c.count, to_nccl(c.dtype), comms_.at(c.local),
+                              as_stream(c.stream)),
+        "ncclAllGather");
+}
+void NcclCollectives::reduce_scatter(const CollectiveCall& c) {
+  check(lib_->api().ReduceScatter(c.send, c.recv, c.count, to_nccl(c.dtype), to_nccl(c.op),
+                                  comms_.at(c.local), as_stream(c.stream)),
+        "ncclReduceScatter");
+}
+void NcclCollectives::broadcast(const CollectiveCall& c) {
+  check(lib_->api().Broadcast(c.send, c.recv, c.count, to_nccl(c.dtype), c.root, comms_.at(c.local),
+                              as_stream(c.stream)),
+        "ncclBroadcast");
+}
+void NcclCollectives::reduce(const CollectiveCall& c) {
+  check(lib_->api().Reduce(c.send, c.recv, c.count, to_nccl(c.dtype), to_nccl(c.op), c.root,
+                           comms_.at(c.local), as_stream(c.stream)),
+        "ncclReduce");
+}
+void NcclCollectives::send(const CollectiveCall& c, int peer) {
+  check(lib_->api().Send(c.send, c.count, to_nccl(c.dtype), peer, comms_.at(c.local), as_stream(c.stream)),
+        "ncclSend");
+}
+void NcclCollectives::recv(const CollectiveCall& c, int peer) {
+  check(lib_->api().Recv(c.recv, c.count, to_nccl(c.dtype), peer, comms_.at(c.local), as_stream(c.stream)),
+        "ncclRecv");
+}
+void NcclCollectives::group_start() { check(lib_->api().GroupStart(), "ncclGroupStart"); }
+void NcclCollectives::group_end() { check(lib_->api().GroupEnd(), "ncclGroupEnd"); }
+
+}  // namespace fb

@@ -1,0 +1,41 @@
+#pragma once
+// The one exception type of fabricbench: carries the exit code the failure maps to
+// (DESIGN.md: 2 usage, 3 environment, 4 run failed) and where it was raised.
+#include <stdexcept>
+#include <string>
+
+namespace fb {
+
+enum class ExitCode : int {
+  ok = 0,           // done and healthy
+  finding = 1,      // done, with an error-level finding or wrong data
+  usage = 2,        // bad flags or input files
+  environment = 3,  // no GPU, no driver, no NCCL
+  run_failed = 4,   // a worker crashed or timed out
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(ExitCode code, std::string message, std::string where = {})
+      : std::runtime_error(std::move(message)), code_(code), where_(std::move(where)) {}
+  [[nodiscard]] ExitCode code() const noexcept { return code_; }
+  // "file:line: expression" of the check that failed; empty for plain user errors.
+  [[nodiscard]] const std::string& where() const noexcept { return where_; }
+
+ private:
+  ExitCode code_;
+  std::string where_;
+};
+
+[[noreturn]] void raise(ExitCode code, const std::string& message, const char* file, int line,
+                        const char* expr);
+
+}  // namespace fb
+
+// Throws fb::Error with the exit code and message when `cond` is false.
+#define FB_REQUIRE(cond, code, message)                                            \
+  do {                                                                             \
+    if (!(cond)) ::fb::raise((code), (message), __FILE__, __LINE__, #cond);        \
+  } while (0)
+
+#define FB_USAGE_ERROR(message) ::fb::raise(::fb::ExitCode::usage, (message), nullptr, 0, nullptr)

@@ -1,0 +1,91 @@
+#pragma once
+// The result document: plain data shared by every command (docs/result-schema.md).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/stats.hpp"
+
+namespace fb {
+
+inline constexpr const char* kResultSchema = "fabricbench.result/1";
+
+struct ToolInfo {
+  std::string version;
+  std::string git;
+};
+
+struct CommLibrary {
+  std::string name;     // "NCCL" or "RCCL"
+  std::string version;  // "2.28.3"
+  int version_code = 0;
+  std::string path;     // the file actually loaded
+};
+
+struct GpuInfo {
+  int index = 0;  // runtime device ordinal
+  int rank = 0;   // rank it ran as
+  std::string name;
+  std::string pci_bus_id;
+  std::uint64_t memory_bytes = 0;
+  int compute_capability = 0;  // major*10 + minor
+  std::string host;
+};
+
+struct HostInfo {
+  std::string hostname;
+  std::string driver;   // driver API version, "13.0"
+  std::string runtime;  // runtime API version
+  CommLibrary comm;
+};
+
+struct Point {
+  std::uint64_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
+  std::uint64_t count = 0;  // elements, nccl-tests' count column
+  bool in_place = false;
+  TimeStats time_us;  // per operation, max over ranks, one sample per batch
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+  std::int64_t wrong = -1;  // wrong elements over all ranks; -1 when not checked
+  int iters_per_batch = 0;
+};
+
+struct Run {
+  std::string kind = "collective";
+  std::string collective;
+  std::string dtype;
+  std::string op;  // empty for collectives that do not reduce
+  int root = 0;
+  std::vector<int> gpus;
+  std::string launcher;
+  int graph_launches = 0;  // 0: plain launches; N: CUDA graph launched N times per batch
+  std::map<std::string, std::string> forced;  // NCCL_ALGO / NCCL_PROTO when set
+  std::vector<Point> points;
+};
+
+struct Finding {
+  std::string code;
+  std::string severity;  // "info" | "warning" | "error"
+  std::string evidence;
+  std::string expected;
+  std::string hint;
+};
+
+struct Result {
+  std::string schema = kResultSchema;
+  ToolInfo tool;
+  std::vector<std::string> command;
+  std::string started;   // ISO 8601, UTC
+  std::string finished;  // empty while the run is in progress
+  std::string status = "running";  // running | complete | failed
+  std::string failure;             // why the run ended early
+  HostInfo host;
+  std::map<std::string, std::string> env;
+  std::vector<GpuInfo> gpus;
+  std::vector<Run> runs;
+  std::vector<Finding> findings;
+};
+
+}  // namespace fb

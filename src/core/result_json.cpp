@@ -1,0 +1,180 @@
+#include "core/result_json.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace fb {
+using nlohmann::json;
+
+namespace {
+// JSON has no infinity: an unbounded confidence interval is written as null.
+json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+double number_or_inf(const json& j) {
+  return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>();
+}
+}  // namespace
+
+void to_json(json& j, const TimeStats& v) {
+  j = json{{"min", v.min},   {"median", v.median}, {"mean", v.mean},
+           {"p99", v.p99},   {"max", v.max},       {"median_ci", finite_or_null(v.median_ci)},
+           {"n", v.n}};
+}
+void from_json(const json& j, TimeStats& v) {
+  j.at("min").get_to(v.min);
+  j.at("median").get_to(v.median);
+  j.at("mean").get_to(v.mean);
+  j.at("p99").get_to(v.p99);
+  j.at("max").get_to(v.max);
+  v.median_ci = number_or_inf(j.at("median_ci"));
+  j.at("n").get_to(v.n);
+}
+
+void to_json(json& j, const Point& v) {
+  j = json{{"bytes", v.bytes},
+           {"count", v.count},
+           {"in_place", v.in_place},
+           {"time_us", v.time_us},
+           {"algbw_gbps", v.algbw_gbps},
+           {"busbw_gbps", v.busbw_gbps},
+           {"wrong", v.wrong < 0 ? json(nullptr) : json(v.wrong)},
+           {"iters_per_batch", v.iters_per_batch}};
+}
+void from_json(const json& j, Point& v) {
+  j.at("bytes").get_to(v.bytes);
+  j.at("count").get_to(v.count);
+  j.at("in_place").get_to(v.in_place);
+  j.at("time_us").get_to(v.time_us);
+  j.at("algbw_gbps").get_to(v.algbw_gbps);
+  j.at("busbw_gbps").get_to(v.busbw_gbps);
+  v.wrong = j.at("wrong").is_null() ? -1 : j.at("wrong").get<std::int64_t>();
+  j.at("iters_per_batch").get_to(v.iters_per_batch);
+}
+
+void to_json(json& j, const Run& v) {
+  j = json{{"kind", v.kind},         {"collective", v.collective},
+           {"dtype", v.dtype},       {"op", v.op.empty() ? json(nullptr) : json(v.op)},
+           {"root", v.root},         {"gpus", v.gpus},
+           {"launcher", v.launcher}, {"graph_launches", v.graph_launches},
+           {"forced", v.forced},     {"points", v.points}};
+}
+void from_json(const json& j, Run& v) {
+  j.at("kind").get_to(v.kind);
+  j.at("collective").get_to(v.collective);
+  j.at("dtype").get_to(v.dtype);
+  v.op = j.at("op").is_null() ? std::string() : j.at("op").get<std::string>();
+  j.at("root").get_to(v.root);
+  j.at("gpus").get_to(v.gpus);
+  j.at("launcher").get_to(v.launcher);
+  j.at("graph_launches").get_to(v.graph_launches);
+  j.at("forced").get_to(v.forced);
+  j.at("points").get_to(v.points);
+}
+
+void to_json(json& j, const GpuInfo& v) {
+  j = json{{"index", v.index},
+           {"rank", v.rank},
+           {"name", v.name},
+           {"pci_bus_id", v.pci_bus_id},
+           {"memory_bytes", v.memory_bytes},
+           {"compute_capability", v.compute_capability},
+           {"host", v.host}};
+}
+void from_json(const json& j, GpuInfo& v) {
+  j.at("index").get_to(v.index);
+  j.at("rank").get_to(v.rank);
+  j.at("name").get_to(v.name);
+  j.at("pci_bus_id").get_to(v.pci_bus_id);
+  j.at("memory_bytes").get_to(v.memory_bytes);
+  j.at("compute_capability").get_to(v.compute_capability);
+  j.at("host").get_to(v.host);
+}
+
+void to_json(json& j, const HostInfo& v) {
+  j = json{{"hostname", v.hostname},
+           {"driver", v.driver},
+           {"runtime", v.runtime},
+           {"comm",
+            {{"name", v.comm.name},
+             {"version", v.comm.version},
+             {"version_code", v.comm.version_code},
+             {"path", v.comm.path}}}};
+}
+void from_json(const json& j, HostInfo& v) {
+  j.at("hostname").get_to(v.hostname);
+  j.at("driver").get_to(v.driver);
+  j.at("runtime").get_to(v.runtime);
+  const auto& c = j.at("comm");
+  c.at("name").get_to(v.comm.name);
+  c.at("version").get_to(v.comm.version);
+  c.at("version_code").get_to(v.comm.version_code);
+  c.at("path").get_to(v.comm.path);
+}
+
+void to_json(json& j, const Finding& v) {
+  j = json{{"code", v.code},
+           {"severity", v.severity},
+           {"evidence", v.evidence},
+           {"expected", v.expected},
+           {"hint", v.hint}};
+}
+void from_json(const json& j, Finding& v) {
+  j.at("code").get_to(v.code);
+  j.at("severity").get_to(v.severity);
+  j.at("evidence").get_to(v.evidence);
+  j.at("expected").get_to(v.expected);
+  j.at("hint").get_to(v.hint);
+}
+
+void to_json(json& j, const Result& v) {
+  j = json{{"schema", v.schema},
+           {"tool", {{"version", v.tool.version}, {"git", v.tool.git}}},
+           {"command", v.command},
+           {"started", v.started},
+           {"finished", v.finished},
+           {"status", v.status},
+           {"failure", v.failure},
+           {"host", v.host},
+           {"env", v.env},
+           {"gpus", v.gpus},
+           {"runs", v.runs},
+           {"findings", v.findings}};
+}
+void from_json(const json& j, Result& v) {
+  j.at("schema").get_to(v.schema);
+  j.at("tool").at("version").get_to(v.tool.version);
+  j.at("tool").at("git").get_to(v.tool.git);
+  j.at("command").get_to(v.command);
+  j.at("started").get_to(v.started);
+  j.at("finished").get_to(v.finished);
+  j.at("status").get_to(v.status);
+  j.at("failure").get_to(v.failure);
+  j.at("host").get_to(v.host);
+  j.at("env").get_to(v.env);
+  j.at("gpus").get_to(v.gpus);
+  j.at("runs").get_to(v.runs);
+  j.at("findings").get_to(v.findings);
+}
+
+Result parse_result(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    FB_USAGE_ERROR(fmt::format("not a JSON document: {}", e.what()));
+  }
+  const auto schema = j.value("schema", std::string());
+  if (schema != kResultSchema)
+    FB_USAGE_ERROR(fmt::format("unsupported result schema '{}': this build reads '{}'", schema,
+                               kResultSchema));
+  try {
+    return j.get<Result>();
+  } catch (const json::exception& e) {
+    FB_USAGE_ERROR(fmt::format("malformed result document: {}", e.what()));
+  }
+}
+
+}  // namespace fb

@@ -1,0 +1,83 @@
+#include "core/units.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace fb {
+namespace {
+
+struct Suffix {
+  std::string_view text;
+  int shift;
+};
+
+constexpr std::array<Suffix, 13> kSuffixes{{{"", 0},
+                                            {"b", 0},
+                                            {"k", 10},
+                                            {"kib", 10},
+                                            {"m", 20},
+                                            {"mib", 20},
+                                            {"g", 30},
+                                            {"gib", 30},
+                                            {"t", 40},
+                                            {"tib", 40},
+                                            {"kb", -1},
+                                            {"mb", -1},
+                                            {"gb", -1}}};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t parse_size(std::string_view text, std::string_view what) {
+  std::uint64_t value = 0;
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec == std::errc::result_out_of_range)
+    FB_USAGE_ERROR(fmt::format("{} '{}' is too large", what, text));
+  if (ec != std::errc() || ptr == begin)
+    FB_USAGE_ERROR(fmt::format("{} '{}' is not a size: expected a whole number of bytes with an "
+                               "optional K, M, G or T suffix (powers of 2), e.g. 8, 64K, 1G",
+                               what, text));
+  const std::string suffix = lower(std::string_view(ptr, static_cast<size_t>(end - ptr)));
+  for (const auto& s : kSuffixes) {
+    if (s.text != suffix) continue;
+    if (s.shift < 0)
+      FB_USAGE_ERROR(fmt::format("{} '{}': '{}' is ambiguous; write {} (powers of 2) or give bytes",
+                                 what, text, suffix,
+                                 std::string(1, static_cast<char>(std::toupper(suffix[0]))) + "iB"));
+    if (value > (std::numeric_limits<std::uint64_t>::max() >> s.shift))
+      FB_USAGE_ERROR(fmt::format("{} '{}' is too large", what, text));
+    value <<= s.shift;
+    if (value == 0) FB_USAGE_ERROR(fmt::format("{} '{}' must be at least 1 byte", what, text));
+    return value;
+  }
+  FB_USAGE_ERROR(fmt::format("{} '{}' has an unknown suffix '{}': use K, M, G or T", what, text,
+                             suffix));
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  constexpr std::array<std::string_view, 5> kNames{"B", "KiB", "MiB", "GiB", "TiB"};
+  int unit = 0;
+  double scaled = static_cast<double>(bytes);
+  while (unit + 1 < static_cast<int>(kNames.size()) && scaled >= 1024.0) {
+    scaled /= 1024.0;
+    ++unit;
+  }
+  if (scaled == static_cast<double>(static_cast<std::uint64_t>(scaled)))
+    return fmt::format("{} {}", static_cast<std::uint64_t>(scaled), kNames[unit]);
+  return fmt::format("{:.1f} {}", scaled, kNames[unit]);
+}
+
+}  // namespace fb

@@ -1,0 +1,24 @@
+#pragma once
+// Units used everywhere: sizes in bytes (K/M/G suffixes are powers of 2), bandwidth in
+// GB/s = 1e9 bytes per second, time in microseconds.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace fb {
+
+inline constexpr double kBytesPerGB = 1e9;  // GB/s is decimal, never GiB/s
+
+// Parses "8", "64K", "16M", "1G", "2GiB", "4096B" (case-insensitive suffix, powers of 2).
+// Throws a usage error naming `what` on anything else, on zero, or on overflow.
+std::uint64_t parse_size(std::string_view text, std::string_view what = "size");
+
+// Exact binary form when it is one ("64 MiB", "1 GiB", "8 B"), else one decimal ("1.5 GiB").
+std::string format_bytes(std::uint64_t bytes);
+
+// bytes moved in `time_us` microseconds, as GB/s.
+inline double gb_per_s(double bytes, double time_us) {
+  return time_us > 0 ? bytes / (time_us * 1e-6) / kBytesPerGB : 0.0;
+}
+
+}  // namespace fb

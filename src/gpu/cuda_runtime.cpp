@@ -1,0 +1,165 @@
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <array>
+#include <utility>
+
+#include "core/error.hpp"
+#include "gpu/runtime.hpp"
+
+namespace fb::gpu {
+namespace {
+
+void check(cudaError_t err, const char* expr, const char* file, int line,
+           ExitCode code = ExitCode::run_failed) {
+  if (err == cudaSuccess) return;
+  raise(code, fmt::format("CUDA error {} ({}): {}", static_cast<int>(err), cudaGetErrorName(err),
+                          cudaGetErrorString(err)),
+        file, line, expr);
+}
+
+#define FB_CUDA(expr) check((expr), #expr, __FILE__, __LINE__)
+
+std::string version_string(int v) { return fmt::format("{}.{}", v / 1000, v % 1000 / 10); }
+
+cudaStream_t as_stream(const Stream& s) { return static_cast<cudaStream_t>(s.handle()); }
+
+}  // namespace
+
+int device_count() {
+  int n = 0;
+  const cudaError_t err = cudaGetDeviceCount(&n);
+  if (err == cudaErrorNoDevice || (err == cudaSuccess && n == 0))
+    throw Error(ExitCode::environment, "no GPU found: the CUDA runtime sees no device");
+  if (err == cudaErrorInsufficientDriver) {
+    int runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    throw Error(ExitCode::environment,
+                fmt::format("no usable GPU: no NVIDIA driver is loaded, or it is older than the CUDA "
+                            "{} runtime this build needs ({})",
+                            version_string(runtime), cudaGetErrorName(err)));
+  }
+  if (err != cudaSuccess)
+    throw Error(ExitCode::environment,
+                fmt::format("no usable GPU: {} ({})", cudaGetErrorString(err), cudaGetErrorName(err)));
+  return n;
+}
+
+DeviceProps device_props(int device) {
+  cudaDeviceProp p{};
+  FB_CUDA(cudaGetDeviceProperties(&p, device));
+  std::array<char, 32> bus{};
+  FB_CUDA(cudaDeviceGetPCIBusId(bus.data(), static_cast<int>(bus.size()), device));
+  return {p.name, bus.data(), static_cast<std::uint64_t>(p.totalGlobalMem), p.major * 10 + p.minor};
+}
+
+std::string driver_version() {
+  int v = 0;
+  FB_CUDA(cudaDriverGetVersion(&v));
+  return version_string(v);
+}
+
+std::string runtime_version() {
+  int v = 0;
+  FB_CUDA(cudaRuntimeGetVersion(&v));
+  return version_string(v);
+}
+
+void set_device(int device) { FB_CUDA(cudaSetDevice(device)); }
+
+MemInfo mem_info() {
+  std::size_t free = 0;
+  std::size_t total = 0;
+  FB_CUDA(cudaMemGetInfo(&free, &total));
+  return {free, total};
+}
+
+Stream::Stream() {
+  cudaStream_t s = nullptr;
+  FB_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  stream_ = s;
+}
+Stream::~Stream() {
+  if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+}
+void Stream::synchronize() const { FB_CUDA(cudaStreamSynchronize(as_stream(*this))); }
+
+Event::Event() {
+  cudaEvent_t e = nullptr;
+  FB_CUDA(cudaEventCreate(&e));
+  event_ = e;
+}
+Event::~Event() {
+  if (event_) cudaEventDestroy(static_cast<cudaEvent_t>(event_));
+}
+void Event::record(const Stream& s) {
+  FB_CUDA(cudaEventRecord(static_cast<cudaEvent_t>(event_), as_stream(s)));
+}
+void Event::synchronize() const { FB_CUDA(cudaEventSynchronize(static_cast<cudaEvent_t>(event_))); }
+double Event::elapsed_ms(const Event& start, const Event& stop) {
+  float ms = 0;
+  FB_CUDA(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start.event_),
+                               static_cast<cudaEvent_t>(stop.event_)));
+  return ms;
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+  if (bytes == 0) return;
+  const cudaError_t err = cudaMalloc(&ptr_, bytes);
+  if (err != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky-free allocation error
+    throw Error(ExitCode::usage, fmt::format("could not allocate {} bytes on the GPU: {}", bytes,
+                                             cudaGetErrorString(err)));
+  }
+}
+DeviceBuffer::~DeviceBuffer() {
+  if (ptr_) cudaFree(ptr_);
+}
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
+    : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+  std::swap(ptr_, o.ptr_);
+  std::swap(bytes_, o.bytes_);
+  return *this;
+}
+
+Graph::~Graph() {
+  if (exec_) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
+  if (graph_) cudaGraphDestroy(static_cast<cudaGraph_t>(graph_));
+}
+Graph::Graph(Graph&& o) noexcept
+    : graph_(std::exchange(o.graph_, nullptr)), exec_(std::exchange(o.exec_, nullptr)) {}
+Graph& Graph::operator=(Graph&& o) noexcept {
+  std::swap(graph_, o.graph_);
+  std::swap(exec_, o.exec_);
+  return *this;
+}
+void Graph::begin_capture(const Stream& s) {
+  // Thread-local mode: other threads' CUDA calls do not break this capture.
+  FB_CUDA(cudaStreamBeginCapture(as_stream(s), cudaStreamCaptureModeThreadLocal));
+}
+Graph Graph::end_capture(const Stream& s) {
+  Graph g;
+  cudaGraph_t graph = nullptr;
+  FB_CUDA(cudaStreamEndCapture(as_stream(s), &graph));
+  g.graph_ = graph;
+  cudaGraphExec_t exec = nullptr;
+  FB_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  g.exec_ = exec;
+  return g;
+}
+void Graph::launch(const Stream& s) const {
+  FB_CUDA(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec_), as_stream(s)));
+}
+
+void memset_async(void* ptr, int byte, std::size_t bytes, const Stream& s) {
+  FB_CUDA(cudaMemsetAsync(ptr, byte, bytes, as_stream(s)));
+}
+
+void check_last_launch(const char* what) {
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    throw Error(ExitCode::run_failed, fmt::format("{} failed to launch: {}", what, cudaGetErrorString(err)));
+}
+
+}  // namespace fb::gpu

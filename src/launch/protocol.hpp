@@ -1,0 +1,20 @@
+#pragma once
+// Message types between the launcher and its workers (JSON over comm/channel.hpp).
+//   launcher -> worker: start {plan, process, nprocs}; allgather replies {all}
+//   worker -> launcher: allgather {d}; begin {label}; info {...}; point {run, point};
+//                       warn {text}; fatal {code, text}; done
+namespace fb::msg {
+
+inline constexpr const char* start = "start";
+inline constexpr const char* allgather = "ag";
+inline constexpr const char* begin = "begin";
+inline constexpr const char* info = "info";
+inline constexpr const char* point = "point";
+inline constexpr const char* warn = "warn";
+inline constexpr const char* fatal = "fatal";
+inline constexpr const char* done = "done";
+
+// Environment variable that turns a fabricbench process into a worker on this fd.
+inline constexpr const char* worker_fd_env = "FABRICBENCH_WORKER_FD";
+
+}  // namespace fb::msg

@@ -1,0 +1,195 @@
+#include "launch/supervisor.hpp"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <thread>
+
+#include "launch/protocol.hpp"
+
+namespace fb {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+std::atomic<bool> g_stop_requested{false};
+
+constexpr int kPollMs = 50;
+constexpr auto kReapGrace = std::chrono::seconds(10);
+
+struct WorkerState {
+  std::string step = "start-up";
+  Clock::time_point since = Clock::now();
+  bool done = false;
+  bool closed = false;
+};
+
+std::string describe_exit(int status) {
+  if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
+  if (WIFSIGNALED(status))
+    return fmt::format("was killed by signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));
+  return "stopped";
+}
+
+// Waits up to `grace` for the child to exit; returns its status, or nullopt if it is still running.
+std::optional<int> reap(pid_t pid, Clock::duration grace) {
+  const auto deadline = Clock::now() + grace;
+  for (;;) {
+    int status = 0;
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) return status;
+    if (r < 0) return std::nullopt;
+    if (Clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace
+
+struct Supervisor::State {
+  std::vector<WorkerState> workers;
+  std::vector<std::optional<std::string>> contributions;
+  SupervisorOutcome outcome;
+
+  void fail(ExitCode code, std::vector<int> who, std::string step, std::string reason) {
+    if (!outcome.ok) return;  // keep the first cause
+    outcome = {false, code, std::move(who), std::move(step), std::move(reason)};
+  }
+};
+
+void Supervisor::request_stop() { g_stop_requested = true; }
+
+Supervisor::Supervisor(std::vector<WorkerHandle> workers, double timeout_s, Handler handler)
+    : workers_(std::move(workers)), timeout_s_(timeout_s), handler_(std::move(handler)) {}
+
+Supervisor::~Supervisor() { kill_all(); }
+
+void Supervisor::kill_all() {
+  for (auto& w : workers_) {
+    if (w.pid <= 0) continue;
+    ::kill(w.pid, SIGKILL);
+    int status = 0;
+    ::waitpid(w.pid, &status, 0);
+    w.pid = -1;
+  }
+}
+
+SupervisorOutcome Supervisor::run(const std::vector<nlohmann::json>& start_messages) {
+  State s;
+  const auto n = workers_.size();
+  s.workers.resize(n);
+  s.contributions.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    try {
+      workers_[i].channel->send(start_messages.at(i));
+    } catch (const Error&) {
+      s.workers[i].closed = true;  // reported below as a worker that went away
+    }
+  }
+
+  auto handle = [&](std::size_t i, const nlohmann::json& m) {
+    const auto type = m.at("t").get<std::string>();
+    auto& w = s.workers[i];
+    if (type == msg::allgather) {
+      s.contributions[i] = m.at("d").get<std::string>();
+      bool all = true;
+      for (const auto& c : s.contributions) all = all && c.has_value();
+      if (!all) return;
+      std::vector<std::string> gathered;
+      for (auto& c : s.contributions) gathered.push_back(*std::exchange(c, std::nullopt));
+      const nlohmann::json reply{{"t", msg::allgather}, {"all", gathered}};
+      for (auto& other : workers_) {
+        try {
+          other.channel->send(reply);
+        } catch (const Error&) {
+          // A worker that went away is reported when its channel closes.
+        }
+      }
+    } else if (type == msg::begin) {
+      w.step = m.at("label").get<std::string>();
+      w.since = Clock::now();
+    } else if (type == msg::fatal) {
+      s.fail(static_cast<ExitCode>(m.at("code").get<int>()), {static_cast<int>(i)}, w.step,
+             m.at("text").get<std::string>());
+    } else if (type == msg::done) {
+      w.done = true;
+    } else {
+      handler_(static_cast<int>(i), m);
+    }
+  };
+
+  while (s.outcome.ok) {
+    if (g_stop_requested) {
+      s.fail(ExitCode::run_failed, {}, s.workers.empty() ? "" : s.workers[0].step, "interrupted");
+      break;
+    }
+    std::vector<pollfd> fds;
+    std::vector<std::size_t> owner;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (s.workers[i].closed) continue;
+      fds.push_back({workers_[i].channel->fd(), POLLIN, 0});
+      owner.push_back(i);
+    }
+    if (!fds.empty()) ::poll(fds.data(), fds.size(), kPollMs);
+    for (std::size_t k = 0; k < fds.size(); ++k) {
+      if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      const auto i = owner[k];
+      const bool open = workers_[i].channel->pump();
+      while (auto m = workers_[i].channel->next()) handle(i, *m);
+      if (!open) s.workers[i].closed = true;
+    }
+    // A worker whose channel closed before it said "done" has died (or was never started).
+    for (std::size_t i = 0; i < n && s.outcome.ok; ++i) {
+      const auto& w = s.workers[i];
+      if (!w.closed || w.done) continue;
+      std::string how = "ended without finishing";
+      if (workers_[i].pid > 0) {
+        if (const auto status = reap(workers_[i].pid, std::chrono::seconds(2))) {
+          how = describe_exit(*status);
+          workers_[i].pid = -1;
+        } else {
+          how = "closed its channel";
+        }
+      }
+      s.fail(ExitCode::run_failed, {static_cast<int>(i)}, w.step, how);
+    }
+    // A step that runs past the timeout means a hang (or a much too slow link).
+    std::vector<int> late;
+    std::string late_step;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto& w = s.workers[i];
+      if (w.done || w.closed) continue;
+      const double secs = std::chrono::duration<double>(Clock::now() - w.since).count();
+      if (secs > timeout_s_) {
+        late.push_back(static_cast<int>(i));
+        late_step = w.step;
+      }
+    }
+    if (!late.empty())
+      s.fail(ExitCode::run_failed, late, late_step,
+             fmt::format("did not finish within --timeout {} s", timeout_s_));
+    bool all_done = true;
+    for (const auto& w : s.workers) all_done = all_done && w.done;
+    if (all_done) break;
+  }
+
+  if (!s.outcome.ok) {
+    kill_all();
+    return s.outcome;
+  }
+  // Every worker said done: give each a moment to tear NCCL down and exit.
+  for (auto& w : workers_) {
+    if (w.pid <= 0) continue;
+    if (reap(w.pid, kReapGrace)) w.pid = -1;
+  }
+  kill_all();
+  return s.outcome;
+}
+
+}  // namespace fb

@@ -1,0 +1,26 @@
+#include "launch/worker_link.hpp"
+
+#include "core/result_json.hpp"
+#include "launch/protocol.hpp"
+
+namespace fb {
+
+void WorkerLink::begin(const std::string& label) { channel_.send({{"t", msg::begin}, {"label", label}}); }
+
+void WorkerLink::point(int run_index, const Point& point) {
+  channel_.send({{"t", msg::point}, {"run", run_index}, {"point", point}});
+}
+
+void WorkerLink::warn(const std::string& text) { channel_.send({{"t", msg::warn}, {"text", text}}); }
+
+void WorkerLink::done() { channel_.send({{"t", msg::done}}); }
+
+void WorkerLink::fatal(ExitCode code, const std::string& text) noexcept {
+  try {
+    channel_.send({{"t", msg::fatal}, {"code", static_cast<int>(code)}, {"text", text}});
+  } catch (...) {
+    // Nobody left to tell.
+  }
+}
+
+}  // namespace fb

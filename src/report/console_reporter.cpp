@@ -1,0 +1,79 @@
+#include "report/console_reporter.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <cmath>
+
+#include "core/units.hpp"
+
+namespace fb {
+namespace {
+
+std::string run_title(const Run& run) {
+  std::string title = fmt::format("{}  {}", run.collective, run.dtype);
+  if (!run.op.empty()) title += fmt::format("  {}", run.op);
+  if (run.collective == "broadcast" || run.collective == "reduce")
+    title += fmt::format("  root {}", run.root);
+  title += run.graph_launches > 0 ? fmt::format("  graph x{}", run.graph_launches) : "  graph off";
+  return title;
+}
+
+std::string ci_text(double ci) {
+  return std::isfinite(ci) ? fmt::format("{:.1f}", ci * 100) : std::string("-");
+}
+
+}  // namespace
+
+void ConsoleReporter::begin(const Result& r) {
+  if (quiet_) return;
+  fmt::print(out_, "# fabricbench {} ({})  {}\n", r.tool.version, r.tool.git, r.started);
+  fmt::print(out_, "# {} {} ({})\n", r.host.comm.name, r.host.comm.version, r.host.comm.path);
+  fmt::print(out_, "# host {}, CUDA driver {}, runtime {}, {} GPU{}\n", r.host.hostname,
+             r.host.driver, r.host.runtime, r.gpus.size(), r.gpus.size() == 1 ? "" : "s");
+  for (const auto& g : r.gpus)
+    fmt::print(out_, "#   rank {}: GPU {}  {}  {}  {}\n", g.rank, g.index, g.name, g.pci_bus_id,
+               format_bytes(g.memory_bytes));
+  for (const auto& [k, v] : r.env) fmt::print(out_, "# env {}={}\n", k, v);
+  out_.flush();
+}
+
+void ConsoleReporter::point(const Result& r, std::size_t run_index, std::size_t point_index) {
+  const Run& run = r.runs.at(run_index);
+  const Point& p = run.points.at(point_index);
+  if (point_index == 0) {
+    fmt::print(out_, "#\n# {}\n", run_title(run));
+    fmt::print(out_, "# {:>12} {:>12} {:>5} {:>10} {:>10} {:>7} {:>7} {:>12} {:>12} {:>6}\n",
+               "size(B)", "count(elem)", "place", "time(us)", "p99(us)", "ci(+-%)", "batches",
+               "algbw(GB/s)", "busbw(GB/s)", "wrong");
+  }
+  fmt::print(out_, "  {:>12} {:>12} {:>5} {:>10.2f} {:>10.2f} {:>7} {:>7} {:>12.2f} {:>12.2f} {:>6}\n",
+             p.bytes, p.count, p.in_place ? "in" : "out", p.time_us.median, p.time_us.p99,
+             ci_text(p.time_us.median_ci), p.time_us.n, p.algbw_gbps, p.busbw_gbps,
+             p.wrong < 0 ? std::string("-") : std::to_string(p.wrong));
+  out_.flush();
+}
+
+void ConsoleReporter::end(const Result& r) {
+  std::int64_t wrong = 0;
+  bool checked = false;
+  for (const auto& run : r.runs) {
+    double sum = 0;
+    for (const auto& p : run.points) {
+      sum += p.busbw_gbps;
+      if (p.wrong >= 0) {
+        checked = true;
+        wrong += p.wrong;
+      }
+    }
+    if (!run.points.empty() && !quiet_)
+      fmt::print(out_, "# {}: average busbw {:.2f} GB/s over {} point{}\n", run_title(run),
+                 sum / static_cast<double>(run.points.size()), run.points.size(),
+                 run.points.size() == 1 ? "" : "s");
+  }
+  if (checked) fmt::print(out_, "# wrong elements: {}{}\n", wrong, wrong ? "  <-- DATA ERRORS" : "");
+  if (r.status == "failed") fmt::print(out_, "# FAILED: {}\n", r.failure);
+  out_.flush();
+}
+
+}  // namespace fb
