@@ -165,7 +165,7 @@ class Driver {
     const auto& spec = collective(run.collective);
     Point point;
     point.bytes = p.bytes;
-    point.count = p.counts.reported_elements();
+    point.count = p.counts.param;  // nccl-tests' count column: NCCL's count argument
     point.in_place = p.in_place;
     point.iters_per_batch = plan_.sampling.iters;
     if (plan_.check) point.wrong = verify_point(run, p);

@@ -47,7 +47,10 @@ std::string NcclCollectives::make_unique_id(const NcclLibrary& lib) {
   ncclUniqueId id{};
   const auto r = lib.api().GetUniqueId(&id);
   if (r != ncclSuccess) throw Error(ExitCode::run_failed, lib.describe(r, "ncclGetUniqueId"));
-  return std::string(id.internal, sizeof id.internal);
+  // Hex, so that it travels through text bootstraps unchanged.
+  std::string hex;
+  for (const char c : id.internal) hex += fmt::format("{:02x}", static_cast<unsigned char>(c));
+  return hex;
 }
 
 NcclCollectives::NcclCollectives(std::shared_ptr<const NcclLibrary> lib,
@@ -55,9 +58,10 @@ NcclCollectives::NcclCollectives(std::shared_ptr<const NcclLibrary> lib,
                                  int nranks, const std::string& unique_id)
     : lib_(std::move(lib)), comms_(devices.size(), nullptr) {
   ncclUniqueId id{};
-  if (unique_id.size() != sizeof id.internal)
+  if (unique_id.size() != 2 * sizeof id.internal)
     throw Error(ExitCode::run_failed, "bootstrap delivered a malformed NCCL unique id");
-  std::memcpy(id.internal, unique_id.data(), sizeof id.internal);
+  for (std::size_t i = 0; i < sizeof id.internal; ++i)
+    id.internal[i] = static_cast<char>(std::stoi(unique_id.substr(2 * i, 2), nullptr, 16));
   const auto& api = lib_->api();
   check(api.GroupStart(), "ncclGroupStart");
   for (std::size_t i = 0; i < devices.size(); ++i) {

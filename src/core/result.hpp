@@ -43,7 +43,7 @@ struct HostInfo {
 
 struct Point {
   std::uint64_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
-  std::uint64_t count = 0;  // elements, nccl-tests' count column
+  std::uint64_t count = 0;  // NCCL's count argument (elements per rank/peer), nccl-tests' count column
   bool in_place = false;
   TimeStats time_us;  // per operation, max over ranks, one sample per batch
   double algbw_gbps = 0;

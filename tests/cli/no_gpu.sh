@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# On a machine without a GPU (CI), `fabricbench run all_reduce` must say so plainly and exit 3
+# (environment missing) within 5 seconds.
+set -u
+bin=$1
+start=$(date +%s%N)
+out=$(timeout 10 "$bin" run all_reduce 2>&1)
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+echo "exit $rc after ${ms} ms: $out"
+[[ $rc -eq 3 ]] || { echo "FAIL: expected exit 3"; exit 1; }
+[[ "$out" == *"no usable GPU"* || "$out" == *"no GPU found"* ]] || { echo "FAIL: message"; exit 1; }
+[[ $ms -lt 5000 ]] || { echo "FAIL: took ${ms} ms"; exit 1; }
+[[ $(printf '%s\n' "$out" | wc -l) -eq 1 ]] || { echo "FAIL: expected one line"; exit 1; }

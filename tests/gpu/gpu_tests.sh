@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# GPU tests (label `gpu`): need 2 GPUs and NCCL. Each case fails loudly; none skips.
+set -u
+case_name=$1
+bin=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [[ $ngpu -lt 2 ]]; then
+  echo "FAIL: this GPU test needs 2 GPUs, found ${ngpu}"
+  exit 1
+fi
+
+wrong_total() {  # sums the `wrong` field of every point in a result document
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sum(p["wrong"] for run in r["runs"] for p in run["points"]))' "$1"
+}
+points_total() {
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(sum(len(run["points"]) for run in r["runs"]))' "$1"
+}
+
+check_all() {  # every collective x type x op, out-of-place and in-place, verified
+  local launcher=$1
+  "$bin" run all -d all -o all --sizes 1M,12345 --in-place both -c 1 -n 2 -w 1 --batches 1 \
+    --target-ci 0 --gpus 2 --launcher "$launcher" -q --json "$tmp/r.json" > "$tmp/out.txt" 2>&1
+  local rc=$?
+  tail -3 "$tmp/out.txt"
+  [[ $rc -eq 0 ]] || { echo "FAIL: exit $rc"; cat "$tmp/out.txt"; return 1; }
+  local n wrong
+  n=$(points_total "$tmp/r.json")
+  wrong=$(wrong_total "$tmp/r.json")
+  echo "$launcher: $n verified points, $wrong wrong elements"
+  # 3 reducing collectives x 12 types x 5 ops + 4 others x 12 types = 228 runs; 2 sizes each,
+  # in-place too except alltoall and sendrecv: (228 - 24) * 4 + 24 * 2 = 864 points.
+  [[ $n -eq 864 ]] || { echo "FAIL: expected 864 points"; return 1; }
+  [[ $wrong -eq 0 ]] || { echo "FAIL: wrong elements"; return 1; }
+}
+
+case $case_name in
+  all_dtypes_ops_processes) check_all processes ;;
+  all_dtypes_ops_threads) check_all threads ;;
+  in_place)
+    # in-place and out-of-place of every collective with a non-zero root and odd sizes
+    "$bin" run all --sizes 4100,1M --in-place both -r 1 -c 1 --gpus 2 -q --json "$tmp/r.json" || exit 1
+    [[ $(wrong_total "$tmp/r.json") -eq 0 ]] || { echo "FAIL: wrong elements"; exit 1; } ;;
+  corruption)
+    # One deliberately corrupted output element must be counted, and exit 1.
+    for coll in all_reduce all_gather reduce broadcast sendrecv; do
+      "$bin" run $coll --sizes 1M -r 1 -c 1 --gpus 2 --debug-corrupt -q --json "$tmp/r.json" > "$tmp/out.txt" 2>&1
+      rc=$?
+      wrong=$(wrong_total "$tmp/r.json")
+      echo "$coll: exit $rc, wrong $wrong"
+      [[ $rc -eq 1 && $wrong -eq 1 ]] || { cat "$tmp/out.txt"; echo "FAIL: expected exit 1 and 1 wrong"; exit 1; }
+      grep -q "DATA ERRORS" "$tmp/out.txt" || { echo "FAIL: no DATA ERRORS line"; exit 1; }
+    done ;;
+  too_large)
+    out=$("$bin" run all_reduce --sizes 100G --gpus 2 2>&1); rc=$?
+    echo "exit $rc: $out"
+    [[ $rc -eq 2 && "$out" == *"needs 201 GiB per GPU"* ]] || { echo "FAIL"; exit 1; }
+    out=$("$bin" run all_reduce --gpus 9 2>&1); rc=$?
+    echo "exit $rc: $out"
+    [[ $rc -eq 2 && "$out" == *"are visible"* ]] || { echo "FAIL"; exit 1; } ;;
+  threads_vs_processes)
+    # Both launchers measure the same link: large-size busbw within 3% of each other.
+    for l in processes threads; do
+      "$bin" run all_reduce --sizes 1G --gpus 2 --launcher $l -q --json "$tmp/$l.json" || exit 1
+    done
+    python3 - "$tmp/processes.json" "$tmp/threads.json" <<'PY' || exit 1
+import json, sys
+a, b = (json.load(open(f))["runs"][0]["points"][0]["busbw_gbps"] for f in sys.argv[1:])
+print(f"processes {a:.1f} GB/s, threads {b:.1f} GB/s")
+sys.exit(0 if abs(a - b) / max(a, b) < 0.03 else 1)
+PY
+    ;;
+  *) echo "unknown case $case_name"; exit 2 ;;
+esac

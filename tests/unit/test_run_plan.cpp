@@ -1,0 +1,175 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/run_plan_builder.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+fb::MachineFacts two_h200() {
+  fb::MachineFacts m;
+  m.devices = {{90, 150754820096ULL, "NVIDIA H200"}, {90, 150754820096ULL, "NVIDIA H200"}};
+  m.nccl_version = 22803;
+  return m;
+}
+
+fb::RunOptions opts(std::vector<std::string> collectives) {
+  fb::RunOptions o;
+  o.collectives = std::move(collectives);
+  return o;
+}
+
+// Expects a usage error whose message contains `needle`.
+template <typename F>
+void expect_usage_error(F&& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
+  } catch (const fb::Error& e) {
+    EXPECT_EQ(e.code(), fb::ExitCode::usage) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+
+TEST(Sizes, FactorSweepAsNcclTests) {
+  auto o = opts({"all_reduce"});
+  o.min_bytes = "8";
+  o.max_bytes = "128";
+  o.step_factor = 2;
+  EXPECT_EQ(fb::build_sizes(o), (std::vector<std::uint64_t>{8, 16, 32, 64, 128}));
+  o.step_factor = 3;  // 8 24 72; 216 > 128
+  EXPECT_EQ(fb::build_sizes(o), (std::vector<std::uint64_t>{8, 24, 72}));
+}
+
+TEST(Sizes, ByteStepAndExplicitList) {
+  auto o = opts({"all_reduce"});
+  o.min_bytes = "1K";
+  o.max_bytes = "4K";
+  o.step_bytes = "1K";
+  EXPECT_EQ(fb::build_sizes(o), (std::vector<std::uint64_t>{1024, 2048, 3072, 4096}));
+  auto l = opts({"all_reduce"});
+  l.sizes = {"1M", "64M", "1G"};
+  EXPECT_EQ(fb::build_sizes(l), (std::vector<std::uint64_t>{1 << 20, 64 << 20, 1 << 30}));
+}
+
+TEST(Sizes, Errors) {
+  auto o = opts({"all_reduce"});
+  o.min_bytes = "1G";
+  o.max_bytes = "1M";
+  expect_usage_error([&] { fb::build_sizes(o); }, "larger than -e");
+  o = opts({"all_reduce"});
+  o.step_factor = 1;
+  expect_usage_error([&] { fb::build_sizes(o); }, "greater than 1");
+  o.step_factor = 2;
+  o.step_bytes = "1K";
+  expect_usage_error([&] { fb::build_sizes(o); }, "not both");
+  o = opts({"all_reduce"});
+  o.min_bytes = "1";
+  o.max_bytes = "1G";
+  o.step_bytes = "1";
+  expect_usage_error([&] { fb::build_sizes(o); }, "more than");
+}
+
+TEST(GpuSelection, CountListAndRange) {
+  EXPECT_EQ(fb::parse_gpu_selection("", 4), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(fb::parse_gpu_selection("2", 4), (std::vector<int>{0, 1}));
+  EXPECT_EQ(fb::parse_gpu_selection("3,1", 4), (std::vector<int>{3, 1}));
+  EXPECT_EQ(fb::parse_gpu_selection("1-3", 4), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(fb::parse_gpu_selection("2-2", 4), (std::vector<int>{2}));
+}
+
+TEST(GpuSelection, BeyondWhatExists) {
+  expect_usage_error([] { fb::parse_gpu_selection("8", 2); }, "2 are visible");
+  expect_usage_error([] { fb::parse_gpu_selection("0,5", 2); }, "GPU 5");
+  expect_usage_error([] { fb::parse_gpu_selection("1,1", 2); }, "twice");
+  expect_usage_error([] { fb::parse_gpu_selection("x", 2); }, "not a whole number");
+  expect_usage_error([] { fb::parse_gpu_selection("0", 2); }, "asks for 0");
+}
+
+TEST(RunPlan, ExpandsAllCollectivesDtypesAndOps) {
+  auto o = opts({"all"});
+  o.dtype = "all";
+  o.op = "all";
+  o.sizes = {"1M"};
+  const auto plan = fb::build_run_plan(o, two_h200());
+  // 3 reducing collectives x 12 types x 5 ops + 4 others x 12 types.
+  EXPECT_EQ(plan.runs.size(), 3u * 12 * 5 + 4u * 12);
+  EXPECT_EQ(plan.nranks(), 2);
+  EXPECT_EQ(plan.placements, (std::vector<bool>{false}));
+}
+
+TEST(RunPlan, InPlaceVariantsOnlyWhereSupported) {
+  auto o = opts({"all_reduce", "alltoall"});
+  o.sizes = {"1M"};
+  o.in_place = "both";
+  const auto plan = fb::build_run_plan(o, two_h200());
+  EXPECT_EQ(fb::plan_points(plan, plan.runs[0]).size(), 2u);
+  EXPECT_EQ(fb::plan_points(plan, plan.runs[1]).size(), 1u);
+}
+
+TEST(RunPlan, RejectsBadNamesAndValues) {
+  auto m = two_h200();
+  auto o = opts({"allreduce"});
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "unknown collective");
+  o = opts({"all_reduce"});
+  o.dtype = "float128";
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "unknown data type");
+  o = opts({"all_reduce"});
+  o.op = "xor";
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "unknown reduction op");
+  o = opts({"broadcast"});
+  o.root = 2;
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "-r/--root 2");
+  o = opts({"all_reduce"});
+  o.iters = 0;
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "--iters");
+  o = opts({"all_reduce"});
+  o.check = 2;
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "0 or 1");
+  o = opts({"all_reduce"});
+  o.timeout_s = 0;
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "--timeout");
+}
+
+TEST(RunPlan, Fp8NeedsNewNcclAndHopper) {
+  auto o = opts({"all_reduce"});
+  o.dtype = "f8e4m3";
+  o.sizes = {"1M"};
+  auto m = two_h200();
+  EXPECT_NO_THROW(fb::build_run_plan(o, m));
+  m.nccl_version = 22304;
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "NCCL 2.24 or newer");
+  m = two_h200();
+  m.devices[1].compute_capability = 80;
+  expect_usage_error([&] { fb::build_run_plan(o, m); }, "GPU 1 is 8.0");
+}
+
+TEST(RunPlan, SizeThatDoesNotFitSaysHowMuchIsNeeded) {
+  auto o = opts({"all_reduce"});
+  o.sizes = {"100G"};
+  expect_usage_error([&] { fb::build_run_plan(o, two_h200()); }, "needs 201 GiB per GPU");
+}
+
+TEST(RunPlan, SizesTooSmallForEveryRankAreAnError) {
+  auto o = opts({"all_gather"});
+  o.sizes = {"4"};  // one float, two ranks
+  expect_usage_error([&] { fb::build_run_plan(o, two_h200()); }, "no size");
+}
+
+TEST(RunPlan, PlanSurvivesJsonToWorkers) {
+  auto o = opts({"all_reduce", "broadcast"});
+  o.sizes = {"1M", "4M"};
+  o.root = 1;
+  o.graph_launches = 10;
+  o.launcher = "threads";
+  const auto plan = fb::build_run_plan(o, two_h200());
+  const fb::Plan back = nlohmann::json(plan).get<fb::Plan>();
+  EXPECT_EQ(nlohmann::json(back), nlohmann::json(plan));
+  EXPECT_EQ(back.runs[1].root, 1);
+  EXPECT_EQ(back.launcher, fb::LauncherKind::threads);
+  EXPECT_EQ(fb::process_count(back), 1);
+  EXPECT_EQ(fb::assignment_for(back, 0).devices, (std::vector<int>{0, 1}));
+}
