@@ -9,7 +9,8 @@ build=${1:-build}
 bin=$build/fabricbench
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
-[[ -x $bin ]] || { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$build" -j; } || exit 1
+[[ -x $bin && -x $build/nccl_timing_baseline ]] ||
+  { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$build" -j; } || exit 1
 
 status=0
 echo "== GPU tests"
@@ -40,6 +41,8 @@ for l in processes threads; do
   "$bin" run all_reduce --sizes 8,2K,4K,32K,64K,128K,512K --gpus 2 --launcher $l -q --json "$out/small_$tag.json" > /dev/null || status=1
   "$bin" run all_reduce --sizes 8,2K,4K,32K,64K,128K,512K -G 100 --gpus 2 --launcher $l -q --json "$out/graph_$tag.json" > /dev/null || status=1
 done
+echo "== same-run baseline: all_reduce timed the nccl-tests way (host timer, one thread per GPU)"
+for b in 8 2048 32768 131072 524288; do "$build/nccl_timing_baseline" "$b"; done | tee "$out/baseline.txt"
 python3 scripts/compare_reference.py docs/reference/h200x2-nccl-tests.json \
   procs="$out/big_procs.json" threads="$out/big_threads.json" procs-mid="$out/mid_procs.json" \
   threads-mid="$out/mid_threads.json" procs-small="$out/small_procs.json" \

@@ -1,8 +1,8 @@
 // fabricbench: measures what a multi-GPU machine's interconnect really delivers.
 // main() is the only place that turns errors into exit codes and messages.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdlib>
 #include <string>

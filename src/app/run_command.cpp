@@ -8,8 +8,8 @@
 #include <iostream>
 #include <map>
 
-#include "app/worker.hpp"
 #include "app/result_header.hpp"
+#include "app/worker.hpp"
 #include "bench/plan.hpp"
 #include "cli/run_plan_builder.hpp"
 #include "comm/nccl_library.hpp"
@@ -79,7 +79,7 @@ std::string who_failed(const Plan& plan, const SupervisorOutcome& o) {
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
   check_run_options(options);  // usage errors first, before touching GPU or NCCL
-  gpu::device_count();          // no GPU: an environment error, before loading NCCL
+  gpu::device_count();         // no GPU: an environment error, before loading NCCL
   auto lib = NcclLibrary::load(options.nccl_lib);
   const auto machine = probe_machine(*lib);
   const Plan plan = build_run_plan(options, machine);
@@ -139,8 +139,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   result.finished = now_iso8601();
   result.status = outcome.ok ? "complete" : "failed";
   if (!outcome.ok)
-    result.failure = fmt::format("{} {} during '{}'", who_failed(plan, outcome), outcome.reason,
-                                 outcome.step);
+    result.failure =
+        fmt::format("{} {} during '{}'", who_failed(plan, outcome), outcome.reason, outcome.step);
   reporters.end(result);
 
   if (!outcome.ok) {

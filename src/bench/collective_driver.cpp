@@ -18,7 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-
 struct LocalGpu {
   int device = 0;
   int rank = 0;
@@ -76,26 +75,26 @@ class Driver {
   CallBuffers buffers(const LocalGpu& g, const PointPlan& p, std::size_t elem) const {
     if (!p.in_place) return {g.send.data(), g.recv.data()};
     const std::size_t offset = static_cast<std::size_t>(g.rank) * p.counts.param * elem;
-    if (p.counts.send_inside_recv)
-      return {static_cast<char*>(g.recv.data()) + offset, g.recv.data()};
-    if (p.counts.recv_inside_send)
-      return {g.send.data(), static_cast<char*>(g.send.data()) + offset};
+    if (p.counts.send_inside_recv) return {static_cast<char*>(g.recv.data()) + offset, g.recv.data()};
+    if (p.counts.recv_inside_send) return {g.send.data(), static_cast<char*>(g.send.data()) + offset};
     return {g.recv.data(), g.recv.data()};
   }
 
   void launch_once(const RunPlan& run, const PointPlan& p) {
     const auto& spec = collective(run.collective);
     const auto elem = dtype_info(run.dtype).size;
-    // One group over the local GPUs, as nccl-tests does for several GPUs per thread.
-    coll_.group_start();
+    // One group over the local GPUs, as nccl-tests does for several GPUs per thread; a
+    // single GPU issues its call alone (a group of one only adds host overhead).
+    const bool grouped = gpus_.size() > 1;
+    if (grouped) coll_.group_start();
     for (std::size_t i = 0; i < gpus_.size(); ++i) {
       auto& g = *gpus_[i];
       const auto b = buffers(g, p, elem);
-      CollectiveCall call{static_cast<int>(i), g.rank, plan_.nranks(), b.send, b.recv, p.counts.param,
-                          run.dtype, run.op, run.root, g.stream.handle()};
+      CollectiveCall call{static_cast<int>(i), g.rank,    plan_.nranks(), b.send,   b.recv,
+                          p.counts.param,      run.dtype, run.op,         run.root, g.stream.handle()};
       spec.launch(coll_, call);
     }
-    coll_.group_end();
+    if (grouped) coll_.group_end();
   }
 
   void synchronize() {
@@ -112,7 +111,8 @@ class Driver {
       gpu::set_device(g->device);
       const auto b = buffers(*g, p, info.size);
       if (!p.in_place) gpu::memset_async(g->recv.data(), 0xff, p.counts.recv * info.size, g->stream);
-      const std::size_t input_count = p.counts.send_inside_recv && p.in_place ? p.counts.param : p.counts.send;
+      const std::size_t input_count =
+          p.counts.send_inside_recv && p.in_place ? p.counts.param : p.counts.send;
       gpu::fill_inputs(const_cast<void*>(b.send), input_count, run.dtype, rule, g->rank, g->stream);
     }
     synchronize();
@@ -159,6 +159,7 @@ class Driver {
     for (auto& g : gpus_) gpu::Graph::begin_capture(g->stream);
     for (int it = 0; it < plan_.sampling.iters; ++it) launch_once(run, p);
     for (auto& g : gpus_) g->graph = gpu::Graph::end_capture(g->stream);
+    for (auto& g : gpus_) g->graph.instantiate();
   }
 
   Point run_point(const RunPlan& run, const PointPlan& p) {
@@ -217,12 +218,12 @@ void check_free_memory(const Plan& plan, const LocalAssignment& local) {
     gpu::set_device(dev);
     const auto mem = gpu::mem_info();
     if (mem.free < total)
-      throw Error(ExitCode::usage,
-                  fmt::format("the largest point needs {} on GPU {} (send {} + receive {} + {} for "
-                              "NCCL) but only {} of {} is free; lower -e/--maxbytes or free the GPU",
-                              format_bytes(total), dev, format_bytes(needs.send),
-                              format_bytes(needs.recv), format_bytes(kNcclReserveBytes),
-                              format_bytes(mem.free), format_bytes(mem.total)));
+      throw Error(
+          ExitCode::usage,
+          fmt::format("the largest point needs {} on GPU {} (send {} + receive {} + {} for "
+                      "NCCL) but only {} of {} is free; lower -e/--maxbytes or free the GPU",
+                      format_bytes(total), dev, format_bytes(needs.send), format_bytes(needs.recv),
+                      format_bytes(kNcclReserveBytes), format_bytes(mem.free), format_bytes(mem.total)));
   }
 }
 

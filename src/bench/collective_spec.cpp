@@ -55,25 +55,62 @@ void launch_sendrecv(Collectives& c, const CollectiveCall& call) {
 using VS = VerifySource;
 
 const std::array<CollectiveSpec, 7> kCollectives{{
-    {"all_reduce", true, false, true, factor_all_reduce, same_counts,
+    {"all_reduce",
+     true,
+     false,
+     true,
+     factor_all_reduce,
+     same_counts,
      {VS::reduce_all_ranks, false, false, false},
      [](Collectives& c, const CollectiveCall& a) { c.all_reduce(a); }},
-    {"all_gather", false, false, true, factor_gather_like, all_gather_counts,
+    {"all_gather",
+     false,
+     false,
+     true,
+     factor_gather_like,
+     all_gather_counts,
      {VS::block_rank, false, true, false},
      [](Collectives& c, const CollectiveCall& a) { c.all_gather(a); }},
-    {"reduce_scatter", true, false, true, factor_gather_like, reduce_scatter_counts,
+    {"reduce_scatter",
+     true,
+     false,
+     true,
+     factor_gather_like,
+     reduce_scatter_counts,
      {VS::reduce_all_ranks, true, false, false},
      [](Collectives& c, const CollectiveCall& a) { c.reduce_scatter(a); }},
-    {"broadcast", false, true, true, factor_one, same_counts,
+    {"broadcast",
+     false,
+     true,
+     true,
+     factor_one,
+     same_counts,
      {VS::root_rank, false, false, false},
      [](Collectives& c, const CollectiveCall& a) { c.broadcast(a); }},
-    {"reduce", true, true, true, factor_one, same_counts,
+    {"reduce",
+     true,
+     true,
+     true,
+     factor_one,
+     same_counts,
      {VS::reduce_all_ranks, false, false, true},
      [](Collectives& c, const CollectiveCall& a) { c.reduce(a); }},
-    {"alltoall", false, false, false, factor_gather_like, alltoall_counts,
-     {VS::block_rank, true, true, false}, launch_alltoall},
-    {"sendrecv", false, false, false, factor_one, same_counts,
-     {VS::previous_rank, false, false, false}, launch_sendrecv},
+    {"alltoall",
+     false,
+     false,
+     false,
+     factor_gather_like,
+     alltoall_counts,
+     {VS::block_rank, true, true, false},
+     launch_alltoall},
+    {"sendrecv",
+     false,
+     false,
+     false,
+     factor_one,
+     same_counts,
+     {VS::previous_rank, false, false, false},
+     launch_sendrecv},
 }};
 
 }  // namespace
@@ -89,9 +126,10 @@ const CollectiveSpec* find_collective(std::string_view name) {
 const CollectiveSpec& collective(std::string_view name) {
   if (const auto* spec = find_collective(name)) return *spec;
   std::vector<std::string_view> names;
+  names.reserve(kCollectives.size());
   for (const auto& spec : kCollectives) names.push_back(spec.name);
-  FB_USAGE_ERROR(fmt::format("unknown collective '{}': expected one of {} (or 'all')", name,
-                             fmt::join(names, ", ")));
+  FB_USAGE_ERROR(
+      fmt::format("unknown collective '{}': expected one of {} (or 'all')", name, fmt::join(names, ", ")));
 }
 
 }  // namespace fb

@@ -32,9 +32,11 @@ constexpr std::array<DTypeInfo, 12> kDTypes{{
     {DType::fp8_e5m2, "f8e5m2", "fp8_e5m2,float8e5m2", 1, true, 8, 22400, 90},
 }};
 
-constexpr std::array<RedOpInfo, 5> kRedOps{{
-    {RedOp::sum, "sum"}, {RedOp::prod, "prod"}, {RedOp::max, "max"}, {RedOp::min, "min"},
-    {RedOp::avg, "avg"}}};
+constexpr std::array<RedOpInfo, 5> kRedOps{{{RedOp::sum, "sum"},
+                                            {RedOp::prod, "prod"},
+                                            {RedOp::max, "max"},
+                                            {RedOp::min, "min"},
+                                            {RedOp::avg, "avg"}}};
 
 bool matches(std::string_view name, const DTypeInfo& t) {
   if (name == t.name) return true;
@@ -62,8 +64,8 @@ DType parse_dtype(std::string_view name) {
     if (matches(name, t)) return t.id;
     names.push_back(t.name);
   }
-  FB_USAGE_ERROR(fmt::format("unknown data type '{}': expected one of {} (or 'all')", name,
-                             fmt::join(names, ", ")));
+  FB_USAGE_ERROR(
+      fmt::format("unknown data type '{}': expected one of {} (or 'all')", name, fmt::join(names, ", ")));
 }
 
 RedOp parse_redop(std::string_view name) {
@@ -72,8 +74,8 @@ RedOp parse_redop(std::string_view name) {
     if (name == op.name) return op.id;
     names.push_back(op.name);
   }
-  FB_USAGE_ERROR(fmt::format("unknown reduction op '{}': expected one of {} (or 'all')", name,
-                             fmt::join(names, ", ")));
+  FB_USAGE_ERROR(
+      fmt::format("unknown reduction op '{}': expected one of {} (or 'all')", name, fmt::join(names, ", ")));
 }
 
 }  // namespace fb

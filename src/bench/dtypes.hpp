@@ -8,7 +8,18 @@
 namespace fb {
 
 enum class DType {
-  int8, uint8, int32, uint32, int64, uint64, float16, bfloat16, float32, float64, fp8_e4m3, fp8_e5m2
+  int8,
+  uint8,
+  int32,
+  uint32,
+  int64,
+  uint64,
+  float16,
+  bfloat16,
+  float32,
+  float64,
+  fp8_e4m3,
+  fp8_e5m2
 };
 
 struct DTypeInfo {
@@ -20,7 +31,7 @@ struct DTypeInfo {
   // Largest integer such that every integer 0..limit is exact in this type: reductions of
   // verification inputs stay at or below it so that results are exact.
   double exact_int_limit;
-  int min_nccl_version;      // NCCL_VERSION_CODE that introduced the type
+  int min_nccl_version;        // NCCL_VERSION_CODE that introduced the type
   int min_compute_capability;  // NCCL reduces this type only on GPUs of at least this (x10)
 };
 

@@ -31,9 +31,7 @@ BufferNeeds buffer_needs(const Plan& plan) {
   return needs;
 }
 
-std::string to_string(LauncherKind k) {
-  return k == LauncherKind::threads ? "threads" : "processes";
-}
+std::string to_string(LauncherKind k) { return k == LauncherKind::threads ? "threads" : "processes"; }
 
 void to_json(nlohmann::json& j, const Plan& p) {
   nlohmann::json runs = nlohmann::json::array();
@@ -89,9 +87,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
 
 namespace fb {
 
-int process_count(const Plan& plan) {
-  return plan.launcher == LauncherKind::threads ? 1 : plan.nranks();
-}
+int process_count(const Plan& plan) { return plan.launcher == LauncherKind::threads ? 1 : plan.nranks(); }
 
 LocalAssignment assignment_for(const Plan& plan, int process) {
   LocalAssignment a;

@@ -13,10 +13,10 @@ namespace fb {
 
 // How long to sample a point (DESIGN.md, "Adaptive sampling").
 struct Sampling {
-  int iters = 20;         // operations per timed batch (nccl-tests' -n)
-  int warmup = 5;         // untimed operations before the first batch (-w)
-  int graph_launches = 0; // 0: plain launches; N: a graph of `iters` operations launched N times (-G)
-  int min_batches = 5;    // batches always taken
+  int iters = 20;          // operations per timed batch (nccl-tests' -n)
+  int warmup = 5;          // untimed operations before the first batch (-w)
+  int graph_launches = 0;  // 0: plain launches; N: a graph of `iters` operations launched N times (-G)
+  int min_batches = 6;     // batches always taken (6: the fewest that bound the median)
   int max_batches = 200;
   double target_ci = 0.01;  // stop once the median is known to +-this (95% CI); 0: fixed count
   double max_time_s = 1.0;  // per point, after min_batches

@@ -48,8 +48,9 @@ FB_HD inline double input_value(const ValueRule& r, int rank, std::uint64_t inde
     case op_sum:
     case op_avg: {
       const int m = sum_max_value(r);
-      if (m >= 1) return static_cast<double>((index * 5 + static_cast<std::uint64_t>(rank) * 3) %
-                                             static_cast<std::uint64_t>(m + 1));
+      if (m >= 1)
+        return static_cast<double>((index * 5 + static_cast<std::uint64_t>(rank) * 3) %
+                                   static_cast<std::uint64_t>(m + 1));
       return (rank < r.exact_limit && (index + rank) % 2 == 0) ? 1.0 : 0.0;
     }
     case op_prod:
@@ -65,10 +66,18 @@ FB_HD inline double reduced_value(const ValueRule& r, std::uint64_t index) {
   for (int q = 1; q < r.nranks; ++q) {
     const double v = input_value(r, q, index);
     switch (r.op) {
-      case op_prod: acc *= v; break;
-      case op_max: acc = v > acc ? v : acc; break;
-      case op_min: acc = v < acc ? v : acc; break;
-      default: acc += v; break;
+      case op_prod:
+        acc *= v;
+        break;
+      case op_max:
+        acc = v > acc ? v : acc;
+        break;
+      case op_min:
+        acc = v < acc ? v : acc;
+        break;
+      default:
+        acc += v;
+        break;
     }
   }
   if (r.op == op_avg) {

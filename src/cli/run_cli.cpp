@@ -21,9 +21,7 @@ Examples:
   run->add_option("-f,--stepfactor", o.step_factor, "Multiply the size by this each step (default 2)")
       ->group(grp);
   run->add_option("-i,--stepbytes", o.step_bytes, "Add this many bytes each step instead")->group(grp);
-  run->add_option("--sizes", o.sizes, "Explicit list of sizes, e.g. 1M,64M,1G")
-      ->delimiter(',')
-      ->group(grp);
+  run->add_option("--sizes", o.sizes, "Explicit list of sizes, e.g. 1M,64M,1G")->delimiter(',')->group(grp);
 
   grp = "Data";
   run->add_option("-d,--datatype", o.dtype,
@@ -40,21 +38,18 @@ Examples:
 
   grp = "Timing";
   run->add_option("-n,--iters", o.iters, "Operations per timed batch (default 20)")->group(grp);
-  run->add_option("-w,--warmup_iters", o.warmup, "Untimed operations before timing (default 5)")
-      ->group(grp);
+  run->add_option("-w,--warmup_iters", o.warmup, "Untimed operations before timing (default 5)")->group(grp);
   run->add_option("-G,--cudagraph", o.graph_launches,
                   "Capture a batch in a CUDA graph and launch it N times (default 0: off)")
       ->group(grp);
-  run->add_option("--batches", o.min_batches, "Timed batches per point, at least (default 5)")
-      ->group(grp);
+  run->add_option("--batches", o.min_batches, "Timed batches per point, at least (default 6)")->group(grp);
   run->add_option("--max-batches", o.max_batches, "Timed batches per point, at most (default 200)")
       ->group(grp);
   run->add_option("--target-ci", o.target_ci,
                   "Stop a point once its median time is known to +-this fraction at 95% "
                   "(default 0.01; 0 = exactly --batches batches)")
       ->group(grp);
-  run->add_option("--max-time", o.max_time_s, "Time budget per point in seconds (default 1)")
-      ->group(grp);
+  run->add_option("--max-time", o.max_time_s, "Time budget per point in seconds (default 1)")->group(grp);
 
   grp = "GPUs and launch";
   run->add_option("--gpus", o.gpus, "N (the first N GPUs) or a list/range: 0,2 or 0-3 (default all)")
@@ -67,8 +62,7 @@ Examples:
   run->add_option("--timeout", o.timeout_s,
                   "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120)")
       ->group(grp);
-  run->add_option("--nccl-lib", o.nccl_lib, "NCCL library to load (default: libnccl.so.2)")
-      ->group(grp);
+  run->add_option("--nccl-lib", o.nccl_lib, "NCCL library to load (default: libnccl.so.2)")->group(grp);
 
   grp = "Output";
   run->add_option("--json", o.json_path, "Write the result document here (updated after every point)")

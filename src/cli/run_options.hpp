@@ -22,7 +22,7 @@ struct RunOptions {
   std::string gpus;  // "" = all; "N" = first N; "0,2" or "0-3" = those devices
   std::string launcher = "processes";
   std::string in_place = "off";  // off | on | both
-  int min_batches = 5;
+  int min_batches = 6;
   int max_batches = 200;
   double target_ci = 0.01;
   double max_time_s = 1.0;

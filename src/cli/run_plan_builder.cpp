@@ -78,16 +78,16 @@ void check_dtype_supported(DType t, const MachineFacts& m, const std::vector<int
   const auto& info = dtype_info(t);
   if (m.nccl_version < info.min_nccl_version)
     FB_USAGE_ERROR(fmt::format("data type {} needs NCCL {}.{} or newer; the loaded NCCL is {}.{}.{}",
-                               info.name, info.min_nccl_version / 10000,
-                               info.min_nccl_version % 10000 / 100, m.nccl_version / 10000,
-                               m.nccl_version % 10000 / 100, m.nccl_version % 100));
+                               info.name, info.min_nccl_version / 10000, info.min_nccl_version % 10000 / 100,
+                               m.nccl_version / 10000, m.nccl_version % 10000 / 100, m.nccl_version % 100));
   for (const int g : gpus) {
     const int cc = m.devices.at(static_cast<std::size_t>(g)).compute_capability;
     if (cc < info.min_compute_capability)
-      FB_USAGE_ERROR(fmt::format("NCCL reduces {} only on compute capability {}.{} or newer; GPU {} "
-                                 "is {}.{}",
-                                 info.name, info.min_compute_capability / 10,
-                                 info.min_compute_capability % 10, g, cc / 10, cc % 10));
+      FB_USAGE_ERROR(
+          fmt::format("NCCL reduces {} only on compute capability {}.{} or newer; GPU {} "
+                      "is {}.{}",
+                      info.name, info.min_compute_capability / 10, info.min_compute_capability % 10, g,
+                      cc / 10, cc % 10));
   }
 }
 
@@ -96,13 +96,10 @@ void check_sampling(const RunOptions& o) {
   if (o.warmup < 0) FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", o.warmup));
   if (o.graph_launches < 0)
     FB_USAGE_ERROR(fmt::format("-G/--cudagraph must be >= 0 (got {})", o.graph_launches));
-  if (o.check != 0 && o.check != 1)
-    FB_USAGE_ERROR(fmt::format("-c/--check takes 0 or 1 (got {})", o.check));
-  if (o.min_batches < 1)
-    FB_USAGE_ERROR(fmt::format("--batches must be at least 1 (got {})", o.min_batches));
+  if (o.check != 0 && o.check != 1) FB_USAGE_ERROR(fmt::format("-c/--check takes 0 or 1 (got {})", o.check));
+  if (o.min_batches < 1) FB_USAGE_ERROR(fmt::format("--batches must be at least 1 (got {})", o.min_batches));
   if (o.max_batches < o.min_batches)
-    FB_USAGE_ERROR(fmt::format("--max-batches ({}) is below --batches ({})", o.max_batches,
-                               o.min_batches));
+    FB_USAGE_ERROR(fmt::format("--max-batches ({}) is below --batches ({})", o.max_batches, o.min_batches));
   if (!(o.target_ci >= 0 && o.target_ci < 1))
     FB_USAGE_ERROR(fmt::format("--target-ci must be in [0, 1) (got {})", o.target_ci));
   if (!(o.max_time_s > 0)) FB_USAGE_ERROR(fmt::format("--max-time must be > 0 s (got {})", o.max_time_s));
@@ -115,11 +112,11 @@ void check_fits(const Plan& plan, const MachineFacts& m) {
   for (const int g : plan.gpus) {
     const auto& dev = m.devices.at(static_cast<std::size_t>(g));
     if (total > dev.memory_bytes)
-      FB_USAGE_ERROR(fmt::format(
-          "the largest point needs {} per GPU (send {} + receive {} + {} for NCCL) but GPU {} "
-          "({}) has {} in all; lower -e/--maxbytes",
-          format_bytes(total), format_bytes(needs.send), format_bytes(needs.recv),
-          format_bytes(kNcclReserveBytes), g, dev.name, format_bytes(dev.memory_bytes)));
+      FB_USAGE_ERROR(
+          fmt::format("the largest point needs {} per GPU (send {} + receive {} + {} for NCCL) but GPU {} "
+                      "({}) has {} in all; lower -e/--maxbytes",
+                      format_bytes(total), format_bytes(needs.send), format_bytes(needs.recv),
+                      format_bytes(kNcclReserveBytes), g, dev.name, format_bytes(dev.memory_bytes)));
   }
 }
 
@@ -134,8 +131,8 @@ std::vector<std::uint64_t> build_sizes(const RunOptions& o) {
   const auto lo = parse_size(o.min_bytes, "-b/--minbytes");
   const auto hi = parse_size(o.max_bytes, "-e/--maxbytes");
   if (lo > hi)
-    FB_USAGE_ERROR(fmt::format("-b/--minbytes ({}) is larger than -e/--maxbytes ({})",
-                               format_bytes(lo), format_bytes(hi)));
+    FB_USAGE_ERROR(fmt::format("-b/--minbytes ({}) is larger than -e/--maxbytes ({})", format_bytes(lo),
+                               format_bytes(hi)));
   if (!o.step_bytes.empty() && o.step_factor != 0)
     FB_USAGE_ERROR("give either -f/--stepfactor or -i/--stepbytes, not both");
   std::uint64_t step = 0;
@@ -144,8 +141,7 @@ std::vector<std::uint64_t> build_sizes(const RunOptions& o) {
     step = parse_size(o.step_bytes, "-i/--stepbytes");
   } else if (o.step_factor != 0) {
     factor = o.step_factor;
-    if (!(factor > 1))
-      FB_USAGE_ERROR(fmt::format("-f/--stepfactor must be greater than 1 (got {})", factor));
+    if (!(factor > 1)) FB_USAGE_ERROR(fmt::format("-f/--stepfactor must be greater than 1 (got {})", factor));
   }
   std::vector<std::uint64_t> out;
   for (std::uint64_t s = lo; s <= hi;) {
@@ -182,8 +178,7 @@ std::vector<int> parse_gpu_selection(const std::string& text, int available) {
     if (first > last) FB_USAGE_ERROR(fmt::format("--gpus range '{}' is backwards", item));
     for (int g = first; g <= last; ++g) {
       if (g < 0 || g >= available)
-        FB_USAGE_ERROR(fmt::format("--gpus names GPU {} but only GPUs 0-{} are visible", g,
-                                   available - 1));
+        FB_USAGE_ERROR(fmt::format("--gpus names GPU {} but only GPUs 0-{} are visible", g, available - 1));
       if (std::find(gpus.begin(), gpus.end(), g) != gpus.end())
         FB_USAGE_ERROR(fmt::format("--gpus names GPU {} twice", g));
       gpus.push_back(g);
@@ -209,8 +204,7 @@ Plan build_run_plan(const RunOptions& o, const MachineFacts& machine) {
   plan.sizes = build_sizes(o);
   plan.gpus = parse_gpu_selection(o.gpus, static_cast<int>(machine.devices.size()));
   if (o.root < 0 || o.root >= plan.nranks())
-    FB_USAGE_ERROR(fmt::format("-r/--root {} is not a rank of this run (0-{})", o.root,
-                               plan.nranks() - 1));
+    FB_USAGE_ERROR(fmt::format("-r/--root {} is not a rank of this run (0-{})", o.root, plan.nranks() - 1));
   for (const auto t : dtypes) check_dtype_supported(t, machine, plan.gpus);
 
   for (const auto& name : collectives) {
@@ -226,8 +220,8 @@ Plan build_run_plan(const RunOptions& o, const MachineFacts& machine) {
   if (o.in_place != "on") plan.placements.push_back(false);
   if (o.in_place != "off") plan.placements.push_back(true);
   plan.launcher = o.launcher == "threads" ? LauncherKind::threads : LauncherKind::processes;
-  plan.sampling = {o.iters, o.warmup, o.graph_launches, o.min_batches, o.max_batches,
-                   o.target_ci, o.max_time_s};
+  plan.sampling = {o.iters,       o.warmup,    o.graph_launches, o.min_batches,
+                   o.max_batches, o.target_ci, o.max_time_s};
   plan.check = o.check == 1;
   plan.inject_corruption = o.inject_corruption;
   plan.timeout_s = o.timeout_s;
@@ -236,9 +230,10 @@ Plan build_run_plan(const RunOptions& o, const MachineFacts& machine) {
   bool any_point = false;
   for (const auto& run : plan.runs) any_point = any_point || !plan_points(plan, run).empty();
   if (!any_point)
-    FB_USAGE_ERROR(fmt::format("no size in the list holds a single element per rank on {} GPUs; "
-                               "raise -e/--maxbytes",
-                               plan.nranks()));
+    FB_USAGE_ERROR(
+        fmt::format("no size in the list holds a single element per rank on {} GPUs; "
+                    "raise -e/--maxbytes",
+                    plan.nranks()));
   check_fits(plan, machine);
   return plan;
 }

@@ -12,29 +12,46 @@ namespace {
 
 ncclDataType_t to_nccl(DType t) {
   switch (t) {
-    case DType::int8: return ncclInt8;
-    case DType::uint8: return ncclUint8;
-    case DType::int32: return ncclInt32;
-    case DType::uint32: return ncclUint32;
-    case DType::int64: return ncclInt64;
-    case DType::uint64: return ncclUint64;
-    case DType::float16: return ncclFloat16;
-    case DType::bfloat16: return ncclBfloat16;
-    case DType::float32: return ncclFloat32;
-    case DType::float64: return ncclFloat64;
-    case DType::fp8_e4m3: return ncclFloat8e4m3;
-    case DType::fp8_e5m2: return ncclFloat8e5m2;
+    case DType::int8:
+      return ncclInt8;
+    case DType::uint8:
+      return ncclUint8;
+    case DType::int32:
+      return ncclInt32;
+    case DType::uint32:
+      return ncclUint32;
+    case DType::int64:
+      return ncclInt64;
+    case DType::uint64:
+      return ncclUint64;
+    case DType::float16:
+      return ncclFloat16;
+    case DType::bfloat16:
+      return ncclBfloat16;
+    case DType::float32:
+      return ncclFloat32;
+    case DType::float64:
+      return ncclFloat64;
+    case DType::fp8_e4m3:
+      return ncclFloat8e4m3;
+    case DType::fp8_e5m2:
+      return ncclFloat8e5m2;
   }
   return ncclFloat32;
 }
 
 ncclRedOp_t to_nccl(RedOp op) {
   switch (op) {
-    case RedOp::sum: return ncclSum;
-    case RedOp::prod: return ncclProd;
-    case RedOp::max: return ncclMax;
-    case RedOp::min: return ncclMin;
-    case RedOp::avg: return ncclAvg;
+    case RedOp::sum:
+      return ncclSum;
+    case RedOp::prod:
+      return ncclProd;
+    case RedOp::max:
+      return ncclMax;
+    case RedOp::min:
+      return ncclMin;
+    case RedOp::avg:
+      return ncclAvg;
   }
   return ncclSum;
 }
@@ -53,9 +70,8 @@ std::string NcclCollectives::make_unique_id(const NcclLibrary& lib) {
   return hex;
 }
 
-NcclCollectives::NcclCollectives(std::shared_ptr<const NcclLibrary> lib,
-                                 const std::vector<int>& devices, const std::vector<int>& ranks,
-                                 int nranks, const std::string& unique_id)
+NcclCollectives::NcclCollectives(std::shared_ptr<const NcclLibrary> lib, const std::vector<int>& devices,
+                                 const std::vector<int>& ranks, int nranks, const std::string& unique_id)
     : lib_(std::move(lib)), comms_(devices.size(), nullptr) {
   ncclUniqueId id{};
   if (unique_id.size() != 2 * sizeof id.internal)
@@ -75,8 +91,10 @@ NcclCollectives::~NcclCollectives() {
   for (auto* c : comms_) {
     if (c == nullptr) continue;
     // After an error, destroy could wait on peers that are gone: abort instead.
-    if (failed_) lib_->api().CommAbort(c);
-    else lib_->api().CommDestroy(c);
+    if (failed_)
+      lib_->api().CommAbort(c);
+    else
+      lib_->api().CommDestroy(c);
   }
 }
 
@@ -95,8 +113,8 @@ void NcclCollectives::check_errors() const {
 }
 
 void NcclCollectives::all_reduce(const CollectiveCall& c) {
-  check(lib_->api().AllReduce(c.send, c.recv, c.count, to_nccl(c.dtype), to_nccl(c.op),
-                              comms_.at(c.local), as_stream(c.stream)),
+  check(lib_->api().AllReduce(c.send, c.recv, c.count, to_nccl(c.dtype), to_nccl(c.op), comms_.at(c.local),
+                              as_stream(c.stream)),
         "ncclAllReduce");
 }
 void NcclCollectives::all_gather(const CollectiveCall& c) {

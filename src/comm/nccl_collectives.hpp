@@ -22,7 +22,6 @@ class NcclCollectives final : public Collectives {
   NcclCollectives(const NcclCollectives&) = delete;
   NcclCollectives& operator=(const NcclCollectives&) = delete;
 
-
   void all_reduce(const CollectiveCall& c) override;
   void all_gather(const CollectiveCall& c) override;
   void reduce_scatter(const CollectiveCall& c) override;

@@ -40,7 +40,7 @@ class NcclLibrary {
 
   [[nodiscard]] const NcclApi& api() const { return api_; }
   [[nodiscard]] int version_code() const { return version_code_; }
-  [[nodiscard]] std::string version() const;  // "2.28.3"
+  [[nodiscard]] std::string version() const;                       // "2.28.3"
   [[nodiscard]] const std::string& path() const { return path_; }  // the file actually loaded
   [[nodiscard]] const std::string& name() const { return name_; }  // "NCCL" or "RCCL"
 

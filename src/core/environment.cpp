@@ -11,8 +11,7 @@ extern char** environ;  // NOLINT: POSIX
 namespace fb {
 
 std::map<std::string, std::string> capture_comm_env() {
-  constexpr std::array<std::string_view, 6> kPrefixes{"NCCL_", "RCCL_", "CUDA_",
-                                                      "HIP_",  "ROCR_", "HSA_"};
+  constexpr std::array<std::string_view, 6> kPrefixes{"NCCL_", "RCCL_", "CUDA_", "HIP_", "ROCR_", "HSA_"};
   std::map<std::string, std::string> out;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     const std::string_view entry(*e);

@@ -16,8 +16,8 @@ enum class ExitCode : int {
 
 class Error : public std::runtime_error {
  public:
-  Error(ExitCode code, std::string message, std::string where = {})
-      : std::runtime_error(std::move(message)), code_(code), where_(std::move(where)) {}
+  Error(ExitCode code, const std::string& message, std::string where = {})
+      : std::runtime_error(message), code_(code), where_(std::move(where)) {}
   [[nodiscard]] ExitCode code() const noexcept { return code_; }
   // "file:line: expression" of the check that failed; empty for plain user errors.
   [[nodiscard]] const std::string& where() const noexcept { return where_; }
@@ -33,9 +33,9 @@ class Error : public std::runtime_error {
 }  // namespace fb
 
 // Throws fb::Error with the exit code and message when `cond` is false.
-#define FB_REQUIRE(cond, code, message)                                            \
-  do {                                                                             \
-    if (!(cond)) ::fb::raise((code), (message), __FILE__, __LINE__, #cond);        \
+#define FB_REQUIRE(cond, code, message)                                     \
+  do {                                                                      \
+    if (!(cond)) ::fb::raise((code), (message), __FILE__, __LINE__, #cond); \
   } while (0)
 
 #define FB_USAGE_ERROR(message) ::fb::raise(::fb::ExitCode::usage, (message), nullptr, 0, nullptr)

@@ -21,7 +21,7 @@ struct CommLibrary {
   std::string name;     // "NCCL" or "RCCL"
   std::string version;  // "2.28.3"
   int version_code = 0;
-  std::string path;     // the file actually loaded
+  std::string path;  // the file actually loaded
 };
 
 struct GpuInfo {
@@ -60,7 +60,7 @@ struct Run {
   int root = 0;
   std::vector<int> gpus;
   std::string launcher;
-  int graph_launches = 0;  // 0: plain launches; N: CUDA graph launched N times per batch
+  int graph_launches = 0;                     // 0: plain launches; N: CUDA graph launched N times per batch
   std::map<std::string, std::string> forced;  // NCCL_ALGO / NCCL_PROTO when set
   std::vector<Point> points;
 };
@@ -77,8 +77,8 @@ struct Result {
   std::string schema = kResultSchema;
   ToolInfo tool;
   std::vector<std::string> command;
-  std::string started;   // ISO 8601, UTC
-  std::string finished;  // empty while the run is in progress
+  std::string started;             // ISO 8601, UTC
+  std::string finished;            // empty while the run is in progress
   std::string status = "running";  // running | complete | failed
   std::string failure;             // why the run ended early
   HostInfo host;

@@ -19,8 +19,8 @@ double number_or_inf(const json& j) {
 }  // namespace
 
 void to_json(json& j, const TimeStats& v) {
-  j = json{{"min", v.min},   {"median", v.median}, {"mean", v.mean},
-           {"p99", v.p99},   {"max", v.max},       {"median_ci", finite_or_null(v.median_ci)},
+  j = json{{"min", v.min}, {"median", v.median}, {"mean", v.mean},
+           {"p99", v.p99}, {"max", v.max},       {"median_ci", finite_or_null(v.median_ci)},
            {"n", v.n}};
 }
 void from_json(const json& j, TimeStats& v) {
@@ -130,18 +130,12 @@ void from_json(const json& j, Finding& v) {
 }
 
 void to_json(json& j, const Result& v) {
-  j = json{{"schema", v.schema},
-           {"tool", {{"version", v.tool.version}, {"git", v.tool.git}}},
-           {"command", v.command},
-           {"started", v.started},
-           {"finished", v.finished},
-           {"status", v.status},
-           {"failure", v.failure},
-           {"host", v.host},
-           {"env", v.env},
-           {"gpus", v.gpus},
-           {"runs", v.runs},
-           {"findings", v.findings}};
+  j = json{{"schema", v.schema},     {"tool", {{"version", v.tool.version}, {"git", v.tool.git}}},
+           {"command", v.command},   {"started", v.started},
+           {"finished", v.finished}, {"status", v.status},
+           {"failure", v.failure},   {"host", v.host},
+           {"env", v.env},           {"gpus", v.gpus},
+           {"runs", v.runs},         {"findings", v.findings}};
 }
 void from_json(const json& j, Result& v) {
   j.at("schema").get_to(v.schema);
@@ -168,8 +162,8 @@ Result parse_result(const std::string& text) {
   }
   const auto schema = j.value("schema", std::string());
   if (schema != kResultSchema)
-    FB_USAGE_ERROR(fmt::format("unsupported result schema '{}': this build reads '{}'", schema,
-                               kResultSchema));
+    FB_USAGE_ERROR(
+        fmt::format("unsupported result schema '{}': this build reads '{}'", schema, kResultSchema));
   try {
     return j.get<Result>();
   } catch (const json::exception& e) {

@@ -27,8 +27,7 @@ double median_ci_relative(std::span<const double> sorted) {
   hi = std::min(hi, static_cast<long>(sorted.size()));
   const double median = sorted_quantile(sorted, 0.5);
   if (median <= 0) return std::numeric_limits<double>::infinity();
-  return (sorted[static_cast<size_t>(hi - 1)] - sorted[static_cast<size_t>(lo - 1)]) /
-         (2.0 * median);
+  return (sorted[static_cast<size_t>(hi - 1)] - sorted[static_cast<size_t>(lo - 1)]) / (2.0 * median);
 }
 
 TimeStats summarize(std::vector<double> samples) {

@@ -44,18 +44,18 @@ std::uint64_t parse_size(std::string_view text, std::string_view what) {
   const char* begin = text.data();
   const char* end = text.data() + text.size();
   auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (ec == std::errc::result_out_of_range)
-    FB_USAGE_ERROR(fmt::format("{} '{}' is too large", what, text));
+  if (ec == std::errc::result_out_of_range) FB_USAGE_ERROR(fmt::format("{} '{}' is too large", what, text));
   if (ec != std::errc() || ptr == begin)
-    FB_USAGE_ERROR(fmt::format("{} '{}' is not a size: expected a whole number of bytes with an "
-                               "optional K, M, G or T suffix (powers of 2), e.g. 8, 64K, 1G",
-                               what, text));
+    FB_USAGE_ERROR(
+        fmt::format("{} '{}' is not a size: expected a whole number of bytes with an "
+                    "optional K, M, G or T suffix (powers of 2), e.g. 8, 64K, 1G",
+                    what, text));
   const std::string suffix = lower(std::string_view(ptr, static_cast<size_t>(end - ptr)));
   for (const auto& s : kSuffixes) {
     if (s.text != suffix) continue;
     if (s.shift < 0)
-      FB_USAGE_ERROR(fmt::format("{} '{}': '{}' is ambiguous; write {} (powers of 2) or give bytes",
-                                 what, text, suffix,
+      FB_USAGE_ERROR(fmt::format("{} '{}': '{}' is ambiguous; write {} (powers of 2) or give bytes", what,
+                                 text, suffix,
                                  std::string(1, static_cast<char>(std::toupper(suffix[0]))) + "iB"));
     if (value > (std::numeric_limits<std::uint64_t>::max() >> s.shift))
       FB_USAGE_ERROR(fmt::format("{} '{}' is too large", what, text));
@@ -63,8 +63,7 @@ std::uint64_t parse_size(std::string_view text, std::string_view what) {
     if (value == 0) FB_USAGE_ERROR(fmt::format("{} '{}' must be at least 1 byte", what, text));
     return value;
   }
-  FB_USAGE_ERROR(fmt::format("{} '{}' has an unknown suffix '{}': use K, M, G or T", what, text,
-                             suffix));
+  FB_USAGE_ERROR(fmt::format("{} '{}' has an unknown suffix '{}': use K, M, G or T", what, text, suffix));
 }
 
 std::string format_bytes(std::uint64_t bytes) {

@@ -13,8 +13,9 @@ namespace {
 void check(cudaError_t err, const char* expr, const char* file, int line,
            ExitCode code = ExitCode::run_failed) {
   if (err == cudaSuccess) return;
-  raise(code, fmt::format("CUDA error {} ({}): {}", static_cast<int>(err), cudaGetErrorName(err),
-                          cudaGetErrorString(err)),
+  raise(code,
+        fmt::format("CUDA error {} ({}): {}", static_cast<int>(err), cudaGetErrorName(err),
+                    cudaGetErrorString(err)),
         file, line, expr);
 }
 
@@ -108,8 +109,8 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   const cudaError_t err = cudaMalloc(&ptr_, bytes);
   if (err != cudaSuccess) {
     cudaGetLastError();  // clear the sticky-free allocation error
-    throw Error(ExitCode::usage, fmt::format("could not allocate {} bytes on the GPU: {}", bytes,
-                                             cudaGetErrorString(err)));
+    throw Error(ExitCode::usage,
+                fmt::format("could not allocate {} bytes on the GPU: {}", bytes, cudaGetErrorString(err)));
   }
 }
 DeviceBuffer::~DeviceBuffer() {
@@ -143,10 +144,12 @@ Graph Graph::end_capture(const Stream& s) {
   cudaGraph_t graph = nullptr;
   FB_CUDA(cudaStreamEndCapture(as_stream(s), &graph));
   g.graph_ = graph;
-  cudaGraphExec_t exec = nullptr;
-  FB_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  g.exec_ = exec;
   return g;
+}
+void Graph::instantiate() {
+  cudaGraphExec_t exec = nullptr;
+  FB_CUDA(cudaGraphInstantiate(&exec, static_cast<cudaGraph_t>(graph_), 0));
+  exec_ = exec;
 }
 void Graph::launch(const Stream& s) const {
   FB_CUDA(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec_), as_stream(s)));

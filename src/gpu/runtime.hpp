@@ -86,7 +86,10 @@ class Graph {
   Graph& operator=(const Graph&) = delete;
 
   static void begin_capture(const Stream& s);
+  // Ends the capture; instantiate() afterwards, once no stream of this thread is capturing
+  // (instantiating is not allowed while another capture is open in thread-local mode).
   static Graph end_capture(const Stream& s);
+  void instantiate();
   void launch(const Stream& s) const;
 
  private:

@@ -28,6 +28,7 @@ WorkerHandle spawn_process(int index, const std::vector<std::string>& argv) {
   auto fds = make_socket_pair();
   // Everything the child needs is prepared before fork: only async-signal-safe calls after.
   std::vector<char*> cargv;
+  cargv.reserve(argv.size() + 1);
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   const std::string fd_value = std::to_string(fds[1]);

@@ -29,8 +29,8 @@ void ConsoleReporter::begin(const Result& r) {
   if (quiet_) return;
   fmt::print(out_, "# fabricbench {} ({})  {}\n", r.tool.version, r.tool.git, r.started);
   fmt::print(out_, "# {} {} ({})\n", r.host.comm.name, r.host.comm.version, r.host.comm.path);
-  fmt::print(out_, "# host {}, CUDA driver {}, runtime {}, {} GPU{}\n", r.host.hostname,
-             r.host.driver, r.host.runtime, r.gpus.size(), r.gpus.size() == 1 ? "" : "s");
+  fmt::print(out_, "# host {}, CUDA driver {}, runtime {}, {} GPU{}\n", r.host.hostname, r.host.driver,
+             r.host.runtime, r.gpus.size(), r.gpus.size() == 1 ? "" : "s");
   for (const auto& g : r.gpus)
     fmt::print(out_, "#   rank {}: GPU {}  {}  {}  {}\n", g.rank, g.index, g.name, g.pci_bus_id,
                format_bytes(g.memory_bytes));
@@ -43,9 +43,9 @@ void ConsoleReporter::point(const Result& r, std::size_t run_index, std::size_t 
   const Point& p = run.points.at(point_index);
   if (point_index == 0) {
     fmt::print(out_, "#\n# {}\n", run_title(run));
-    fmt::print(out_, "# {:>12} {:>12} {:>5} {:>10} {:>10} {:>7} {:>7} {:>12} {:>12} {:>6}\n",
-               "size(B)", "count(elem)", "place", "time(us)", "p99(us)", "ci(+-%)", "batches",
-               "algbw(GB/s)", "busbw(GB/s)", "wrong");
+    fmt::print(out_, "# {:>12} {:>12} {:>5} {:>10} {:>10} {:>7} {:>7} {:>12} {:>12} {:>6}\n", "size(B)",
+               "count(elem)", "place", "time(us)", "p99(us)", "ci(+-%)", "batches", "algbw(GB/s)",
+               "busbw(GB/s)", "wrong");
   }
   fmt::print(out_, "  {:>12} {:>12} {:>5} {:>10.2f} {:>10.2f} {:>7} {:>7} {:>12.2f} {:>12.2f} {:>6}\n",
              p.bytes, p.count, p.in_place ? "in" : "out", p.time_us.median, p.time_us.p99,

@@ -26,11 +26,12 @@ void CsvReporter::point(const Result& result, std::size_t run_index, std::size_t
   const Run& run = result.runs.at(run_index);
   const Point& p = run.points.at(point_index);
   const auto& t = p.time_us;
-  fmt::print(*out_, "{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{:.3f},{:.3f},{}\n",
-             run.collective, run.dtype, run.op, run.root, run.gpus.size(), run.launcher,
-             run.graph_launches, p.in_place ? 1 : 0, p.bytes, p.count, t.min, t.median, t.mean,
-             t.p99, t.max, std::isfinite(t.median_ci) ? fmt::format("{:.5f}", t.median_ci) : "",
-             t.n, p.algbw_gbps, p.busbw_gbps, p.wrong < 0 ? std::string() : std::to_string(p.wrong));
+  fmt::print(*out_,
+             "{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{:.3f},{:.3f},{}\n",
+             run.collective, run.dtype, run.op, run.root, run.gpus.size(), run.launcher, run.graph_launches,
+             p.in_place ? 1 : 0, p.bytes, p.count, t.min, t.median, t.mean, t.p99, t.max,
+             std::isfinite(t.median_ci) ? fmt::format("{:.5f}", t.median_ci) : "", t.n, p.algbw_gbps,
+             p.busbw_gbps, p.wrong < 0 ? std::string() : std::to_string(p.wrong));
   out_->flush();
 }
 

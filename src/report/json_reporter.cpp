@@ -17,8 +17,7 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
-    if (!out)
-      throw Error(ExitCode::usage, fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
+    if (!out) throw Error(ExitCode::usage, fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0)
     throw Error(ExitCode::usage, fmt::format("cannot write {}: {}", path, std::strerror(errno)));

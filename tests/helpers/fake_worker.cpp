@@ -1,10 +1,11 @@
 // Stand-in worker for launcher tests: speaks the launcher protocol, then behaves as its start
 // message says ("ok", "exit", "kill", "hang", "fatal", "silent-exit").
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 #include "comm/channel.hpp"
 #include "comm/hub_bootstrap.hpp"

@@ -41,8 +41,7 @@ TEST(Launcher, WorkersExchangeThroughTheHubAndFinish) {
   const auto o = launch({"ok", "ok", "ok"});
   EXPECT_TRUE(o.outcome.ok) << o.outcome.reason;
   ASSERT_EQ(o.messages.size(), 3u);
-  for (const auto& m : o.messages)
-    EXPECT_EQ(m.at("all"), nlohmann::json({"w0", "w1", "w2"}));
+  for (const auto& m : o.messages) EXPECT_EQ(m.at("all"), nlohmann::json({"w0", "w1", "w2"}));
 }
 
 TEST(Launcher, WorkerExitingWithAnErrorEndsTheRun) {

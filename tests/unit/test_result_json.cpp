@@ -27,8 +27,8 @@ TEST(ResultJson, DocumentShape) {
 }
 
 TEST(ResultJson, MalformedInputIsAUsageError) {
-  for (const char* bad : {"not json", "{}", R"({"schema":"fabricbench.result/1"})",
-                          R"({"schema":"other/9"})"}) {
+  for (const char* bad :
+       {"not json", "{}", R"({"schema":"fabricbench.result/1"})", R"({"schema":"other/9"})"}) {
     try {
       fb::parse_result(bad);
       ADD_FAILURE() << bad;

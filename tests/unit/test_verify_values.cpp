@@ -22,8 +22,10 @@ TEST(VerifyValues, AllPartialResultsStayExactForEveryTypeOpAndRankCount) {
             const double x = v::input_value(rule, r, i);
             ASSERT_EQ(x, std::floor(x));
             ASSERT_GE(x, 0);
-            if (rule.op == v::op_prod) acc *= x;
-            else if (rule.op == v::op_sum || rule.op == v::op_avg) acc += x;
+            if (rule.op == v::op_prod)
+              acc *= x;
+            else if (rule.op == v::op_sum || rule.op == v::op_avg)
+              acc += x;
             hi = std::max(hi, acc);
           }
           ASSERT_LE(hi, t.exact_int_limit) << t.name << " " << op.name << " n=" << n << " i=" << i;

@@ -15,20 +15,26 @@ namespace {
 
 template <typename T>
 __device__ T from_double(double v) {
-  if constexpr (std::is_same_v<T, __half>) return __float2half(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __float2bfloat16(static_cast<float>(v));
+  if constexpr (std::is_same_v<T, __half>)
+    return __float2half(static_cast<float>(v));
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __float2bfloat16(static_cast<float>(v));
   else if constexpr (std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>)
     return T(static_cast<float>(v));
-  else return static_cast<T>(v);
+  else
+    return static_cast<T>(v);
 }
 
 template <typename T>
 __device__ double to_double(T v) {
-  if constexpr (std::is_same_v<T, __half>) return __half2float(v);
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return __bfloat162float(v);
+  if constexpr (std::is_same_v<T, __half>)
+    return __half2float(v);
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return __bfloat162float(v);
   else if constexpr (std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>)
     return static_cast<float>(v);
-  else return static_cast<double>(v);
+  else
+    return static_cast<double>(v);
 }
 
 template <typename T>
@@ -40,12 +46,15 @@ __global__ void fill_kernel(T* out, std::size_t count, verify::ValueRule rule, i
 
 __device__ double expected_at(const VerifyParams& p, std::size_t o) {
   const std::size_t block = p.block > 0 ? p.block : 1;
-  const std::size_t idx = (p.layout.offset_by_rank_block ? p.rank * block : 0) +
-                          (p.layout.index_mod_block ? o % block : o);
+  const std::size_t idx =
+      (p.layout.offset_by_rank_block ? p.rank * block : 0) + (p.layout.index_mod_block ? o % block : o);
   switch (p.layout.source) {
-    case VerifySource::reduce_all_ranks: return verify::reduced_value(p.rule, idx);
-    case VerifySource::root_rank: return verify::input_value(p.rule, p.root, idx);
-    case VerifySource::block_rank: return verify::input_value(p.rule, static_cast<int>(o / block), idx);
+    case VerifySource::reduce_all_ranks:
+      return verify::reduced_value(p.rule, idx);
+    case VerifySource::root_rank:
+      return verify::input_value(p.rule, p.root, idx);
+    case VerifySource::block_rank:
+      return verify::input_value(p.rule, static_cast<int>(o / block), idx);
     case VerifySource::previous_rank:
       return verify::input_value(p.rule, (p.rank - 1 + p.rule.nranks) % p.rule.nranks, idx);
   }
@@ -75,13 +84,20 @@ int blocks_for(std::size_t count) {
 
 double epsilon_of(DType t) {
   switch (t) {
-    case DType::float16: return std::ldexp(1.0, -10);
-    case DType::bfloat16: return std::ldexp(1.0, -7);
-    case DType::float32: return std::ldexp(1.0, -23);
-    case DType::float64: return std::ldexp(1.0, -52);
-    case DType::fp8_e4m3: return std::ldexp(1.0, -3);
-    case DType::fp8_e5m2: return std::ldexp(1.0, -2);
-    default: return 0.0;
+    case DType::float16:
+      return std::ldexp(1.0, -10);
+    case DType::bfloat16:
+      return std::ldexp(1.0, -7);
+    case DType::float32:
+      return std::ldexp(1.0, -23);
+    case DType::float64:
+      return std::ldexp(1.0, -52);
+    case DType::fp8_e4m3:
+      return std::ldexp(1.0, -3);
+    case DType::fp8_e5m2:
+      return std::ldexp(1.0, -2);
+    default:
+      return 0.0;
   }
 }
 
@@ -89,18 +105,30 @@ double epsilon_of(DType t) {
 template <typename F>
 void dispatch(DType t, F&& f) {
   switch (t) {
-    case DType::int8: return f(static_cast<int8_t*>(nullptr));
-    case DType::uint8: return f(static_cast<uint8_t*>(nullptr));
-    case DType::int32: return f(static_cast<int32_t*>(nullptr));
-    case DType::uint32: return f(static_cast<uint32_t*>(nullptr));
-    case DType::int64: return f(static_cast<int64_t*>(nullptr));
-    case DType::uint64: return f(static_cast<uint64_t*>(nullptr));
-    case DType::float16: return f(static_cast<__half*>(nullptr));
-    case DType::bfloat16: return f(static_cast<__nv_bfloat16*>(nullptr));
-    case DType::float32: return f(static_cast<float*>(nullptr));
-    case DType::float64: return f(static_cast<double*>(nullptr));
-    case DType::fp8_e4m3: return f(static_cast<__nv_fp8_e4m3*>(nullptr));
-    case DType::fp8_e5m2: return f(static_cast<__nv_fp8_e5m2*>(nullptr));
+    case DType::int8:
+      return f(static_cast<int8_t*>(nullptr));
+    case DType::uint8:
+      return f(static_cast<uint8_t*>(nullptr));
+    case DType::int32:
+      return f(static_cast<int32_t*>(nullptr));
+    case DType::uint32:
+      return f(static_cast<uint32_t*>(nullptr));
+    case DType::int64:
+      return f(static_cast<int64_t*>(nullptr));
+    case DType::uint64:
+      return f(static_cast<uint64_t*>(nullptr));
+    case DType::float16:
+      return f(static_cast<__half*>(nullptr));
+    case DType::bfloat16:
+      return f(static_cast<__nv_bfloat16*>(nullptr));
+    case DType::float32:
+      return f(static_cast<float*>(nullptr));
+    case DType::float64:
+      return f(static_cast<double*>(nullptr));
+    case DType::fp8_e4m3:
+      return f(static_cast<__nv_fp8_e4m3*>(nullptr));
+    case DType::fp8_e5m2:
+      return f(static_cast<__nv_fp8_e5m2*>(nullptr));
   }
 }
 
@@ -119,8 +147,8 @@ void fill_inputs(void* buffer, std::size_t count, DType t, const verify::ValueRu
 
 Verifier::Verifier() : counter_(sizeof(unsigned long long)) {}
 
-std::uint64_t Verifier::count_wrong(const void* out, std::size_t count, DType t,
-                                    const VerifyParams& p, const Stream& s) {
+std::uint64_t Verifier::count_wrong(const void* out, std::size_t count, DType t, const VerifyParams& p,
+                                    const Stream& s) {
   if (count == 0) return 0;
   auto stream = static_cast<cudaStream_t>(s.handle());
   memset_async(counter_.data(), 0, sizeof(unsigned long long), s);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what the build needs (Debian/Ubuntu packages, with apt-get, when missing), builds
+# everything (CUDA code included; no GPU needed) and runs every test that needs no GPU.
+#   scripts/test.sh            (build directory: build/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "installing: ${missing[*]}"
+  sudo_cmd=""
+  [[ $(id -u) -eq 0 ]] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" > /dev/null
+fi
+if ! command -v nvcc > /dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+command -v nvcc > /dev/null || { echo "error: nvcc (the CUDA toolkit) is needed to build"; exit 3; }
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j "$(nproc)"
+cd build
+ctest -LE '^gpu$' --output-on-failure
