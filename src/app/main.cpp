@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "app/run_command.hpp"
+#include "app/topo_command.hpp"
 #include "app/version.hpp"
 #include "app/worker.hpp"
 #include "cli/run_cli.hpp"
+#include "cli/topo_cli.hpp"
 #include "core/error.hpp"
 #include "launch/protocol.hpp"
 #include "launch/supervisor.hpp"
@@ -26,6 +28,8 @@ int main_with_errors(int argc, char** argv) {
   app.require_subcommand(0, 1);
   fb::RunOptions run_options;
   auto* run = fb::add_run_subcommand(app, run_options);
+  fb::TopoOptions topo_options;
+  auto* topo = fb::add_topo_subcommand(app, topo_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -34,6 +38,7 @@ int main_with_errors(int argc, char** argv) {
   }
   const std::vector<std::string> command_line(argv, argv + argc);
   if (run->parsed()) return fb::run_command(run_options, command_line);
+  if (topo->parsed()) return fb::topo_command(topo_options, command_line);
   fmt::print(stderr,
              "fabricbench: `doctor` (the default command) is not built yet; measure collectives "
              "with `fabricbench run all_reduce` (see --help)\n");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/stats.hpp"
+#include "core/topology.hpp"
 
 namespace fb {
 
@@ -84,6 +85,7 @@ struct Result {
   HostInfo host;
   std::map<std::string, std::string> env;
   std::vector<GpuInfo> gpus;
+  std::optional<Topology> topology;
   std::vector<Run> runs;
   std::vector<Finding> findings;
 };

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/topology_json.hpp"
 
 namespace fb {
 using nlohmann::json;
@@ -135,6 +136,7 @@ void to_json(json& j, const Result& v) {
            {"finished", v.finished}, {"status", v.status},
            {"failure", v.failure},   {"host", v.host},
            {"env", v.env},           {"gpus", v.gpus},
+           {"topology", v.topology ? json(*v.topology) : json(nullptr)},
            {"runs", v.runs},         {"findings", v.findings}};
 }
 void from_json(const json& j, Result& v) {
@@ -149,6 +151,7 @@ void from_json(const json& j, Result& v) {
   j.at("host").get_to(v.host);
   j.at("env").get_to(v.env);
   j.at("gpus").get_to(v.gpus);
+  if (j.contains("topology") && !j.at("topology").is_null()) v.topology = j.at("topology").get<Topology>();
   j.at("runs").get_to(v.runs);
   j.at("findings").get_to(v.findings);
 }

@@ -68,6 +68,21 @@ std::string runtime_version() {
 
 void set_device(int device) { FB_CUDA(cudaSetDevice(device)); }
 
+bool can_access_peer(int a, int b) {
+  int v = 0;
+  FB_CUDA(cudaDeviceCanAccessPeer(&v, a, b));
+  return v != 0;
+}
+
+int p2p_performance_rank(int a, int b) {
+  int v = -1;
+  if (cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrPerformanceRank, a, b) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return v;
+}
+
 MemInfo mem_info() {
   std::size_t free = 0;
   std::size_t total = 0;

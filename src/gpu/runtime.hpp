@@ -28,6 +28,11 @@ std::string driver_version();   // "13.0"
 std::string runtime_version();  // "13.0"
 
 void set_device(int device);
+
+// Peer access from `a` to `b`, and the runtime's performance rank of that path (lower is
+// better; -1 unknown). Neither creates a context.
+bool can_access_peer(int a, int b);
+int p2p_performance_rank(int a, int b);
 MemInfo mem_info();  // of the current device (creates its context)
 
 class Stream {

@@ -1,0 +1,42 @@
+#include "app/topo_command.hpp"
+
+#include <iostream>
+
+#include "app/version.hpp"
+#include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/result_json.hpp"
+#include "report/json_reporter.hpp"
+#include "report/topology_console.hpp"
+#include "topo/machine_probe.hpp"
+#include "topo/topology_checks.hpp"
+
+namespace fb {
+
+int topo_command(const TopoOptions& o, const std::vector<std::string>& command_line) {
+  TopologySources sources;
+  sources.sysfs_root = o.sysfs_root;
+  sources.nvml_file = o.nvml_file;
+  sources.rocm_smi_file = o.rocm_smi_file;
+  sources.use_runtime = !o.no_runtime;
+  sources.dump_nvml_file = o.dump_nvml_file;
+
+  Result result;
+  result.tool = {kToolVersion, kToolGit};
+  result.command = command_line;
+  result.started = now_iso8601();
+  result.host.hostname = host_name();
+  result.env = capture_comm_env();
+  result.topology = probe_topology(sources);
+  result.findings = check_topology(*result.topology);
+  result.finished = now_iso8601();
+  result.status = "complete";
+
+  print_topology(std::cout, *result.topology, result.findings);
+  if (!o.json_path.empty()) write_file_atomically(o.json_path, nlohmann::json(result).dump(2) + "\n");
+  for (const auto& f : result.findings)
+    if (f.severity == "error") return static_cast<int>(ExitCode::finding);
+  return 0;
+}
+
+}  // namespace fb

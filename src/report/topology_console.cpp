@@ -1,0 +1,95 @@
+#include "report/topology_console.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+namespace fb {
+namespace {
+
+std::string pcie_text(int gen, int width) {
+  if (gen <= 0 || width <= 0) return "?";
+  return fmt::format("Gen{} x{}", gen, width);
+}
+
+std::string cell(const Topology& t, int a, int b) {
+  if (a == b) return "X";
+  for (const auto& p : t.pairs)
+    if ((p.a == a && p.b == b) || (p.a == b && p.b == a)) return p.connection;
+  return "?";
+}
+
+void print_matrix(std::ostream& out, const Topology& t) {
+  fmt::print(out, "{:<8}", "");
+  for (const auto& g : t.gpus) fmt::print(out, "{:<8}", fmt::format("GPU{}", g.index));
+  fmt::print(out, "{:<16}{}\n", "CPU Affinity", "NUMA Affinity");
+  for (const auto& g : t.gpus) {
+    fmt::print(out, "{:<8}", fmt::format("GPU{}", g.index));
+    for (const auto& h : t.gpus) fmt::print(out, "{:<8}", cell(t, g.index, h.index));
+    fmt::print(out, "{:<16}{}\n", g.cpulist.empty() ? "N/A" : g.cpulist,
+               g.numa_node >= 0 ? std::to_string(g.numa_node) : "N/A");
+  }
+}
+
+void print_gpus(std::ostream& out, const Topology& t) {
+  fmt::print(out, "#\n# {:<4} {:<22} {:<13} {:<9} {:<9} {:<5} {:<10} {}\n", "GPU", "name", "bus id", "PCIe now",
+             "PCIe max", "NUMA", "CPUs", "NVLinks up/total");
+  for (const auto& g : t.gpus) {
+    const auto up = std::count_if(g.links.begin(), g.links.end(), [](const FabricLink& l) { return l.active; });
+    const auto name = !g.name.empty() ? g.name
+                      : g.device_id.empty() ? std::string("?")
+                                            : fmt::format("{} {}", g.vendor == "amd" ? "AMD" : "NVIDIA", g.device_id);
+    fmt::print(out, "  {:<4} {:<22} {:<13} {:<9} {:<9} {:<5} {:<10} {}\n", g.index, name,
+               g.bus_id, pcie_text(g.pcie.gen, g.pcie.width), pcie_text(g.pcie.max_gen, g.pcie.max_width),
+               g.numa_node >= 0 ? std::to_string(g.numa_node) : "?", g.cpulist.empty() ? "?" : g.cpulist,
+               g.links.empty() ? std::string("-") : fmt::format("{}/{}", up, g.links.size()));
+  }
+}
+
+std::string gbps(double v) { return v > 0 ? fmt::format("{:.1f}", v) : std::string("-"); }
+
+void print_pairs(std::ostream& out, const Topology& t) {
+  if (t.pairs.empty()) return;
+  fmt::print(out, "#\n# Theoretical one-direction peak per pair; ceilings: what SM-issued copies (NCCL's kernels) and\n"
+                  "# copy engines reach on that wire, where measured (docs/model.md)\n");
+  fmt::print(out, "# {:<6} {:<10} {:<9} {:>5} {:>15} {:>16} {:>13} {:>13} {:<4} {}\n", "pair", "connection",
+             "PCIe path", "links", "per link(GB/s)", "wire peak(GB/s)", "SM ceil(GB/s)", "CE ceil(GB/s)", "P2P",
+             "limited by");
+  for (const auto& p : t.pairs)
+    fmt::print(out, "  {:<6} {:<10} {:<9} {:>5} {:>15} {:>16} {:>13} {:>13} {:<4} {}\n",
+               fmt::format("{}-{}", p.a, p.b), p.connection, p.pcie_class.empty() ? "?" : p.pcie_class, p.links,
+               gbps(p.link_gbps), gbps(p.wire_gbps), gbps(p.sm_ceiling_gbps), gbps(p.ce_ceiling_gbps),
+               p.p2p ? (*p.p2p ? "yes" : "NO") : "?", p.limit);
+}
+
+}  // namespace
+
+void print_findings(std::ostream& out, const std::vector<Finding>& findings) {
+  if (findings.empty()) {
+    fmt::print(out, "# findings: none\n");
+    return;
+  }
+  fmt::print(out, "# findings: {}\n", findings.size());
+  for (const auto& f : findings) {
+    fmt::print(out, "  [{}] {}: {}\n", f.severity, f.code, f.evidence);
+    fmt::print(out, "      expected: {}\n      hint: {}\n", f.expected, f.hint);
+  }
+}
+
+void print_topology(std::ostream& out, const Topology& t, const std::vector<Finding>& findings) {
+  fmt::print(out, "# GPU topology: {} GPU{}; read: {}\n", t.gpus.size(), t.gpus.size() == 1 ? "" : "s",
+             fmt::join(t.sources, "; "));
+  if (!t.gpus.empty()) {
+    print_matrix(out, t);
+    print_gpus(out, t);
+    print_pairs(out, t);
+  }
+  fmt::print(out, "#\n");
+  print_findings(out, findings);
+  for (const auto& m : t.missing) fmt::print(out, "# could not read: {}\n", m);
+  out.flush();
+}
+
+}  // namespace fb

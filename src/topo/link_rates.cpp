@@ -1,0 +1,77 @@
+#include "topo/link_rates.hpp"
+
+#include <array>
+#include <cmath>
+
+namespace fb {
+namespace {
+
+// NVLink: NVIDIA architecture whitepapers; fractions for NVLink4 measured on 2 x H200
+// (docs/model.md: SM copy kernels 373 GB/s, copy engine 396 GB/s of 450).
+constexpr std::array<NvlinkGeneration, 5> kNvlink{{
+    {1, "P100", 20.0, 20.0, 0, 0},
+    {2, "V100", 25.781, 25.0, 0, 0},
+    {3, "A100", 25.781, 25.0, 0, 0},
+    {4, "H100, H200", 26.562, 25.0, 0.83, 0.88},
+    {5, "B200, GB200", 53.125, 50.0, 0, 0},
+}};
+
+// PCIe: PCI-SIG base specifications; 8b/10b encoding for Gen1-2, 128b/130b for Gen3-5,
+// FLIT (242/256) for Gen6.
+constexpr std::array<PcieGeneration, 6> kPcie{{
+    {1, 2.5, 0.25},
+    {2, 5.0, 0.5},
+    {3, 8.0, 8.0 * 128 / 130 / 8},
+    {4, 16.0, 16.0 * 128 / 130 / 8},
+    {5, 32.0, 32.0 * 128 / 130 / 8},
+    {6, 64.0, 64.0 * 242 / 256 / 8},
+}};
+
+// AMD Instinct product briefs: MI300X 64 GB/s per xGMI link per direction (7 links, one per
+// peer in an 8-GPU platform); MI250X 50 GB/s per link.
+constexpr std::array<XgmiProduct, 3> kXgmi{{
+    {"MI300X", "0x74a1,0x74b5", 64.0},
+    {"MI325X", "0x74a5", 64.0},
+    {"MI250", "0x740c", 50.0},
+}};
+
+}  // namespace
+
+std::span<const NvlinkGeneration> nvlink_generations() { return kNvlink; }
+std::span<const PcieGeneration> pcie_generations() { return kPcie; }
+std::span<const XgmiProduct> xgmi_products() { return kXgmi; }
+
+const NvlinkGeneration* nvlink_generation(int version) {
+  for (const auto& g : kNvlink)
+    if (g.version == version) return &g;
+  return nullptr;
+}
+
+const NvlinkGeneration* nvlink_generation_by_signal(double signal_gbps) {
+  const NvlinkGeneration* best = nullptr;
+  for (const auto& g : kNvlink)
+    if (std::fabs(g.signal_gbps - signal_gbps) <= 0.01 * g.signal_gbps) best = &g;  // latest match
+  return best;
+}
+
+int pcie_gen_from_gts(double gts) {
+  for (const auto& g : kPcie)
+    if (std::fabs(g.gts - gts) < 0.01) return g.gen;
+  return 0;
+}
+
+double pcie_gbps(int gen, int width) {
+  for (const auto& g : kPcie)
+    if (g.gen == gen) return g.gbps_per_lane * width;
+  return 0;
+}
+
+const XgmiProduct* xgmi_product(const std::string& gpu_name, const std::string& device_id) {
+  for (const auto& p : kXgmi) {
+    if (!gpu_name.empty() && gpu_name.find(p.name_contains) != std::string::npos) return &p;
+    if (!device_id.empty() && std::string_view(p.device_ids).find(device_id) != std::string_view::npos) return &p;
+  }
+  return nullptr;
+}
+
+}  // namespace fb

@@ -1,0 +1,44 @@
+#pragma once
+// Link-rate tables, as data. Each figure's source is in docs/model.md.
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace fb {
+
+struct NvlinkGeneration {
+  int version;
+  std::string_view products;
+  double signal_gbps;    // per link per direction as nvidia-smi prints it (raw)
+  double data_gbps;      // per link per direction, payload
+  double sm_fraction;    // share of the wire SM-issued copies reach (0: not measured)
+  double ce_fraction;    // share of the wire copy engines reach (0: not measured)
+};
+
+struct PcieGeneration {
+  int gen;
+  double gts;             // transfer rate per lane
+  double gbps_per_lane;   // payload per lane per direction after line encoding
+};
+
+struct XgmiProduct {
+  std::string_view name_contains;  // matched against the GPU's name
+  std::string_view device_ids;     // or its PCI device id, comma separated
+  double gbps_per_link;            // per direction
+};
+
+std::span<const NvlinkGeneration> nvlink_generations();
+std::span<const PcieGeneration> pcie_generations();
+std::span<const XgmiProduct> xgmi_products();
+
+const NvlinkGeneration* nvlink_generation(int version);
+// Generation whose nvidia-smi link speed is `signal_gbps` (within 1%); nullptr if none.
+const NvlinkGeneration* nvlink_generation_by_signal(double signal_gbps);
+// PCIe generation for a per-lane rate in GT/s (0 when unknown).
+int pcie_gen_from_gts(double gts);
+// Payload bandwidth of a PCIe link, one direction, GB/s (0 when unknown).
+double pcie_gbps(int gen, int width);
+// xGMI per-link rate for a GPU (by name or PCI device id); nullptr when not in the table.
+const XgmiProduct* xgmi_product(const std::string& gpu_name, const std::string& device_id);
+
+}  // namespace fb

@@ -1,0 +1,95 @@
+#include "topo/machine_probe.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "gpu/runtime.hpp"
+#include "report/json_reporter.hpp"
+#include "topo/amd_smi_probe.hpp"
+#include "topo/nvml_probe.hpp"
+#include "topo/topology_builder.hpp"
+
+namespace fb {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) FB_USAGE_ERROR(fmt::format("cannot read {}", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::optional<RuntimePeers> read_runtime(std::vector<std::string>& missing) {
+  try {
+    const int n = gpu::device_count();
+    RuntimePeers r;
+    for (int i = 0; i < n; ++i) {
+      const auto p = gpu::device_props(i);
+      r.bus_ids.push_back(p.pci_bus_id);
+      r.names.push_back(p.name);
+    }
+    r.access.assign(static_cast<std::size_t>(n), std::vector<int>(static_cast<std::size_t>(n), 0));
+    r.rank.assign(static_cast<std::size_t>(n), std::vector<int>(static_cast<std::size_t>(n), -1));
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) {
+        if (a == b) continue;
+        r.access[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = gpu::can_access_peer(a, b) ? 1 : 0;
+        r.rank[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = gpu::p2p_performance_rank(a, b);
+      }
+    return r;
+  } catch (const Error& e) {
+    missing.push_back(fmt::format("CUDA runtime: {}", e.what()));
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+Topology probe_topology(const TopologySources& s) {
+  TopologyInputs in;
+  in.sysfs = read_sysfs(s.sysfs_root);
+  in.missing = in.sysfs.missing;
+  in.sources.push_back(fmt::format("sysfs ({})", s.sysfs_root));
+
+  bool any_nvidia = false;
+  bool any_amd = false;
+  for (const auto& g : in.sysfs.gpus) (g.vendor == "nvidia" ? any_nvidia : any_amd) = true;
+
+  if (!s.nvml_file.empty()) {
+    in.nvml = nlohmann::json::parse(read_text(s.nvml_file)).get<NvmlReadout>();
+    in.sources.push_back(fmt::format("NVML readout ({})", s.nvml_file));
+  } else {
+    std::string why;
+    in.nvml = read_nvml(why);
+    if (in.nvml) {
+      in.sources.push_back(fmt::format("NVML (driver {})", in.nvml->driver));
+      if (!s.dump_nvml_file.empty()) write_file_atomically(s.dump_nvml_file, nlohmann::json(*in.nvml).dump(2) + "\n");
+    } else if (any_nvidia || in.sysfs.gpus.empty()) {
+      in.missing.push_back(why + ": NVLink state and NVML peer status not read");
+    }
+  }
+
+  if (!s.rocm_smi_file.empty()) {
+    in.amd = parse_rocm_smi_topo(read_text(s.rocm_smi_file));
+    in.sources.push_back(fmt::format("rocm-smi output ({})", s.rocm_smi_file));
+  } else if (any_amd) {
+    std::string why;
+    in.amd = read_rocm_smi(why);
+    if (in.amd) in.sources.push_back("rocm-smi --showtopo");
+    else in.missing.push_back(why);
+  }
+
+  if (s.use_runtime) {
+    in.runtime = read_runtime(in.missing);
+    if (in.runtime) in.sources.push_back(fmt::format("CUDA runtime {}", gpu::runtime_version()));
+  }
+  if (in.sysfs.gpus.empty() && !in.runtime)
+    in.missing.push_back("no GPU found: sysfs lists no NVIDIA or AMD display controller");
+  return build_topology(in);
+}
+
+}  // namespace fb

@@ -1,0 +1,143 @@
+#include "topo/nvml_probe.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <array>
+#include <vector>
+
+#include "topo/sysfs_probe.hpp"
+
+namespace fb {
+namespace {
+
+// The few NVML declarations needed, from NVML's public C API (nvml.h is not part of every
+// CUDA toolkit install, and the library is loaded at run time anyway).
+using nvmlReturn_t = int;
+using nvmlDevice_t = struct nvmlDevice_st*;
+constexpr nvmlReturn_t kNvmlSuccess = 0;
+constexpr unsigned kNvmlMaxLinks = 18;  // NVML_NVLINK_MAX_LINKS
+struct nvmlPciInfo_t {
+  char busIdLegacy[16];
+  unsigned domain;
+  unsigned bus;
+  unsigned device;
+  unsigned pciDeviceId;
+  unsigned pciSubSystemId;
+  char busId[32];
+};
+enum nvmlEnableState_t { kDisabled = 0, kEnabled = 1 };
+enum nvmlP2PCaps_t { kP2PRead = 0 };
+constexpr int kLinkTypeGpu = 0;     // NVML_NVLINK_DEVICE_TYPE_GPU
+constexpr int kLinkTypeSwitch = 2;  // NVML_NVLINK_DEVICE_TYPE_SWITCH
+
+struct Nvml {
+  nvmlReturn_t (*Init)();
+  nvmlReturn_t (*Shutdown)();
+  const char* (*ErrorString)(nvmlReturn_t);
+  nvmlReturn_t (*SystemGetDriverVersion)(char*, unsigned);
+  nvmlReturn_t (*DeviceGetCount)(unsigned*);
+  nvmlReturn_t (*DeviceGetHandleByIndex)(unsigned, nvmlDevice_t*);
+  nvmlReturn_t (*DeviceGetPciInfo)(nvmlDevice_t, nvmlPciInfo_t*);
+  nvmlReturn_t (*DeviceGetName)(nvmlDevice_t, char*, unsigned);
+  nvmlReturn_t (*DeviceGetNvLinkState)(nvmlDevice_t, unsigned, nvmlEnableState_t*);
+  nvmlReturn_t (*DeviceGetNvLinkVersion)(nvmlDevice_t, unsigned, unsigned*);
+  nvmlReturn_t (*DeviceGetNvLinkRemotePciInfo)(nvmlDevice_t, unsigned, nvmlPciInfo_t*);
+  nvmlReturn_t (*DeviceGetNvLinkRemoteDeviceType)(nvmlDevice_t, unsigned, int*);  // optional
+  nvmlReturn_t (*DeviceGetP2PStatus)(nvmlDevice_t, nvmlDevice_t, nvmlP2PCaps_t, int*);
+};
+
+template <typename Fn>
+bool bind(void* lib, Fn& fn, const char* symbol) {
+  fn = reinterpret_cast<Fn>(::dlsym(lib, symbol));
+  return fn != nullptr;
+}
+
+std::string p2p_status_text(int s) {
+  constexpr std::array<const char*, 7> kText{"OK",
+                                             "chipset not supported",
+                                             "GPU not supported",
+                                             "topology not supported",
+                                             "disabled by registry key",
+                                             "not supported",
+                                             "unknown"};
+  return s >= 0 && s < static_cast<int>(kText.size()) ? kText[static_cast<std::size_t>(s)] : "unknown";
+}
+
+}  // namespace
+
+std::optional<NvmlReadout> read_nvml(std::string& why) {
+  void* lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) {
+    const char* err = ::dlerror();
+    why = fmt::format("NVML: libnvidia-ml.so.1 not loadable ({})", err ? err : "unknown");
+    return std::nullopt;
+  }
+  Nvml n{};
+  const bool ok = bind(lib, n.Init, "nvmlInit_v2") && bind(lib, n.Shutdown, "nvmlShutdown") &&
+                  bind(lib, n.ErrorString, "nvmlErrorString") &&
+                  bind(lib, n.SystemGetDriverVersion, "nvmlSystemGetDriverVersion") &&
+                  bind(lib, n.DeviceGetCount, "nvmlDeviceGetCount_v2") &&
+                  bind(lib, n.DeviceGetHandleByIndex, "nvmlDeviceGetHandleByIndex_v2") &&
+                  bind(lib, n.DeviceGetPciInfo, "nvmlDeviceGetPciInfo_v3") &&
+                  bind(lib, n.DeviceGetName, "nvmlDeviceGetName") &&
+                  bind(lib, n.DeviceGetNvLinkState, "nvmlDeviceGetNvLinkState") &&
+                  bind(lib, n.DeviceGetNvLinkVersion, "nvmlDeviceGetNvLinkVersion") &&
+                  bind(lib, n.DeviceGetNvLinkRemotePciInfo, "nvmlDeviceGetNvLinkRemotePciInfo_v2") &&
+                  bind(lib, n.DeviceGetP2PStatus, "nvmlDeviceGetP2PStatus");
+  bind(lib, n.DeviceGetNvLinkRemoteDeviceType, "nvmlDeviceGetNvLinkRemoteDeviceType");
+  if (!ok) {
+    why = "NVML: the library lacks functions this build needs (driver too old)";
+    return std::nullopt;
+  }
+  if (const auto r = n.Init(); r != kNvmlSuccess) {
+    why = fmt::format("NVML: initialisation failed ({})", n.ErrorString(r));
+    return std::nullopt;
+  }
+  NvmlReadout out;
+  std::array<char, 96> text{};
+  if (n.SystemGetDriverVersion(text.data(), static_cast<unsigned>(text.size())) == kNvmlSuccess)
+    out.driver = text.data();
+  unsigned count = 0;
+  n.DeviceGetCount(&count);
+  std::vector<std::pair<std::string, nvmlDevice_t>> devices;
+  for (unsigned i = 0; i < count; ++i) {
+    nvmlDevice_t dev = nullptr;
+    nvmlPciInfo_t pci{};
+    if (n.DeviceGetHandleByIndex(i, &dev) != kNvmlSuccess || n.DeviceGetPciInfo(dev, &pci) != kNvmlSuccess)
+      continue;
+    const auto bus = normalize_bus_id(pci.busId);
+    NvmlGpu gpu;
+    if (n.DeviceGetName(dev, text.data(), static_cast<unsigned>(text.size())) == kNvmlSuccess)
+      gpu.name = text.data();
+    for (unsigned l = 0; l < kNvmlMaxLinks; ++l) {
+      nvmlEnableState_t state = kDisabled;
+      if (n.DeviceGetNvLinkState(dev, l, &state) != kNvmlSuccess) continue;  // no such link
+      FabricLink link;
+      link.index = static_cast<int>(l);
+      link.active = state == kEnabled;
+      unsigned version = 0;
+      if (n.DeviceGetNvLinkVersion(dev, l, &version) == kNvmlSuccess) link.version = static_cast<int>(version);
+      nvmlPciInfo_t remote{};
+      if (link.active && n.DeviceGetNvLinkRemotePciInfo(dev, l, &remote) == kNvmlSuccess)
+        link.remote = normalize_bus_id(remote.busId);
+      int type = -1;
+      if (link.active && n.DeviceGetNvLinkRemoteDeviceType &&
+          n.DeviceGetNvLinkRemoteDeviceType(dev, l, &type) == kNvmlSuccess)
+        link.remote_type = type == kLinkTypeSwitch ? "switch" : type == kLinkTypeGpu ? "gpu" : "other";
+      gpu.links.push_back(link);
+    }
+    out.gpus[bus] = std::move(gpu);
+    devices.emplace_back(bus, dev);
+  }
+  for (const auto& [a, da] : devices)
+    for (const auto& [b, db] : devices) {
+      if (a == b) continue;
+      int status = 6;
+      if (n.DeviceGetP2PStatus(da, db, kP2PRead, &status) == kNvmlSuccess) out.p2p[{a, b}] = p2p_status_text(status);
+    }
+  n.Shutdown();
+  return out;
+}
+
+}  // namespace fb

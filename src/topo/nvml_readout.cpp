@@ -1,0 +1,38 @@
+#include "topo/nvml_readout.hpp"
+
+#include "core/topology_json.hpp"
+
+namespace fb {
+using nlohmann::json;
+
+void to_json(json& j, const NvmlReadout& r) {
+  json gpus = json::object();
+  for (const auto& [bus, g] : r.gpus) {
+    json links = json::array();
+    for (const auto& l : g.links)
+      links.push_back({{"index", l.index}, {"active", l.active}, {"version", l.version},
+                       {"remote", l.remote}, {"remote_type", l.remote_type}});
+    gpus[bus] = {{"name", g.name}, {"links", links}};
+  }
+  json p2p = json::array();
+  for (const auto& [pair, status] : r.p2p) p2p.push_back({{"a", pair.first}, {"b", pair.second}, {"status", status}});
+  j = {{"driver", r.driver}, {"gpus", gpus}, {"p2p", p2p}};
+}
+
+void from_json(const json& j, NvmlReadout& r) {
+  j.at("driver").get_to(r.driver);
+  r.gpus.clear();
+  for (const auto& [bus, g] : j.at("gpus").items()) {
+    NvmlGpu gpu;
+    g.at("name").get_to(gpu.name);
+    for (const auto& l : g.at("links"))
+      gpu.links.push_back({l.at("index").get<int>(), l.at("active").get<bool>(), l.at("version").get<int>(),
+                           l.at("remote").get<std::string>(), l.at("remote_type").get<std::string>()});
+    r.gpus[bus] = std::move(gpu);
+  }
+  r.p2p.clear();
+  for (const auto& p : j.at("p2p"))
+    r.p2p[{p.at("a").get<std::string>(), p.at("b").get<std::string>()}] = p.at("status").get<std::string>();
+}
+
+}  // namespace fb

@@ -1,0 +1,29 @@
+#pragma once
+// What NVML says about the GPUs' NVLinks and peer-to-peer status, as plain data. The live
+// probe (nvml_probe.hpp) fills it; tests load captured ones from JSON fixtures.
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/topology.hpp"
+
+namespace fb {
+
+struct NvmlGpu {
+  std::string name;
+  std::vector<FabricLink> links;  // every link index NVML reports, active or not
+};
+
+struct NvmlReadout {
+  std::string driver;                   // "580.159.04"
+  std::map<std::string, NvmlGpu> gpus;  // by normalized bus id
+  // NVML P2P read status per ordered pair of bus ids: "OK", "not supported", ...
+  std::map<std::pair<std::string, std::string>, std::string> p2p;
+};
+
+void to_json(nlohmann::json& j, const NvmlReadout& r);
+void from_json(const nlohmann::json& j, NvmlReadout& r);
+
+}  // namespace fb

@@ -1,0 +1,130 @@
+#include "topo/sysfs_probe.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+
+#include "topo/link_rates.hpp"
+
+namespace fb {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr unsigned kVendorNvidia = 0x10de;
+constexpr unsigned kVendorAmd = 0x1002;
+
+std::string read_line(const fs::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::getline(in, line);
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+  return line;
+}
+
+unsigned read_hex(const fs::path& p) {
+  const auto s = read_line(p);
+  try {
+    return s.empty() ? 0 : static_cast<unsigned>(std::stoul(s, nullptr, 16));
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+double read_number(const fs::path& p, double fallback) {
+  const auto s = read_line(p);  // "32.0 GT/s PCIe", "16", "-1"
+  try {
+    return s.empty() ? fallback : std::stod(s);
+  } catch (const std::exception&) {
+    return fallback;  // "Unknown" and the like
+  }
+}
+
+bool is_gpu(unsigned vendor, unsigned pci_class) {
+  // Display controllers: VGA (0x0300), 3D (0x0302), other display (0x0380, AMD Instinct).
+  const bool display = (pci_class >> 16) == 0x03;
+  return display && (vendor == kVendorNvidia || vendor == kVendorAmd);
+}
+
+// Path components below sys/devices: "pci0000:00", "0000:00:01.0", ..., the GPU.
+std::vector<std::string> pci_path(const fs::path& devices_dir, const fs::path& device) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  const auto rel = fs::relative(fs::canonical(device, ec), fs::canonical(devices_dir, ec), ec);
+  if (ec) return out;
+  for (const auto& part : rel) out.push_back(part.string());
+  return out;
+}
+
+}  // namespace
+
+std::string normalize_bus_id(const std::string& bus_id) {
+  std::string s;
+  for (char c : bus_id) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto first_colon = s.find(':');
+  const auto colons = std::count(s.begin(), s.end(), ':');
+  if (colons == 1) return "0000:" + s;
+  if (first_colon != std::string::npos && first_colon > 4) return s.substr(first_colon - 4);
+  return s;
+}
+
+SysfsReadout read_sysfs(const fs::path& root) {
+  SysfsReadout out;
+  const fs::path bus_dir = root / "sys/bus/pci/devices";
+  const fs::path devices_dir = root / "sys/devices";
+  std::error_code ec;
+  if (!fs::is_directory(bus_dir, ec)) {
+    out.missing.push_back(fmt::format("sysfs: {} is not readable", bus_dir.string()));
+    return out;
+  }
+  for (const auto& entry : fs::directory_iterator(bus_dir, ec)) {
+    const auto dev = entry.path();
+    if (!is_gpu(read_hex(dev / "vendor"), read_hex(dev / "class"))) continue;
+    TopoGpu g;
+    g.vendor = read_hex(dev / "vendor") == kVendorNvidia ? "nvidia" : "amd";
+    g.bus_id = normalize_bus_id(dev.filename().string());
+    g.device_id = read_line(dev / "device");
+    g.pci_path = pci_path(devices_dir, dev);
+    g.numa_node = static_cast<int>(read_number(dev / "numa_node", -1));
+    g.cpulist = read_line(dev / "local_cpulist");
+    auto& p = g.pcie;
+    p.speed_gts = read_number(dev / "current_link_speed", 0);
+    p.max_speed_gts = read_number(dev / "max_link_speed", 0);
+    p.width = static_cast<int>(read_number(dev / "current_link_width", 0));
+    p.max_width = static_cast<int>(read_number(dev / "max_link_width", 0));
+    p.gen = pcie_gen_from_gts(p.speed_gts);
+    p.max_gen = pcie_gen_from_gts(p.max_speed_gts);
+    out.gpus.push_back(std::move(g));
+  }
+  std::sort(out.gpus.begin(), out.gpus.end(),
+            [](const TopoGpu& a, const TopoGpu& b) { return a.bus_id < b.bus_id; });
+  for (std::size_t i = 0; i < out.gpus.size(); ++i) out.gpus[i].index = static_cast<int>(i);
+
+  const fs::path nodes = root / "sys/devices/system/node";
+  if (fs::is_directory(nodes, ec)) {
+    for (const auto& entry : fs::directory_iterator(nodes, ec)) {
+      const auto name = entry.path().filename().string();
+      if (name.rfind("node", 0) != 0 || name.size() == 4 ||
+          !std::all_of(name.begin() + 4, name.end(), [](char c) { return std::isdigit(c); }))
+        continue;
+      out.numa_cpulists[std::stoi(name.substr(4))] = read_line(entry.path() / "cpulist");
+    }
+  } else {
+    out.missing.push_back("sysfs: NUMA nodes (sys/devices/system/node) not readable");
+  }
+  // A GPU whose numa_node reads -1 (common in VMs) belongs to the node whose CPUs are its
+  // local CPUs, or to the only node there is.
+  for (auto& g : out.gpus) {
+    if (g.numa_node >= 0) continue;
+    if (out.numa_cpulists.size() == 1) {
+      g.numa_node = out.numa_cpulists.begin()->first;
+      continue;
+    }
+    for (const auto& [node, cpus] : out.numa_cpulists)
+      if (!g.cpulist.empty() && cpus == g.cpulist) g.numa_node = node;
+  }
+  return out;
+}
+
+}  // namespace fb
