@@ -21,6 +21,7 @@
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "topo/machine_probe.hpp"
 
 namespace fb {
 namespace {
@@ -91,6 +92,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     result.gpus.push_back({plan.gpus[r], static_cast<int>(r), p.name, p.pci_bus_id, p.memory_bytes,
                            p.compute_capability, result.host.hostname});
   }
+
+  result.topology = probe_topology({});
 
   ReporterSet reporters;
   reporters.add(std::make_unique<ConsoleReporter>(std::cout, options.quiet));

@@ -19,17 +19,17 @@ struct PcieLinkState {
 struct FabricLink {
   int index = 0;
   bool active = false;
-  int version = 0;         // NVLink generation (0: unknown)
-  std::string remote;      // bus id of the far end, when known
-  std::string remote_type; // "gpu", "switch" or "" (unknown)
+  int version = 0;          // NVLink generation (0: unknown)
+  std::string remote;       // bus id of the far end, when known
+  std::string remote_type;  // "gpu", "switch" or "" (unknown)
 };
 
 struct TopoGpu {
   int index = 0;  // runtime ordinal when the runtime is available, else enumeration order
   std::string name;
-  std::string vendor;  // "nvidia" | "amd"
-  std::string bus_id;  // "0000:18:00.0", lower case
-  std::string device_id;  // PCI device id, "0x2335"
+  std::string vendor;                 // "nvidia" | "amd"
+  std::string bus_id;                 // "0000:18:00.0", lower case
+  std::string device_id;              // PCI device id, "0x2335"
   std::vector<std::string> pci_path;  // root complex first ("pci0000:00"), the GPU last
   int numa_node = -1;                 // -1: unknown
   std::string cpulist;                // CPUs local to the GPU ("0-31")
@@ -57,8 +57,8 @@ struct Topology {
   std::vector<TopoGpu> gpus;
   std::vector<TopoPair> pairs;
   std::map<int, std::string> numa_cpulists;  // NUMA node -> CPUs
-  std::vector<std::string> sources;  // what was read: "sysfs", "NVML", "CUDA runtime", ...
-  std::vector<std::string> missing;  // what could not be read, and why
+  std::vector<std::string> sources;          // what was read: "sysfs", "NVML", "CUDA runtime", ...
+  std::vector<std::string> missing;          // what could not be read, and why
 };
 
 }  // namespace fb

@@ -5,8 +5,8 @@ using nlohmann::json;
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PcieLinkState, speed_gts, max_speed_gts, width, max_width, gen, max_gen)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FabricLink, index, active, version, remote, remote_type)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TopoGpu, index, name, vendor, bus_id, device_id, pci_path, numa_node, cpulist, pcie,
-                                   links)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TopoGpu, index, name, vendor, bus_id, device_id, pci_path, numa_node,
+                                   cpulist, pcie, links)
 
 namespace {
 
@@ -53,7 +53,10 @@ void to_json(json& j, const Topology& t) {
   }
   json numa = json::object();
   for (const auto& [node, cpus] : t.numa_cpulists) numa[std::to_string(node)] = cpus;
-  j = json{{"gpus", t.gpus}, {"pairs", pairs}, {"numa_cpulists", numa}, {"sources", t.sources},
+  j = json{{"gpus", t.gpus},
+           {"pairs", pairs},
+           {"numa_cpulists", numa},
+           {"sources", t.sources},
            {"missing", t.missing}};
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/units.hpp"
@@ -34,6 +35,14 @@ void ConsoleReporter::begin(const Result& r) {
   for (const auto& g : r.gpus)
     fmt::print(out_, "#   rank {}: GPU {}  {}  {}  {}\n", g.rank, g.index, g.name, g.pci_bus_id,
                format_bytes(g.memory_bytes));
+  auto in_run = [&](int gpu) {
+    return std::any_of(r.gpus.begin(), r.gpus.end(), [&](const GpuInfo& g) { return g.index == gpu; });
+  };
+  if (r.topology)
+    for (const auto& p : r.topology->pairs)
+      if (in_run(p.a) && in_run(p.b))
+        fmt::print(out_, "#   GPU{}-GPU{}: {}, wire peak {:.1f} GB/s per direction ({})\n", p.a, p.b,
+                   p.connection, p.wire_gbps, p.limit);
   for (const auto& [k, v] : r.env) fmt::print(out_, "# env {}={}\n", k, v);
   out_.flush();
 }

@@ -34,15 +34,17 @@ void print_matrix(std::ostream& out, const Topology& t) {
 }
 
 void print_gpus(std::ostream& out, const Topology& t) {
-  fmt::print(out, "#\n# {:<4} {:<22} {:<13} {:<9} {:<9} {:<5} {:<10} {}\n", "GPU", "name", "bus id", "PCIe now",
-             "PCIe max", "NUMA", "CPUs", "NVLinks up/total");
+  fmt::print(out, "#\n# {:<4} {:<22} {:<13} {:<9} {:<9} {:<5} {:<16} {}\n", "GPU", "name", "bus id",
+             "PCIe now", "PCIe max", "NUMA", "CPUs", "NVLinks up/total");
   for (const auto& g : t.gpus) {
-    const auto up = std::count_if(g.links.begin(), g.links.end(), [](const FabricLink& l) { return l.active; });
+    const auto up =
+        std::count_if(g.links.begin(), g.links.end(), [](const FabricLink& l) { return l.active; });
     const auto name = !g.name.empty() ? g.name
-                      : g.device_id.empty() ? std::string("?")
-                                            : fmt::format("{} {}", g.vendor == "amd" ? "AMD" : "NVIDIA", g.device_id);
-    fmt::print(out, "  {:<4} {:<22} {:<13} {:<9} {:<9} {:<5} {:<10} {}\n", g.index, name,
-               g.bus_id, pcie_text(g.pcie.gen, g.pcie.width), pcie_text(g.pcie.max_gen, g.pcie.max_width),
+                      : g.device_id.empty()
+                          ? std::string("?")
+                          : fmt::format("{} {}", g.vendor == "amd" ? "AMD" : "NVIDIA", g.device_id);
+    fmt::print(out, "  {:<4} {:<22} {:<13} {:<9} {:<9} {:<5} {:<16} {}\n", g.index, name, g.bus_id,
+               pcie_text(g.pcie.gen, g.pcie.width), pcie_text(g.pcie.max_gen, g.pcie.max_width),
                g.numa_node >= 0 ? std::to_string(g.numa_node) : "?", g.cpulist.empty() ? "?" : g.cpulist,
                g.links.empty() ? std::string("-") : fmt::format("{}/{}", up, g.links.size()));
   }
@@ -52,16 +54,18 @@ std::string gbps(double v) { return v > 0 ? fmt::format("{:.1f}", v) : std::stri
 
 void print_pairs(std::ostream& out, const Topology& t) {
   if (t.pairs.empty()) return;
-  fmt::print(out, "#\n# Theoretical one-direction peak per pair; ceilings: what SM-issued copies (NCCL's kernels) and\n"
-                  "# copy engines reach on that wire, where measured (docs/model.md)\n");
+  fmt::print(
+      out,
+      "#\n# Theoretical one-direction peak per pair; ceilings: what SM-issued copies (NCCL's kernels) and\n"
+      "# copy engines reach on that wire, where measured (docs/model.md)\n");
   fmt::print(out, "# {:<6} {:<10} {:<9} {:>5} {:>15} {:>16} {:>13} {:>13} {:<4} {}\n", "pair", "connection",
-             "PCIe path", "links", "per link(GB/s)", "wire peak(GB/s)", "SM ceil(GB/s)", "CE ceil(GB/s)", "P2P",
-             "limited by");
+             "PCIe path", "links", "per link(GB/s)", "wire peak(GB/s)", "SM ceil(GB/s)", "CE ceil(GB/s)",
+             "P2P", "limited by");
   for (const auto& p : t.pairs)
     fmt::print(out, "  {:<6} {:<10} {:<9} {:>5} {:>15} {:>16} {:>13} {:>13} {:<4} {}\n",
-               fmt::format("{}-{}", p.a, p.b), p.connection, p.pcie_class.empty() ? "?" : p.pcie_class, p.links,
-               gbps(p.link_gbps), gbps(p.wire_gbps), gbps(p.sm_ceiling_gbps), gbps(p.ce_ceiling_gbps),
-               p.p2p ? (*p.p2p ? "yes" : "NO") : "?", p.limit);
+               fmt::format("{}-{}", p.a, p.b), p.connection, p.pcie_class.empty() ? "?" : p.pcie_class,
+               p.links, gbps(p.link_gbps), gbps(p.wire_gbps), gbps(p.sm_ceiling_gbps),
+               gbps(p.ce_ceiling_gbps), p.p2p ? (*p.p2p ? "yes" : "NO") : "?", p.limit);
 }
 
 }  // namespace
@@ -80,7 +84,7 @@ void print_findings(std::ostream& out, const std::vector<Finding>& findings) {
 
 void print_topology(std::ostream& out, const Topology& t, const std::vector<Finding>& findings) {
   fmt::print(out, "# GPU topology: {} GPU{}; read: {}\n", t.gpus.size(), t.gpus.size() == 1 ? "" : "s",
-             fmt::join(t.sources, "; "));
+             t.sources.empty() ? std::string("nothing") : fmt::format("{}", fmt::join(t.sources, "; ")));
   if (!t.gpus.empty()) {
     print_matrix(out, t);
     print_gpus(out, t);

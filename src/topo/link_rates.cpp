@@ -69,7 +69,8 @@ double pcie_gbps(int gen, int width) {
 const XgmiProduct* xgmi_product(const std::string& gpu_name, const std::string& device_id) {
   for (const auto& p : kXgmi) {
     if (!gpu_name.empty() && gpu_name.find(p.name_contains) != std::string::npos) return &p;
-    if (!device_id.empty() && std::string_view(p.device_ids).find(device_id) != std::string_view::npos) return &p;
+    if (!device_id.empty() && std::string_view(p.device_ids).find(device_id) != std::string_view::npos)
+      return &p;
   }
   return nullptr;
 }

@@ -9,16 +9,16 @@ namespace fb {
 struct NvlinkGeneration {
   int version;
   std::string_view products;
-  double signal_gbps;    // per link per direction as nvidia-smi prints it (raw)
-  double data_gbps;      // per link per direction, payload
-  double sm_fraction;    // share of the wire SM-issued copies reach (0: not measured)
-  double ce_fraction;    // share of the wire copy engines reach (0: not measured)
+  double signal_gbps;  // per link per direction as nvidia-smi prints it (raw)
+  double data_gbps;    // per link per direction, payload
+  double sm_fraction;  // share of the wire SM-issued copies reach (0: not measured)
+  double ce_fraction;  // share of the wire copy engines reach (0: not measured)
 };
 
 struct PcieGeneration {
   int gen;
-  double gts;             // transfer rate per lane
-  double gbps_per_lane;   // payload per lane per direction after line encoding
+  double gts;            // transfer rate per lane
+  double gbps_per_lane;  // payload per lane per direction after line encoding
 };
 
 struct XgmiProduct {

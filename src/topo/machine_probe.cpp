@@ -37,7 +37,8 @@ std::optional<RuntimePeers> read_runtime(std::vector<std::string>& missing) {
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b) {
         if (a == b) continue;
-        r.access[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = gpu::can_access_peer(a, b) ? 1 : 0;
+        r.access[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] =
+            gpu::can_access_peer(a, b) ? 1 : 0;
         r.rank[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = gpu::p2p_performance_rank(a, b);
       }
     return r;
@@ -67,7 +68,8 @@ Topology probe_topology(const TopologySources& s) {
     in.nvml = read_nvml(why);
     if (in.nvml) {
       in.sources.push_back(fmt::format("NVML (driver {})", in.nvml->driver));
-      if (!s.dump_nvml_file.empty()) write_file_atomically(s.dump_nvml_file, nlohmann::json(*in.nvml).dump(2) + "\n");
+      if (!s.dump_nvml_file.empty())
+        write_file_atomically(s.dump_nvml_file, nlohmann::json(*in.nvml).dump(2) + "\n");
     } else if (any_nvidia || in.sysfs.gpus.empty()) {
       in.missing.push_back(why + ": NVLink state and NVML peer status not read");
     }
@@ -79,8 +81,10 @@ Topology probe_topology(const TopologySources& s) {
   } else if (any_amd) {
     std::string why;
     in.amd = read_rocm_smi(why);
-    if (in.amd) in.sources.push_back("rocm-smi --showtopo");
-    else in.missing.push_back(why);
+    if (in.amd)
+      in.sources.push_back("rocm-smi --showtopo");
+    else
+      in.missing.push_back(why);
   }
 
   if (s.use_runtime) {

@@ -117,7 +117,8 @@ std::optional<NvmlReadout> read_nvml(std::string& why) {
       link.index = static_cast<int>(l);
       link.active = state == kEnabled;
       unsigned version = 0;
-      if (n.DeviceGetNvLinkVersion(dev, l, &version) == kNvmlSuccess) link.version = static_cast<int>(version);
+      if (n.DeviceGetNvLinkVersion(dev, l, &version) == kNvmlSuccess)
+        link.version = static_cast<int>(version);
       nvmlPciInfo_t remote{};
       if (link.active && n.DeviceGetNvLinkRemotePciInfo(dev, l, &remote) == kNvmlSuccess)
         link.remote = normalize_bus_id(remote.busId);
@@ -134,7 +135,8 @@ std::optional<NvmlReadout> read_nvml(std::string& why) {
     for (const auto& [b, db] : devices) {
       if (a == b) continue;
       int status = 6;
-      if (n.DeviceGetP2PStatus(da, db, kP2PRead, &status) == kNvmlSuccess) out.p2p[{a, b}] = p2p_status_text(status);
+      if (n.DeviceGetP2PStatus(da, db, kP2PRead, &status) == kNvmlSuccess)
+        out.p2p[{a, b}] = p2p_status_text(status);
     }
   n.Shutdown();
   return out;

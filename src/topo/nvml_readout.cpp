@@ -10,12 +10,16 @@ void to_json(json& j, const NvmlReadout& r) {
   for (const auto& [bus, g] : r.gpus) {
     json links = json::array();
     for (const auto& l : g.links)
-      links.push_back({{"index", l.index}, {"active", l.active}, {"version", l.version},
-                       {"remote", l.remote}, {"remote_type", l.remote_type}});
+      links.push_back({{"index", l.index},
+                       {"active", l.active},
+                       {"version", l.version},
+                       {"remote", l.remote},
+                       {"remote_type", l.remote_type}});
     gpus[bus] = {{"name", g.name}, {"links", links}};
   }
   json p2p = json::array();
-  for (const auto& [pair, status] : r.p2p) p2p.push_back({{"a", pair.first}, {"b", pair.second}, {"status", status}});
+  for (const auto& [pair, status] : r.p2p)
+    p2p.push_back({{"a", pair.first}, {"b", pair.second}, {"status", status}});
   j = {{"driver", r.driver}, {"gpus", gpus}, {"p2p", p2p}};
 }
 

@@ -13,7 +13,9 @@ namespace fb {
 
 struct NvmlGpu {
   std::string name;
-  std::vector<FabricLink> links;  // every link index NVML reports, active or not
+  // Every link index NVML reports, active or not; `version` holds NVML's nvmlNvlinkVersion_t
+  // value as read (the builder turns it into the NVLink generation).
+  std::vector<FabricLink> links;
 };
 
 struct NvmlReadout {

@@ -35,7 +35,9 @@ std::vector<std::string> split_ws(const std::string& line) {
   return out;
 }
 
-bool is_gpu_label(const std::string& s) { return s.size() > 3 && s.rfind("GPU", 0) == 0 && std::isdigit(s[3]); }
+bool is_gpu_label(const std::string& s) {
+  return s.size() > 3 && s.rfind("GPU", 0) == 0 && std::isdigit(s[3]);
+}
 
 }  // namespace
 
@@ -67,15 +69,17 @@ NvidiaSmiTopo parse_nvidia_smi_topo(const std::string& raw) {
     for (std::size_t i = 1; i < header.size() && i < cells.size(); ++i)
       if (is_gpu_label(header[i])) row.push_back(cells[i]);
     if (row.size() != t.gpus.size())
-      FB_USAGE_ERROR(fmt::format("nvidia-smi topo -m: row {} has {} GPU cells, expected {}", cells[0], row.size(),
-                                 t.gpus.size()));
+      FB_USAGE_ERROR(fmt::format("nvidia-smi topo -m: row {} has {} GPU cells, expected {}", cells[0],
+                                 row.size(), t.gpus.size()));
     t.matrix.push_back(row);
     t.cpu_affinity.push_back(cpu_col >= 0 && cpu_col < static_cast<int>(cells.size()) ? cells[cpu_col] : "");
-    t.numa_affinity.push_back(numa_col >= 0 && numa_col < static_cast<int>(cells.size()) ? cells[numa_col] : "");
+    t.numa_affinity.push_back(numa_col >= 0 && numa_col < static_cast<int>(cells.size()) ? cells[numa_col]
+                                                                                         : "");
   }
   if (t.gpus.empty()) FB_USAGE_ERROR("nvidia-smi topo -m: no GPU header line found");
   if (t.matrix.size() != t.gpus.size())
-    FB_USAGE_ERROR(fmt::format("nvidia-smi topo -m: {} GPU rows for {} GPU columns", t.matrix.size(), t.gpus.size()));
+    FB_USAGE_ERROR(
+        fmt::format("nvidia-smi topo -m: {} GPU rows for {} GPU columns", t.matrix.size(), t.gpus.size()));
   return t;
 }
 
@@ -86,11 +90,16 @@ RocmSmiTopo parse_rocm_smi_topo(const std::string& raw) {
   enum class Section { none, weight, hops, type, numa } section = Section::none;
   static const std::regex kNuma(R"(GPU\[(\d+)\]\s*:\s*\(Topology\)\s*Numa Node:\s*(-?\d+))");
   while (std::getline(in, line)) {
-    if (line.find("Weight between two GPUs") != std::string::npos) section = Section::weight;
-    else if (line.find("Hops between two GPUs") != std::string::npos) section = Section::hops;
-    else if (line.find("Link Type between two GPUs") != std::string::npos) section = Section::type;
-    else if (line.find("Numa Nodes") != std::string::npos) section = Section::numa;
-    else if (line.find("End of ROCm SMI Log") != std::string::npos) section = Section::none;
+    if (line.find("Weight between two GPUs") != std::string::npos)
+      section = Section::weight;
+    else if (line.find("Hops between two GPUs") != std::string::npos)
+      section = Section::hops;
+    else if (line.find("Link Type between two GPUs") != std::string::npos)
+      section = Section::type;
+    else if (line.find("Numa Nodes") != std::string::npos)
+      section = Section::numa;
+    else if (line.find("End of ROCm SMI Log") != std::string::npos)
+      section = Section::none;
     else if (section == Section::numa) {
       std::smatch m;
       if (std::regex_search(line, m, kNuma)) {
@@ -100,7 +109,9 @@ RocmSmiTopo parse_rocm_smi_topo(const std::string& raw) {
       }
     } else if (section != Section::none) {
       const auto cells = split_ws(line);
-      if (cells.empty() || !is_gpu_label(cells[0])) continue;  // column header or blank
+      // Data rows start with their label; the column header line is indented.
+      if (cells.empty() || !is_gpu_label(cells[0]) || std::isspace(static_cast<unsigned char>(line[0])))
+        continue;
       std::vector<std::string> row(cells.begin() + 1, cells.end());
       try {
         if (section == Section::type) {
@@ -118,7 +129,8 @@ RocmSmiTopo parse_rocm_smi_topo(const std::string& raw) {
   t.n = static_cast<int>(t.link_type.size());
   if (t.n == 0) FB_USAGE_ERROR("rocm-smi --showtopo: no 'Link Type between two GPUs' matrix found");
   for (const auto& row : t.link_type)
-    if (static_cast<int>(row.size()) != t.n) FB_USAGE_ERROR("rocm-smi --showtopo: link type matrix is not square");
+    if (static_cast<int>(row.size()) != t.n)
+      FB_USAGE_ERROR("rocm-smi --showtopo: link type matrix is not square");
   if (static_cast<int>(t.hops.size()) != t.n || static_cast<int>(t.weight.size()) != t.n)
     FB_USAGE_ERROR("rocm-smi --showtopo: weight/hops matrices do not match the link type matrix");
   t.numa_node.resize(static_cast<std::size_t>(t.n), -1);

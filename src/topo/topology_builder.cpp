@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "topo/link_rates.hpp"
@@ -34,11 +35,19 @@ std::vector<TopoGpu> gather_gpus(const TopologyInputs& in, std::vector<std::stri
   return out;
 }
 
+// NVML reports nvmlNvlinkVersion_t, not the generation: 1 = 1.0, 2 = 2.0, 3 = 2.2, 4 = 3.0,
+// 5 = 3.1, 6 = 4.0, 7 = 5.0.
+int nvlink_generation_from_nvml(int v) {
+  constexpr int kGeneration[] = {0, 1, 2, 2, 3, 3, 4, 5};
+  return v >= 0 && v < static_cast<int>(std::size(kGeneration)) ? kGeneration[v] : 0;
+}
+
 void attach_nvml(const NvmlReadout& nvml, std::vector<TopoGpu>& gpus) {
   for (auto& g : gpus) {
     const auto it = nvml.gpus.find(g.bus_id);
     if (it == nvml.gpus.end()) continue;
     g.links = it->second.links;
+    for (auto& l : g.links) l.version = nvlink_generation_from_nvml(l.version);
     if (g.name.empty()) g.name = it->second.name;
   }
 }
@@ -58,9 +67,8 @@ int link_version(const TopoGpu& g) {
 // NVLinks between a and b: direct links to each other, plus the switch fabric both reach
 // (through NVSwitch a pair gets the smaller side's links).
 void classify_nvlink(const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
-  const int direct = static_cast<int>(std::count_if(a.links.begin(), a.links.end(), [&](const FabricLink& l) {
-    return l.active && l.remote == b.bus_id;
-  }));
+  const int direct = static_cast<int>(std::count_if(
+      a.links.begin(), a.links.end(), [&](const FabricLink& l) { return l.active && l.remote == b.bus_id; }));
   const int via_switch = std::min(active_links(a, "switch"), active_links(b, "switch"));
   p.links = direct + via_switch;
   if (p.links == 0) return;

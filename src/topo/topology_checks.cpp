@@ -14,15 +14,16 @@ std::string pcie_text(int gen, int width) { return fmt::format("Gen{} x{}", gen,
 void check_pcie(const TopoGpu& g, std::vector<Finding>& out) {
   const auto& p = g.pcie;
   if (p.max_width > 0 && p.width > 0 && p.width < p.max_width)
-    out.push_back({"TOPO_PCIE_WIDTH_DOWN", "warning",
-                   fmt::format("GPU{} ({}) PCIe link runs {} of a possible {}", g.index, g.bus_id,
-                               pcie_text(p.gen, p.width), pcie_text(p.max_gen, p.max_width)),
-                   fmt::format("x{} lanes", p.max_width),
-                   "reseat the GPU or its riser/cable; check the slot's wiring and the BIOS bifurcation setting"});
+    out.push_back(
+        {"TOPO_PCIE_WIDTH_DOWN", "warning",
+         fmt::format("GPU{} ({}) PCIe link runs {} of a possible {}", g.index, g.bus_id,
+                     pcie_text(p.gen, p.width), pcie_text(p.max_gen, p.max_width)),
+         fmt::format("x{} lanes", p.max_width),
+         "reseat the GPU or its riser/cable; check the slot's wiring and the BIOS bifurcation setting"});
   if (p.max_gen > 0 && p.gen > 0 && p.gen < p.max_gen)
     out.push_back({"TOPO_PCIE_SPEED_DOWN", "info",
-                   fmt::format("GPU{} ({}) PCIe link runs at {} GT/s (Gen{}) of a possible {} GT/s (Gen{})", g.index,
-                               g.bus_id, p.speed_gts, p.gen, p.max_speed_gts, p.max_gen),
+                   fmt::format("GPU{} ({}) PCIe link runs at {} GT/s (Gen{}) of a possible {} GT/s (Gen{})",
+                               g.index, g.bus_id, p.speed_gts, p.gen, p.max_speed_gts, p.max_gen),
                    fmt::format("Gen{}", p.max_gen),
                    "GPUs lower the link speed when idle; if it stays low under load (fabricbench p2p), check "
                    "the slot, riser and BIOS PCIe speed setting"});
@@ -32,7 +33,7 @@ void check_nvlinks(const Topology& t, std::vector<Finding>& out) {
   int most = 0;
   for (const auto& g : t.gpus)
     most = std::max(most, static_cast<int>(std::count_if(g.links.begin(), g.links.end(),
-                                                          [](const FabricLink& l) { return l.active; })));
+                                                         [](const FabricLink& l) { return l.active; })));
   for (const auto& g : t.gpus) {
     if (g.links.empty()) continue;
     std::vector<int> down;
@@ -41,8 +42,8 @@ void check_nvlinks(const Topology& t, std::vector<Finding>& out) {
     const int up = static_cast<int>(g.links.size() - down.size());
     if (!down.empty())
       out.push_back({"TOPO_NVLINK_DOWN", "error",
-                     fmt::format("GPU{} ({}): {} of {} NVLinks inactive (links {})", g.index, g.bus_id, down.size(),
-                                 g.links.size(), fmt::join(down, ", ")),
+                     fmt::format("GPU{} ({}): {} of {} NVLinks inactive (links {})", g.index, g.bus_id,
+                                 down.size(), g.links.size(), fmt::join(down, ", ")),
                      fmt::format("all {} links active", g.links.size()),
                      "check `nvidia-smi nvlink -s` and the fabric manager (nvidia-fabricmanager) log; a link "
                      "that stays down needs the baseboard or GPU serviced"});
@@ -66,17 +67,19 @@ void check_pairs(const Topology& t, std::vector<Finding>& out) {
     const bool fabric = p.connection.rfind("NV", 0) == 0 || p.connection == "XGMI";
     if (fabric) continue;
     if (p.connection == "SYS")
-      out.push_back({"TOPO_HOST_PATH", "warning",
-                     fmt::format("GPU{} - GPU{}: no GPU fabric; traffic crosses CPU sockets (SYS), {}", p.a, p.b,
-                                 p.limit),
-                     "a PCIe switch (PIX/PXB) or fabric link between GPUs of one job",
-                     "place the ranks of one job on GPUs of one socket (fabricbench scale --placement best), or "
-                     "expect inter-socket bandwidth"});
+      out.push_back(
+          {"TOPO_HOST_PATH", "warning",
+           fmt::format("GPU{} - GPU{}: no GPU fabric; traffic crosses CPU sockets (SYS), {}", p.a, p.b,
+                       p.limit),
+           "a PCIe switch (PIX/PXB) or fabric link between GPUs of one job",
+           "place the ranks of one job on GPUs of one socket (fabricbench scale --placement best), or "
+           "expect inter-socket bandwidth"});
     else if (p.connection == "PHB" || p.connection == "NODE")
-      out.push_back({"TOPO_HOST_PATH", "info",
-                     fmt::format("GPU{} - GPU{}: no GPU fabric; traffic goes through the host bridge ({}), {}", p.a,
-                                 p.b, p.connection, p.limit),
-                     "a PCIe switch (PIX/PXB) or fabric link", "prefer GPUs under one PCIe switch for tight pairs"});
+      out.push_back(
+          {"TOPO_HOST_PATH", "info",
+           fmt::format("GPU{} - GPU{}: no GPU fabric; traffic goes through the host bridge ({}), {}", p.a,
+                       p.b, p.connection, p.limit),
+           "a PCIe switch (PIX/PXB) or fabric link", "prefer GPUs under one PCIe switch for tight pairs"});
   }
 }
 
@@ -92,9 +95,10 @@ void check_numa(const Topology& t, std::vector<Finding>& out) {
     const bool fabric = p.connection.rfind("NV", 0) == 0 || p.connection == "XGMI";
     if (a.numa_node != b.numa_node && !fabric) crossing_without_fabric = true;
   }
-  out.push_back({"TOPO_NUMA_SPREAD", crossing_without_fabric ? "warning" : "info",
-                 fmt::format("GPUs sit on NUMA nodes {}", fmt::join(nodes, ", ")), "GPUs of one job on one NUMA node",
-                 "bind each rank's process and host buffers to its GPU's NUMA node (numactl / --cpu-bind)"});
+  out.push_back(
+      {"TOPO_NUMA_SPREAD", crossing_without_fabric ? "warning" : "info",
+       fmt::format("GPUs sit on NUMA nodes {}", fmt::join(nodes, ", ")), "GPUs of one job on one NUMA node",
+       "bind each rank's process and host buffers to its GPU's NUMA node (numactl --cpunodebind --membind)"});
 }
 
 }  // namespace

@@ -12,3 +12,11 @@ echo "exit $rc after ${ms} ms: $out"
 [[ "$out" == *"no usable GPU"* || "$out" == *"no GPU found"* ]] || { echo "FAIL: message"; exit 1; }
 [[ $ms -lt 5000 ]] || { echo "FAIL: took ${ms} ms"; exit 1; }
 [[ $(printf '%s\n' "$out" | wc -l) -eq 1 ]] || { echo "FAIL: expected one line"; exit 1; }
+
+# `fabricbench topo` reports what sysfs shows, says what it could not read, and exits 0.
+out=$(timeout 10 "$bin" topo 2>&1)
+rc=$?
+echo "topo exit $rc: $out"
+[[ $rc -eq 0 ]] || { echo "FAIL: topo should exit 0 without a GPU"; exit 1; }
+[[ "$out" == *"could not read: NVML"* && "$out" == *"could not read: CUDA runtime"* ]] ||
+  { echo "FAIL: topo should say what it could not read"; exit 1; }

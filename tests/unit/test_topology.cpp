@@ -1,0 +1,226 @@
+// Topology from fixtures: the real 2 x H200 capture (sysfs tree, NVML readout, nvidia-smi topo -m)
+// and synthetic machines in the same formats (tests/fixtures/topo/make_synthetic.py).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/topology_json.hpp"
+#include "report/topology_console.hpp"
+#include "topo/link_rates.hpp"
+#include "topo/pcie_class.hpp"
+#include "topo/smi_text.hpp"
+#include "topo/topology_builder.hpp"
+#include "topo/topology_checks.hpp"
+
+namespace {
+
+const std::string kDir = FB_FIXTURE_DIR "/topo/";
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fb::Topology load(const std::string& name) {
+  fb::TopologyInputs in;
+  in.sysfs = fb::read_sysfs(kDir + name);
+  const auto nvml = kDir + name + "/nvml.json";
+  if (std::ifstream(nvml)) in.nvml = nlohmann::json::parse(read(nvml)).get<fb::NvmlReadout>();
+  const auto rocm = kDir + name + "/rocm-smi-showtopo.txt";
+  if (std::ifstream(rocm)) in.amd = fb::parse_rocm_smi_topo(read(rocm));
+  return fb::build_topology(in);
+}
+
+const fb::TopoPair& pair(const fb::Topology& t, int a, int b) {
+  for (const auto& p : t.pairs)
+    if (p.a == a && p.b == b) return p;
+  throw std::runtime_error("no such pair");
+}
+
+std::vector<fb::Finding> with_code(const std::vector<fb::Finding>& all, const std::string& code) {
+  std::vector<fb::Finding> out;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(out),
+               [&](const auto& f) { return f.code == code; });
+  return out;
+}
+
+}  // namespace
+
+TEST(Topology, RealH200PairMatchesNvidiaSmiTopo) {
+  const auto t = load("h200x2");
+  const auto smi = fb::parse_nvidia_smi_topo(read(kDir + "h200x2/nvidia-smi-topo-m.txt"));
+  ASSERT_EQ(t.gpus.size(), smi.gpus.size());
+  for (std::size_t i = 0; i < t.gpus.size(); ++i) {
+    for (std::size_t j = 0; j < t.gpus.size(); ++j) {
+      const std::string ours =
+          i == j ? "X"
+                 : pair(t, static_cast<int>(std::min(i, j)), static_cast<int>(std::max(i, j))).connection;
+      EXPECT_EQ(ours, smi.matrix[i][j]) << i << "," << j;
+    }
+    EXPECT_EQ(t.gpus[i].cpulist, smi.cpu_affinity[i]);
+    EXPECT_EQ(std::to_string(t.gpus[i].numa_node), smi.numa_affinity[i]);  // sysfs says -1 (a VM): inferred
+  }
+  EXPECT_EQ(smi.matrix[0][1], "NV18");
+}
+
+TEST(Topology, RealH200LinksAndPeaks) {
+  const auto t = load("h200x2");
+  for (const auto& g : t.gpus) {
+    EXPECT_EQ(g.pcie.gen, 5);
+    EXPECT_EQ(g.pcie.max_gen, 5);
+    EXPECT_EQ(g.pcie.width, 16);
+    EXPECT_EQ(g.pcie.max_width, 16);
+    EXPECT_EQ(g.links.size(), 18u);
+    EXPECT_EQ(g.links[0].version, 4);  // NVML's 6 = NVLink 4.0
+  }
+  const auto& p = pair(t, 0, 1);
+  EXPECT_EQ(p.links, 18);
+  EXPECT_DOUBLE_EQ(p.link_gbps, 25.0);
+  EXPECT_DOUBLE_EQ(p.wire_gbps, 450.0);  // 18 x 25 GB/s per direction
+  EXPECT_NEAR(p.sm_ceiling_gbps, 373.5, 1e-9);
+  EXPECT_NEAR(p.ce_ceiling_gbps, 396.0, 1e-9);
+  EXPECT_EQ(p.pcie_class, "PHB");
+  ASSERT_TRUE(p.p2p.has_value());
+  EXPECT_TRUE(*p.p2p);
+  EXPECT_NE(p.limit.find("18 NVLink4 links through NVSwitch"), std::string::npos) << p.limit;
+}
+
+TEST(Topology, PcieOnlyTwoSocketClasses) {
+  const auto t = load("pcie8");
+  EXPECT_EQ(pair(t, 0, 1).connection, "PIX");
+  EXPECT_EQ(pair(t, 4, 5).connection, "PIX");
+  EXPECT_EQ(pair(t, 2, 3).connection, "PXB");
+  EXPECT_EQ(pair(t, 6, 7).connection, "PXB");
+  EXPECT_EQ(pair(t, 0, 2).connection, "PHB");
+  EXPECT_EQ(pair(t, 0, 4).connection, "SYS");
+  EXPECT_EQ(pair(t, 3, 7).connection, "SYS");
+  EXPECT_NEAR(pair(t, 0, 1).wire_gbps, 32.0 * 128 / 130 / 8 * 16, 1e-9);  // Gen5 x16: 63.0 GB/s
+  EXPECT_EQ(t.gpus[4].numa_node, 1);
+}
+
+TEST(Topology, PcieOnlyWarnings) {
+  const auto f = fb::check_topology(load("pcie8"));
+  EXPECT_EQ(with_code(f, "TOPO_NO_P2P").size(), 16u);  // every cross-socket pair
+  const auto host = with_code(f, "TOPO_HOST_PATH");
+  EXPECT_EQ(std::count_if(host.begin(), host.end(), [](auto& x) { return x.severity == "warning"; }), 16);
+  const auto numa = with_code(f, "TOPO_NUMA_SPREAD");
+  ASSERT_EQ(numa.size(), 1u);
+  EXPECT_EQ(numa[0].severity, "warning");
+  EXPECT_TRUE(with_code(f, "TOPO_PCIE_WIDTH_DOWN").empty());
+  EXPECT_TRUE(with_code(f, "TOPO_NVLINK_DOWN").empty());
+}
+
+TEST(Topology, DowntrainedLinkIsFoundAndLimitsItsPairs) {
+  const auto t = load("pcie8-downtrained");
+  const auto f = fb::check_topology(t);
+  const auto width = with_code(f, "TOPO_PCIE_WIDTH_DOWN");
+  ASSERT_EQ(width.size(), 1u);
+  EXPECT_NE(width[0].evidence.find("GPU5"), std::string::npos);
+  EXPECT_NE(width[0].evidence.find("Gen4 x8 of a possible Gen5 x16"), std::string::npos) << width[0].evidence;
+  EXPECT_EQ(with_code(f, "TOPO_PCIE_SPEED_DOWN").size(), 1u);
+  EXPECT_NEAR(pair(t, 4, 5).wire_gbps, 16.0 * 128 / 130 / 8 * 8, 1e-9);  // Gen4 x8: 15.75 GB/s
+  EXPECT_NE(pair(t, 4, 5).limit.find("at GPU5"), std::string::npos);
+}
+
+TEST(Topology, NvswitchBoardWithTwoLinksDown) {
+  const auto t = load("nvswitch8-links-down");
+  EXPECT_EQ(pair(t, 0, 1).connection, "NV18");
+  EXPECT_EQ(pair(t, 0, 3).connection, "NV16");
+  EXPECT_EQ(pair(t, 3, 7).connection, "NV16");
+  EXPECT_DOUBLE_EQ(pair(t, 3, 7).wire_gbps, 400.0);
+  const auto f = fb::check_topology(t);
+  const auto down = with_code(f, "TOPO_NVLINK_DOWN");
+  ASSERT_EQ(down.size(), 1u);
+  EXPECT_EQ(down[0].severity, "error");
+  EXPECT_NE(down[0].evidence.find("GPU3"), std::string::npos);
+  EXPECT_NE(down[0].evidence.find("links 16, 17"), std::string::npos) << down[0].evidence;
+  const auto uneven = with_code(f, "TOPO_NVLINK_UNEVEN");
+  ASSERT_EQ(uneven.size(), 1u);
+  EXPECT_NE(uneven[0].evidence.find("GPU3 has 16 active NVLinks, other GPUs have 18"), std::string::npos);
+}
+
+TEST(Topology, Mi300xMeshFromRocmSmi) {
+  const auto smi = fb::parse_rocm_smi_topo(read(kDir + "mi300x8/rocm-smi-showtopo.txt"));
+  EXPECT_EQ(smi.n, 8);
+  EXPECT_EQ(smi.hops[0][5], 1);
+  EXPECT_EQ(smi.weight[2][3], 15);
+  EXPECT_EQ(smi.link_type[7][0], "XGMI");
+  EXPECT_EQ(smi.numa_node, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  const auto t = load("mi300x8");
+  ASSERT_EQ(t.pairs.size(), 28u);
+  for (const auto& p : t.pairs) {
+    EXPECT_EQ(p.connection, "XGMI");
+    EXPECT_DOUBLE_EQ(p.wire_gbps, 64.0);
+  }
+}
+
+TEST(Topology, HealthyMachinesRaiseNoWarnings) {
+  for (const char* name : {"h200x2", "nvswitch8", "mi300x8"}) {
+    for (const auto& f : fb::check_topology(load(name)))
+      EXPECT_EQ(f.severity, "info") << name << ": " << f.code << " " << f.evidence;
+  }
+}
+
+TEST(Topology, MissingSysfsIsSaidNotFatal) {
+  fb::TopologyInputs in;
+  in.sysfs = fb::read_sysfs("/nonexistent-root");
+  ASSERT_FALSE(in.sysfs.missing.empty());
+  EXPECT_NE(in.sysfs.missing[0].find("not readable"), std::string::npos);
+  const auto t = fb::build_topology(in);
+  EXPECT_TRUE(t.gpus.empty());
+}
+
+TEST(Topology, JsonRoundTrip) {
+  const auto t = load("nvswitch8-links-down");
+  const auto back = nlohmann::json(t).get<fb::Topology>();
+  EXPECT_EQ(nlohmann::json(back), nlohmann::json(t));
+}
+
+TEST(SmiText, NvidiaSmiTopoCapture) {
+  const auto smi = fb::parse_nvidia_smi_topo(read(kDir + "h200x2/nvidia-smi-topo-m.txt"));
+  EXPECT_EQ(smi.gpus, (std::vector<std::string>{"GPU0", "GPU1"}));
+  EXPECT_EQ(smi.matrix[0], (std::vector<std::string>{"X", "NV18"}));
+  EXPECT_EQ(smi.cpu_affinity[1], "0-31");
+}
+
+TEST(SmiText, MalformedInputsAreUsageErrors) {
+  EXPECT_THROW(fb::parse_nvidia_smi_topo("nothing here"), fb::Error);
+  EXPECT_THROW(fb::parse_rocm_smi_topo("nothing here"), fb::Error);
+  EXPECT_THROW(fb::parse_rocm_smi_topo("== Link Type between two GPUs ==\nGPU0   0    XGMI\n"), fb::Error);
+}
+
+TEST(LinkRates, TablesAgainstHandValues) {
+  EXPECT_NEAR(fb::pcie_gbps(5, 16), 63.015, 1e-3);
+  EXPECT_NEAR(fb::pcie_gbps(4, 16), 31.508, 1e-3);
+  EXPECT_NEAR(fb::pcie_gbps(3, 16), 15.754, 1e-3);
+  EXPECT_DOUBLE_EQ(fb::pcie_gbps(2, 8), 4.0);
+  EXPECT_EQ(fb::pcie_gen_from_gts(32.0), 5);
+  EXPECT_EQ(fb::pcie_gen_from_gts(2.5), 1);
+  EXPECT_EQ(fb::pcie_gen_from_gts(7.0), 0);
+  ASSERT_NE(fb::nvlink_generation_by_signal(26.562), nullptr);
+  EXPECT_EQ(fb::nvlink_generation_by_signal(26.562)->version, 4);
+  EXPECT_DOUBLE_EQ(fb::nvlink_generation(4)->data_gbps * 18, 450.0);
+  EXPECT_DOUBLE_EQ(fb::xgmi_product("", "0x74a1")->gbps_per_link, 64.0);
+  EXPECT_EQ(fb::xgmi_product("Radeon", "0x1234"), nullptr);
+}
+
+// The console view against golden files (FB_UPDATE_GOLDEN=1 rewrites them; review the diff).
+TEST(TopologyConsole, GoldenFiles) {
+  for (const char* name : {"h200x2", "nvswitch8-links-down", "pcie8-downtrained"}) {
+    const auto t = load(name);
+    std::ostringstream out;
+    fb::print_topology(out, t, fb::check_topology(t));
+    const std::string golden = std::string(FB_GOLDEN_DIR) + "/topo_" + name + ".txt";
+    if (std::getenv("FB_UPDATE_GOLDEN")) {
+      std::ofstream(golden) << out.str();
+      continue;
+    }
+    EXPECT_EQ(out.str(), read(golden)) << golden;
+  }
+}
