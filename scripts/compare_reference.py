@@ -2,7 +2,8 @@
 """Prints fabricbench's figures side by side with the reference (nccl-tests) figures.
 
 usage: compare_reference.py REFERENCE.json LABEL=RESULT.json ...
-Labels say which launch mode a result used: procs, threads, procs-graph, threads-graph.
+Labels say which launch mode a result used: procs, threads, procs-graph, threads-graph; a
+label starting with p2p compares a `fabricbench p2p` result with an nvbandwidth reference.
 Bandwidth at >= 64 MiB must agree within 3%; small-size time within 10% (DESIGN.md).
 Exits 1 if any checked figure is outside its tolerance.
 """
@@ -42,6 +43,26 @@ def main():
             failures += 1
         rows.append((kind, mode, coll, size, f"{ours:.2f}", ref_text, f"{dev * 100:+.1f}%", verdict))
 
+    if "gbps" in ref:  # nvbandwidth reference: one pair, host links
+        for label, doc in results.items():
+            for m in doc.get("p2p", []):
+                test = m["test"]
+                if test in ref["gbps"] and m["samples"] > 0 and (m["src"] == 0 or m["src"] == -1):
+                    tol = ref["tolerance"][test]
+                    limit = float(tol.split("%")[0].split()[-1].lstrip("-")) / 100
+                    theirs = ref["gbps"][test]
+                    if tol.startswith("at least"):
+                        dev = (m["value"] - theirs) / theirs
+                        ok = dev >= -limit
+                        rows.append(("GB/s", label, test, f"{m['src']}->{m['dst']}", f"{m['value']:.1f}", f"{theirs}",
+                                     f"{dev * 100:+.1f}%", "ok" if ok else "OUT"))
+                        failures += 0 if ok else 1
+                    else:
+                        row("GB/s", label, test, f"{m['src']}->{m['dst']}", m["value"], theirs, limit)
+                elif test in ref["ns"] and m["samples"] > 0 and m["dst"] in (0, 1) and m["src"] in (-1, 0, 1):
+                    row("ns", label, test, f"{m['src']}->{m['dst']}", m["value"], ref["ns"][test], 0.15)
+        return finish(rows, failures)
+
     bw = ref["busbw_gbps"]
     for label, doc in results.items():
         graph = label.endswith("-graph")
@@ -67,11 +88,15 @@ def main():
                 rng = t["single_process_graph_range_8B_64KiB" if graph else "single_process_range_8B_64KiB"]
                 row("time us", f"{label} vs 1-proc", coll, size, med, rng, TIME_TOL)
 
-    header = ("metric", "mode", "collective", "bytes", "fabricbench", "nccl-tests", "diff", "check")
+    return finish(rows, failures)
+
+
+def finish(rows, failures):
+    header = ("metric", "mode", "test", "size/path", "fabricbench", "reference", "diff", "check")
     widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
     for r in [header] + rows:
         print("  ".join(str(v).rjust(w) for v, w in zip(r, widths)))
-    print(f"{failures} figure(s) outside tolerance (busbw >= 64 MiB: 3%, small-size time: 10%)")
+    print(f"{failures} figure(s) outside tolerance")
     return 1 if failures else 0
 
 

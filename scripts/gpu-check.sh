@@ -49,4 +49,16 @@ python3 scripts/compare_reference.py docs/reference/h200x2-nccl-tests.json \
   threads-small="$out/small_threads.json" procs-graph="$out/graph_procs.json" \
   threads-graph="$out/graph_threads.json" | tee "$out/compare.txt"
 [[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
+echo "== topo (live) and nvidia-smi topo -m"
+"$bin" topo --json "$out/topo.json" | tee "$out/topo.txt" || status=1
+nvidia-smi topo -m > "$out/nvidia-smi-topo-m.txt" 2>&1 && cat "$out/nvidia-smi-topo-m.txt" | head -4
+
+echo "== p2p against nvbandwidth"
+s=$(date +%s%N)
+"$bin" p2p --gpus 2 -q --json "$out/p2p.json" --csv "$out/p2p.csv" > "$out/p2p.txt" || status=1
+echo "p2p wall: $((($(date +%s%N) - s) / 1000000)) ms"
+cat "$out/p2p.txt"
+python3 scripts/compare_reference.py docs/reference/h200x2-nvbandwidth.json p2p="$out/p2p.json" |
+  tee "$out/compare_p2p.txt"
+[[ ${PIPESTATUS[0]} -eq 0 ]] || status=1
 exit $status

@@ -8,10 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "app/p2p_command.hpp"
 #include "app/run_command.hpp"
 #include "app/topo_command.hpp"
 #include "app/version.hpp"
 #include "app/worker.hpp"
+#include "cli/p2p_cli.hpp"
 #include "cli/run_cli.hpp"
 #include "cli/topo_cli.hpp"
 #include "core/error.hpp"
@@ -30,6 +32,8 @@ int main_with_errors(int argc, char** argv) {
   auto* run = fb::add_run_subcommand(app, run_options);
   fb::TopoOptions topo_options;
   auto* topo = fb::add_topo_subcommand(app, topo_options);
+  fb::P2pOptions p2p_options;
+  auto* p2p = fb::add_p2p_subcommand(app, p2p_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -39,6 +43,7 @@ int main_with_errors(int argc, char** argv) {
   const std::vector<std::string> command_line(argv, argv + argc);
   if (run->parsed()) return fb::run_command(run_options, command_line);
   if (topo->parsed()) return fb::topo_command(topo_options, command_line);
+  if (p2p->parsed()) return fb::p2p_command(p2p_options, command_line);
   fmt::print(stderr,
              "fabricbench: `doctor` (the default command) is not built yet; measure collectives "
              "with `fabricbench run all_reduce` (see --help)\n");

@@ -66,6 +66,24 @@ struct Run {
   std::vector<Point> points;
 };
 
+// One p2p figure: a copy's bandwidth or a latency, between two GPUs or a GPU and the host.
+struct P2pMeasurement {
+  std::string test;  // ce_read ce_write sm_read sm_write ce_bidir sm_bidir latency h2d d2h h2d_all
+                     // d2h_all host_latency
+  int src = -1;      // GPU index; -1: host
+  int dst = -1;
+  std::string unit;  // "GB/s" or "ns"
+  double value = 0;  // median over samples (bidirectional: both directions summed)
+  double min = 0;
+  double max = 0;
+  int samples = 0;
+  std::uint64_t bytes = 0;  // per copy
+  std::int64_t wrong = -1;  // mismatched 32-bit words after the copies; -1: not verified
+  double wire_gbps = 0;     // the path's theoretical peak (bidirectional: both directions)
+  double ceiling_gbps = 0;  // what this kind of traffic reaches on that wire (0: unknown)
+  std::string note;         // e.g. "staged through host memory: no peer access"
+};
+
 struct Finding {
   std::string code;
   std::string severity;  // "info" | "warning" | "error"
@@ -87,6 +105,7 @@ struct Result {
   std::vector<GpuInfo> gpus;
   std::optional<Topology> topology;
   std::vector<Run> runs;
+  std::vector<P2pMeasurement> p2p;
   std::vector<Finding> findings;
 };
 

@@ -115,6 +115,9 @@ void from_json(const json& j, HostInfo& v) {
   c.at("path").get_to(v.comm.path);
 }
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(P2pMeasurement, test, src, dst, unit, value, min, max, samples, bytes, wrong,
+                                   wire_gbps, ceiling_gbps, note)
+
 void to_json(json& j, const Finding& v) {
   j = json{{"code", v.code},
            {"severity", v.severity},
@@ -153,6 +156,7 @@ void from_json(const json& j, Result& v) {
   j.at("gpus").get_to(v.gpus);
   if (j.contains("topology") && !j.at("topology").is_null()) v.topology = j.at("topology").get<Topology>();
   j.at("runs").get_to(v.runs);
+  if (j.contains("p2p")) j.at("p2p").get_to(v.p2p);
   j.at("findings").get_to(v.findings);
 }
 

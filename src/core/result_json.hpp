@@ -17,6 +17,8 @@ void to_json(nlohmann::json& j, const GpuInfo& v);
 void from_json(const nlohmann::json& j, GpuInfo& v);
 void to_json(nlohmann::json& j, const HostInfo& v);
 void from_json(const nlohmann::json& j, HostInfo& v);
+void to_json(nlohmann::json& j, const P2pMeasurement& v);
+void from_json(const nlohmann::json& j, P2pMeasurement& v);
 void to_json(nlohmann::json& j, const Finding& v);
 void from_json(const nlohmann::json& j, Finding& v);
 void to_json(nlohmann::json& j, const Result& v);

@@ -1,0 +1,302 @@
+#include "bench/p2p_bench.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "gpu/copy_ops.hpp"
+#include "gpu/runtime.hpp"
+
+namespace fb {
+namespace {
+
+constexpr std::uint32_t kHostSeed = 1000;  // pattern seed of host-side sources
+
+struct Side {
+  int device = 0;
+  std::string cpulist;
+  gpu::Stream stream;
+  gpu::DeviceBuffer src;    // holds pattern(seed = device)
+  gpu::DeviceBuffer dst;    // receives copies
+  gpu::DeviceBuffer chase;  // pointer-chase target for latency
+};
+
+// One stream's share of a measurement: `op` is queued `copies` times between two events.
+struct Lane {
+  Side* side;
+  std::function<void()> op;
+};
+
+class P2pBench {
+ public:
+  P2pBench(const P2pPlan& plan, const ProgressFn& progress) : plan_(plan), progress_(progress) {
+    for (std::size_t i = 0; i < plan.gpus.size(); ++i) {
+      const int dev = plan.gpus[i];
+      gpu::set_device(dev);
+      check_memory(dev);
+      auto s = std::make_unique<Side>();
+      s->device = dev;
+      s->cpulist = plan.cpulists.at(i);
+      s->src = gpu::DeviceBuffer(plan.bytes);
+      s->dst = gpu::DeviceBuffer(plan.bytes);
+      if (plan.latency) s->chase = gpu::DeviceBuffer(plan.latency_bytes);
+      gpu::fill_pattern(s->src.data(), plan.bytes, static_cast<std::uint32_t>(dev), s->stream);
+      s->stream.synchronize();
+      sides_.push_back(std::move(s));
+    }
+  }
+
+  std::vector<P2pMeasurement> run() {
+    if (plan_.pairs && sides_.size() > 1) {
+      for (auto& a : sides_)
+        for (auto& b : sides_)
+          if (a != b) unidirectional(*a, *b);
+      for (std::size_t i = 0; i < sides_.size(); ++i)
+        for (std::size_t j = i + 1; j < sides_.size(); ++j) bidirectional(*sides_[i], *sides_[j]);
+      if (plan_.latency)
+        for (auto& a : sides_)
+          for (auto& b : sides_)
+            if (a != b) peer_latency(*a, *b);
+    }
+    if (plan_.host) host_tests();
+    return std::move(out_);
+  }
+
+ private:
+  void check_memory(int dev) const {
+    const auto need = 2 * plan_.bytes + (plan_.latency ? plan_.latency_bytes : 0);
+    const auto mem = gpu::mem_info();
+    if (mem.free < need)
+      throw Error(ExitCode::usage, fmt::format("p2p with {} per copy needs {} on GPU {} but {} is free; lower --size",
+                                               format_bytes(plan_.bytes), format_bytes(need), dev,
+                                               format_bytes(mem.free)));
+  }
+
+  // Per-lane bandwidth (GB/s) of each sample.
+  std::vector<std::vector<double>> time_lanes(std::vector<Lane>& lanes) {
+    std::vector<std::vector<double>> gbps(lanes.size());
+    for (int s = 0; s < plan_.samples; ++s) {
+      std::vector<std::unique_ptr<gpu::Event>> start;
+      std::vector<std::unique_ptr<gpu::Event>> stop;
+      for (auto& lane : lanes) {
+        gpu::set_device(lane.side->device);
+        start.push_back(std::make_unique<gpu::Event>());
+        stop.push_back(std::make_unique<gpu::Event>());
+        gate_.hold(lane.side->stream);
+        start.back()->record(lane.side->stream);
+        for (int c = 0; c < plan_.copies_per_sample; ++c) lane.op();
+        stop.back()->record(lane.side->stream);
+      }
+      gate_.release();
+      for (std::size_t l = 0; l < lanes.size(); ++l) {
+        stop[l]->synchronize();
+        const double us = gpu::Event::elapsed_ms(*start[l], *stop[l]) * 1e3;
+        gbps[l].push_back(gb_per_s(static_cast<double>(plan_.bytes) * plan_.copies_per_sample, us));
+      }
+    }
+    return gbps;
+  }
+
+  static P2pMeasurement summarize(const std::string& test, int src, int dst, const std::vector<double>& v) {
+    auto sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    P2pMeasurement m;
+    m.test = test;
+    m.src = src;
+    m.dst = dst;
+    m.unit = "GB/s";
+    m.value = sorted[sorted.size() / 2];
+    m.min = sorted.front();
+    m.max = sorted.back();
+    m.samples = static_cast<int>(sorted.size());
+    return m;
+  }
+
+  void poison(Side& s) {
+    gpu::set_device(s.device);
+    gpu::memset_async(s.dst.data(), 0, plan_.bytes, s.stream);
+    s.stream.synchronize();
+  }
+
+  std::int64_t verify(Side& holder, std::uint32_t seed) {
+    gpu::set_device(holder.device);
+    return static_cast<std::int64_t>(gpu::count_pattern_mismatches(holder.dst.data(), plan_.bytes, seed, holder.stream));
+  }
+
+  // One copy direction a -> b, measured four ways.
+  void unidirectional(Side& a, Side& b) {
+    const bool b_reads_a = gpu::enable_peer_access(b.device, a.device);
+    const bool a_writes_b = gpu::enable_peer_access(a.device, b.device);
+    const std::string staged = b_reads_a && a_writes_b ? "" : "staged through host memory: no peer access";
+    const std::uint64_t bytes = plan_.bytes;
+    auto ce = [pa = &a, pb = &b, bytes](Side& runner) {
+      return Lane{&runner, [pa, pb, r = &runner, bytes] {
+                    gpu::copy_peer_async(pb->dst.data(), pb->device, pa->src.data(), pa->device, bytes, r->stream);
+                  }};
+    };
+    auto sm = [pa = &a, pb = &b, bytes](Side& runner) {
+      return Lane{&runner, [pa, pb, r = &runner, bytes] { gpu::sm_copy_async(pb->dst.data(), pa->src.data(), bytes, r->stream); }};
+    };
+    struct Variant {
+      const char* test;
+      Lane lane;
+      bool possible;
+    };
+    std::vector<Variant> variants{{"ce_read", ce(b), true},
+                                  {"ce_write", ce(a), true},
+                                  {"sm_read", sm(b), b_reads_a},
+                                  {"sm_write", sm(a), a_writes_b}};
+    for (auto& v : variants) {
+      if (!v.possible) {
+        P2pMeasurement m;
+        m.test = v.test;
+        m.src = a.device;
+        m.dst = b.device;
+        m.unit = "GB/s";
+        m.note = "not measured: an SM copy needs peer access";
+        out_.push_back(m);
+        continue;
+      }
+      progress_(fmt::format("{} GPU{} -> GPU{}", v.test, a.device, b.device));
+      poison(b);
+      std::vector<Lane> lanes{v.lane};
+      auto m = summarize(v.test, a.device, b.device, time_lanes(lanes)[0]);
+      m.bytes = plan_.bytes;
+      m.wrong = verify(b, static_cast<std::uint32_t>(a.device));
+      m.note = staged;
+      out_.push_back(m);
+    }
+  }
+
+  // Both directions at once; the figure is the sum of the two directions (nvbandwidth's total).
+  void bidirectional(Side& a, Side& b) {
+    const bool peers = gpu::enable_peer_access(a.device, b.device) && gpu::enable_peer_access(b.device, a.device);
+    for (const bool sm : {false, true}) {
+      const char* test = sm ? "sm_bidir" : "ce_bidir";
+      if (sm && !peers) continue;
+      progress_(fmt::format("{} GPU{} <-> GPU{}", test, a.device, b.device));
+      poison(a);
+      poison(b);
+      const std::uint64_t bytes = plan_.bytes;
+      auto copy_into = [bytes, sm](Side& to, Side& from) {
+        return Lane{&to, [t = &to, f = &from, bytes, sm] {
+                      if (sm) gpu::sm_copy_async(t->dst.data(), f->src.data(), bytes, t->stream);
+                      else gpu::copy_peer_async(t->dst.data(), t->device, f->src.data(), f->device, bytes, t->stream);
+                    }};
+      };
+      std::vector<Lane> lanes{copy_into(b, a), copy_into(a, b)};
+      const auto per_lane = time_lanes(lanes);
+      std::vector<double> total;
+      for (std::size_t k = 0; k < per_lane[0].size(); ++k) total.push_back(per_lane[0][k] + per_lane[1][k]);
+      auto m = summarize(test, a.device, b.device, total);
+      m.bytes = plan_.bytes;
+      m.wrong = verify(b, static_cast<std::uint32_t>(a.device)) + verify(a, static_cast<std::uint32_t>(b.device));
+      m.note = peers ? "" : "staged through host memory: no peer access";
+      out_.push_back(m);
+    }
+  }
+
+  P2pMeasurement chase(const std::string& test, int src, Side& runner, const void* start, bool host) {
+    std::vector<double> ns;
+    for (int s = 0; s < plan_.samples; ++s) ns.push_back(gpu::chase_ns_per_hop(start, plan_.latency_hops, runner.stream));
+    auto m = summarize(test, src, runner.device, ns);
+    m.unit = "ns";
+    m.bytes = plan_.latency_bytes;
+    m.note = fmt::format("pointer chase over {} {} memory, {} B stride, one thread", format_bytes(plan_.latency_bytes),
+                         host ? "pinned host" : "peer", plan_.latency_stride);
+    return m;
+  }
+
+  // GPU b loads from GPU a's memory, one dependent load at a time.
+  void peer_latency(Side& a, Side& b) {
+    if (!gpu::enable_peer_access(b.device, a.device)) return;
+    progress_(fmt::format("latency GPU{} reads GPU{}", b.device, a.device));
+    gpu::set_device(a.device);
+    gpu::build_chase(a.chase.data(), plan_.latency_bytes, plan_.latency_stride, false, a.stream);
+    gpu::set_device(b.device);
+    out_.push_back(chase("latency", a.device, b, a.chase.data(), false));
+  }
+
+  void host_tests() {
+    std::vector<std::unique_ptr<gpu::PinnedBuffer>> host;
+    for (auto& s : sides_) host.push_back(std::make_unique<gpu::PinnedBuffer>(plan_.bytes, s->cpulist));
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      auto& s = *sides_[i];
+      auto& h = *host[i];
+      progress_(fmt::format("host -> GPU{} and back", s.device));
+      gpu::fill_pattern_host(h.data(), plan_.bytes, kHostSeed + s.device);
+      poison(s);
+      std::vector<Lane> h2d{{&s, [&] { gpu::copy_async(s.dst.data(), h.data(), plan_.bytes, s.stream); }}};
+      auto m = summarize("h2d", -1, s.device, time_lanes(h2d)[0]);
+      m.bytes = plan_.bytes;
+      m.wrong = verify(s, kHostSeed + static_cast<std::uint32_t>(s.device));
+      out_.push_back(m);
+
+      std::vector<Lane> d2h{{&s, [&] { gpu::copy_async(h.data(), s.src.data(), plan_.bytes, s.stream); }}};
+      auto back = summarize("d2h", s.device, -1, time_lanes(d2h)[0]);
+      back.bytes = plan_.bytes;
+      back.wrong = static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(h.data(), plan_.bytes, s.device));
+      out_.push_back(back);
+    }
+    if (sides_.size() > 1) all_at_once(host);
+    if (plan_.latency) {
+      for (std::size_t i = 0; i < sides_.size(); ++i) {
+        auto& s = *sides_[i];
+        progress_(fmt::format("latency GPU{} reads host memory", s.device));
+        gpu::PinnedBuffer buf(plan_.latency_bytes, s.cpulist);
+        gpu::set_device(s.device);
+        gpu::build_chase(buf.data(), plan_.latency_bytes, plan_.latency_stride, true, s.stream);
+        out_.push_back(chase("host_latency", -1, s, buf.data(), true));
+      }
+    }
+  }
+
+  // Every GPU's host link at once: shared PCIe uplinks and root ports show up here.
+  void all_at_once(std::vector<std::unique_ptr<gpu::PinnedBuffer>>& host) {
+    for (const bool to_device : {true, false}) {
+      const char* test = to_device ? "h2d_all" : "d2h_all";
+      progress_(fmt::format("{}: every GPU at once", test));
+      std::vector<Lane> lanes;
+      for (std::size_t i = 0; i < sides_.size(); ++i) {
+        auto& s = *sides_[i];
+        auto& h = *host[i];
+        if (to_device) {
+          gpu::fill_pattern_host(h.data(), plan_.bytes, kHostSeed + s.device);
+          poison(s);
+        }
+        lanes.push_back({&s, [ps = &s, ph = &h, bytes = plan_.bytes, to_device] {
+                           if (to_device) gpu::copy_async(ps->dst.data(), ph->data(), bytes, ps->stream);
+                           else gpu::copy_async(ph->data(), ps->src.data(), bytes, ps->stream);
+                         }});
+      }
+      const auto per_lane = time_lanes(lanes);
+      for (std::size_t i = 0; i < sides_.size(); ++i) {
+        auto& s = *sides_[i];
+        auto m = summarize(test, to_device ? -1 : s.device, to_device ? s.device : -1, per_lane[i]);
+        m.bytes = plan_.bytes;
+        m.wrong = to_device ? verify(s, kHostSeed + static_cast<std::uint32_t>(s.device))
+                            : static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(host[i]->data(), plan_.bytes, s.device));
+        out_.push_back(m);
+      }
+    }
+  }
+
+  const P2pPlan& plan_;
+  const ProgressFn& progress_;
+  std::vector<std::unique_ptr<Side>> sides_;
+  gpu::StartGate gate_;
+  std::vector<P2pMeasurement> out_;
+};
+
+}  // namespace
+
+std::vector<P2pMeasurement> run_p2p(const P2pPlan& plan, const ProgressFn& progress) {
+  P2pBench bench(plan, progress);
+  return bench.run();
+}
+
+}  // namespace fb

@@ -1,0 +1,31 @@
+#include "cli/p2p_cli.hpp"
+
+namespace fb {
+
+CLI::App* add_p2p_subcommand(CLI::App& app, P2pOptions& o) {
+  auto* p2p = app.add_subcommand("p2p", "Measure every GPU pair and every GPU's host link on its own");
+  p2p->footer(R"(Copies by copy engine (as cudaMemcpy) and by SM kernel (as NCCL's kernels), one direction
+and both, plus latency; every copy verified. Bandwidth in GB/s = 1e9 bytes/s, latency in ns.
+Figures are held against the pair's peaks from the topology (docs/model.md).
+
+Examples:
+  fabricbench p2p
+  fabricbench p2p --gpus 0,1 --size 1G --json p2p.json --csv p2p.csv
+  fabricbench p2p --no-host --no-latency)");
+  p2p->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range: 0,2 or 0-3 (default all)");
+  p2p->add_option("--size", o.size, "Bytes per copy (default 512M; a multiple of 4K)");
+  p2p->add_option("--copies", o.copies, "Copies timed together per sample (default 16)");
+  p2p->add_option("--samples", o.samples, "Samples per figure; the median is reported (default 5)");
+  p2p->add_flag("--no-host", o.no_host, "Skip host<->GPU tests");
+  p2p->add_flag("--no-pairs", o.no_pairs, "Skip GPU<->GPU tests");
+  p2p->add_flag("--no-latency", o.no_latency, "Skip latency tests");
+  p2p->add_option("--margin", o.margin, "Flag figures this far below their class's median (default 0.10)");
+  p2p->add_option("--latency-size", o.latency_size, "Pointer-chase buffer (default 2M)");
+  p2p->add_option("--latency-stride", o.latency_stride, "Bytes between chased loads (default 256)");
+  p2p->add_option("--json", o.json_path, "Write the result document here");
+  p2p->add_option("--csv", o.csv_path, "Write one row per measurement here");
+  p2p->add_flag("-q,--quiet", o.quiet, "No progress lines");
+  return p2p;
+}
+
+}  // namespace fb
