@@ -250,7 +250,7 @@ class P2pBench {
         gpu::PinnedBuffer buf(plan_.latency_bytes, s.cpulist);
         gpu::set_device(s.device);
         gpu::build_chase(buf.data(), plan_.latency_bytes, plan_.latency_stride, true, s.stream);
-        out_.push_back(chase("host_latency", -1, s, buf.data(), true));
+        out_.push_back(chase("host_latency", -1, s, gpu::mapped_device_pointer(buf.data()), true));
       }
     }
   }

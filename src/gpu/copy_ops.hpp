@@ -61,6 +61,9 @@ std::uint64_t count_pattern_mismatches_host(const void* buf, std::size_t bytes, 
 // Pointer chase: `buf` (device or mapped host memory, `bytes` long) becomes a cycle with
 // `stride`-byte steps; chase() follows it `hops` times from one thread on the current device
 // and returns the time per hop in nanoseconds.
+// The device's address of mapped, page-locked host memory.
+const void* mapped_device_pointer(const void* host);
+
 void build_chase(void* buf, std::size_t bytes, std::size_t stride, bool host_memory, const Stream& s);
 double chase_ns_per_hop(const void* buf, int hops, const Stream& s);
 

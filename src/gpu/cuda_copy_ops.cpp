@@ -169,15 +169,17 @@ std::uint64_t count_pattern_mismatches_host(const void* buf, std::size_t bytes, 
   return bad;
 }
 
+const void* mapped_device_pointer(const void* host) {
+  void* dev = nullptr;
+  check(cudaHostGetDevicePointer(&dev, const_cast<void*>(host), 0), "cudaHostGetDevicePointer");
+  return dev;
+}
+
 void build_chase(void* buf, std::size_t bytes, std::size_t stride, bool host_memory, const Stream& s) {
   const std::size_t slots = bytes / stride;
   std::vector<std::uint64_t> image(bytes / sizeof(std::uint64_t), 0);
   std::uint64_t base = reinterpret_cast<std::uint64_t>(buf);
-  if (host_memory) {
-    void* dev = nullptr;
-    check(cudaHostGetDevicePointer(&dev, buf, 0), "cudaHostGetDevicePointer");
-    base = reinterpret_cast<std::uint64_t>(dev);
-  }
+  if (host_memory) base = reinterpret_cast<std::uint64_t>(mapped_device_pointer(buf));
   // Slot k points to slot k+1 (a stride apart), the last back to the first.
   for (std::size_t k = 0; k < slots; ++k)
     image[k * stride / sizeof(std::uint64_t)] = base + ((k + 1) % slots) * stride;
