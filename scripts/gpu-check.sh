@@ -42,7 +42,11 @@ for l in processes threads; do
   "$bin" run all_reduce --sizes 8,2K,4K,32K,64K,128K,512K -G 100 --gpus 2 --launcher $l -q --json "$out/graph_$tag.json" > /dev/null || status=1
 done
 echo "== same-run baseline: all_reduce timed the nccl-tests way (host timer, one thread per GPU)"
-for b in 8 2048 32768 131072 524288; do "$build/nccl_timing_baseline" "$b"; done | tee "$out/baseline.txt"
+{
+  for b in 8 2048 32768 131072 524288; do "$build/nccl_timing_baseline" all_reduce "$b"; done
+  for c in all_reduce reduce_scatter all_gather; do "$build/nccl_timing_baseline" $c 4294967296 20 6; done
+} | tee "$out/baseline.txt"
+nvidia-smi --query-gpu=index,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
 python3 scripts/compare_reference.py docs/reference/h200x2-nccl-tests.json \
   procs="$out/big_procs.json" threads="$out/big_threads.json" procs-mid="$out/mid_procs.json" \
   threads-mid="$out/mid_threads.json" procs-small="$out/small_procs.json" \

@@ -140,7 +140,8 @@ void to_json(json& j, const Result& v) {
            {"failure", v.failure},   {"host", v.host},
            {"env", v.env},           {"gpus", v.gpus},
            {"topology", v.topology ? json(*v.topology) : json(nullptr)},
-           {"runs", v.runs},         {"findings", v.findings}};
+           {"runs", v.runs},         {"p2p", v.p2p},
+           {"findings", v.findings}};
 }
 void from_json(const json& j, Result& v) {
   j.at("schema").get_to(v.schema);

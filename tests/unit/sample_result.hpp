@@ -39,6 +39,20 @@ inline fb::Result sample_result() {
   big.wrong = -1;
   run.points = {small, big};
   r.runs = {run};
+  fb::P2pMeasurement copy;
+  copy.test = "ce_read";
+  copy.src = 0;
+  copy.dst = 1;
+  copy.unit = "GB/s";
+  copy.value = 394.2;
+  copy.min = 393.9;
+  copy.max = 394.6;
+  copy.samples = 5;
+  copy.bytes = 536870912;
+  copy.wrong = 0;
+  copy.wire_gbps = 450;
+  copy.ceiling_gbps = 396;
+  r.p2p = {copy};
   r.findings = {{"NCCL_OVERRIDE", "warning", "NCCL_PROTO=LL", "no override", "unset NCCL_PROTO"}};
   return r;
 }

@@ -14,6 +14,8 @@ TEST(ResultJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back.runs.at(0).points.at(1).wrong, -1);
   EXPECT_TRUE(std::isinf(back.runs.at(0).points.at(1).time_us.median_ci));
   EXPECT_EQ(back.host.comm.version_code, 22803);
+  ASSERT_EQ(back.p2p.size(), 1u);
+  EXPECT_DOUBLE_EQ(back.p2p[0].value, 394.2);
 }
 
 TEST(ResultJson, DocumentShape) {
@@ -24,6 +26,8 @@ TEST(ResultJson, DocumentShape) {
   EXPECT_DOUBLE_EQ(p.at("time_us").at("median").get<double>(), 25.7);
   EXPECT_TRUE(j.at("runs").at(0).at("points").at(1).at("wrong").is_null());
   EXPECT_TRUE(j.at("runs").at(0).at("points").at(1).at("time_us").at("median_ci").is_null());
+  EXPECT_EQ(j.at("p2p").at(0).at("test"), "ce_read");
+  EXPECT_EQ(j.at("p2p").at(0).at("unit"), "GB/s");
 }
 
 TEST(ResultJson, MalformedInputIsAUsageError) {
