@@ -72,5 +72,31 @@ print(f"processes {a:.1f} GB/s, threads {b:.1f} GB/s")
 sys.exit(0 if abs(a - b) / max(a, b) < 0.03 else 1)
 PY
     ;;
+  p2p_copies_verified)
+    # Every copy of every p2p test delivers the pattern intact (small copies, all tests).
+    "$bin" p2p --gpus 2 --size 64M --copies 4 --samples 2 -q --json "$tmp/p.json" > "$tmp/out.txt" 2>&1 ||
+      { cat "$tmp/out.txt"; echo "FAIL: p2p exited non-zero"; exit 1; }
+    python3 - "$tmp/p.json" <<'PY' || exit 1
+import json, sys
+ms = json.load(open(sys.argv[1]))["p2p"]
+copies = [m for m in ms if m["unit"] == "GB/s"]
+tests = sorted({m["test"] for m in copies})
+print(f"{len(copies)} copy figures over tests {tests}; wrong words: {sum(m['wrong'] for m in copies)}")
+expected = {"ce_read", "ce_write", "sm_read", "sm_write", "ce_bidir", "sm_bidir", "h2d", "d2h", "h2d_all", "d2h_all"}
+ok = set(tests) == expected and all(m["wrong"] == 0 and m["value"] > 0 for m in copies)
+lat = [m for m in ms if m["unit"] == "ns"]
+ok = ok and len(lat) == 4 and all(100 < m["value"] < 100000 for m in lat)
+sys.exit(0 if ok else 1)
+PY
+    ;;
+  p2p_bad_input)
+    out=$("$bin" p2p --gpus 2 --size 100G 2>&1); rc=$?
+    echo "exit $rc: $out"
+    [[ $rc -eq 2 && "$out" == *"lower --size"* ]] || { echo "FAIL: too large"; exit 1; }
+    out=$("$bin" p2p --gpus 1 --no-host 2>&1); rc=$?
+    echo "exit $rc: $out"
+    [[ $rc -eq 2 && "$out" == *"host<->device only"* ]] || { echo "FAIL: single GPU"; exit 1; }
+    out=$("$bin" p2p --gpus 1 --size 64M --copies 2 --samples 1 --no-latency -q 2>&1); rc=$?
+    [[ $rc -eq 0 && "$out" == *"h2d"* ]] || { echo "$out"; echo "FAIL: single GPU host test"; exit 1; } ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac
