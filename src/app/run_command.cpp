@@ -9,7 +9,7 @@
 #include <map>
 
 #include "app/result_header.hpp"
-#include "app/worker.hpp"
+#include "app/plan_runner.hpp"
 #include "bench/plan.hpp"
 #include "cli/run_plan_builder.hpp"
 #include "comm/nccl_library.hpp"
@@ -52,30 +52,6 @@ void warn_dropped_sizes(const Plan& plan) {
   }
 }
 
-std::vector<WorkerHandle> start_workers(const Plan& plan) {
-  std::vector<WorkerHandle> workers;
-  if (plan.launcher == LauncherKind::threads) {
-    workers.push_back(spawn_thread(0, [](int fd) { worker_main(fd); }));
-    return workers;
-  }
-  const std::string self = self_executable();
-  for (int i = 0; i < process_count(plan); ++i) workers.push_back(spawn_process(i, {self}));
-  return workers;
-}
-
-std::string who_failed(const Plan& plan, const SupervisorOutcome& o) {
-  if (o.failed_workers.empty()) return "the run";
-  std::vector<std::string> names;
-  for (const int w : o.failed_workers) {
-    const auto local = assignment_for(plan, w);
-    if (local.ranks.size() == 1)
-      names.push_back(fmt::format("rank {} (GPU {})", local.ranks[0], local.devices[0]));
-    else
-      names.push_back(fmt::format("the in-process worker (ranks 0-{})", plan.nranks() - 1));
-  }
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
@@ -103,50 +79,23 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
 
   // Runs appear in the result as their first point arrives.
   std::map<int, std::size_t> run_slot;
-  auto on_message = [&](int /*worker*/, const nlohmann::json& m) {
-    const auto type = m.at("t").get<std::string>();
-    if (type == msg::warn) {
-      fmt::print(stderr, "fabricbench: warning: {}\n", m.at("text").get<std::string>());
-      return;
-    }
-    if (type != msg::point) return;
-    const int index = m.at("run").get<int>();
+  auto on_point = [&](int index, const Point& point) {
     if (!run_slot.contains(index)) {
-      const auto& rp = plan.runs.at(static_cast<std::size_t>(index));
-      Run run;
-      run.collective = rp.collective;
-      run.dtype = std::string(dtype_info(rp.dtype).name);
-      if (collective(rp.collective).reduces) run.op = std::string(redop_info(rp.op).name);
-      run.root = rp.root;
-      run.gpus = plan.gpus;
-      run.launcher = to_string(plan.launcher);
-      run.graph_launches = plan.sampling.graph_launches;
-      for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"})
-        if (const auto it = result.env.find(var); it != result.env.end()) run.forced[var] = it->second;
       run_slot[index] = result.runs.size();
-      result.runs.push_back(std::move(run));
+      result.runs.push_back(make_run(plan, static_cast<std::size_t>(index), {}));
     }
     auto& run = result.runs[run_slot[index]];
-    run.points.push_back(m.at("point").get<Point>());
+    run.points.push_back(point);
     reporters.point(result, run_slot[index], run.points.size() - 1);
   };
-
-  std::vector<nlohmann::json> starts;
-  const int nprocs = process_count(plan);
-  for (int i = 0; i < nprocs; ++i)
-    starts.push_back({{"t", msg::start}, {"plan", plan}, {"process", i}, {"nprocs", nprocs}});
-
-  Supervisor supervisor(start_workers(plan), plan.timeout_s, on_message);
-  const auto outcome = supervisor.run(starts);
+  const auto outcome = run_plan(plan, {}, on_point);
 
   result.finished = now_iso8601();
-  result.status = outcome.ok ? "complete" : "failed";
-  if (!outcome.ok)
-    result.failure =
-        fmt::format("{} {} during '{}'", who_failed(plan, outcome), outcome.reason, outcome.step);
+  result.status = outcome.supervisor.ok ? "complete" : "failed";
+  result.failure = outcome.failure;
   reporters.end(result);
 
-  if (!outcome.ok) {
+  if (!outcome.supervisor.ok) {
     fmt::print(stderr, "fabricbench: error: {}\n", result.failure);
     if (!options.json_path.empty())
       fmt::print(stderr, "fabricbench: the points completed before the failure are in {}\n",
@@ -155,9 +104,9 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     if (plan.launcher == LauncherKind::threads) {
       std::cout.flush();
       std::fflush(nullptr);
-      std::_Exit(static_cast<int>(outcome.code));
+      std::_Exit(static_cast<int>(outcome.supervisor.code));
     }
-    return static_cast<int>(outcome.code);
+    return static_cast<int>(outcome.supervisor.code);
   }
   for (const auto& run : result.runs)
     for (const auto& p : run.points)

@@ -1,0 +1,95 @@
+#include "app/plan_runner.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstdlib>
+
+#include "app/worker.hpp"
+#include "core/result_json.hpp"
+#include "launch/protocol.hpp"
+
+namespace fb {
+namespace {
+
+std::vector<WorkerHandle> start_workers(const Plan& plan) {
+  std::vector<WorkerHandle> workers;
+  if (plan.launcher == LauncherKind::threads) {
+    workers.push_back(spawn_thread(0, [](int fd) { worker_main(fd); }));
+    return workers;
+  }
+  const std::string self = self_executable();
+  for (int i = 0; i < process_count(plan); ++i) workers.push_back(spawn_process(i, {self}));
+  return workers;
+}
+
+std::string who_failed(const Plan& plan, const SupervisorOutcome& o) {
+  if (o.failed_workers.empty()) return "the run";
+  std::vector<std::string> names;
+  for (const int w : o.failed_workers) {
+    const auto local = assignment_for(plan, w);
+    if (local.ranks.size() == 1)
+      names.push_back(fmt::format("rank {} (GPU {})", local.ranks[0], local.devices[0]));
+    else
+      names.push_back(fmt::format("the in-process worker (ranks 0-{})", plan.nranks() - 1));
+  }
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+}  // namespace
+
+ScopedEnv::ScopedEnv(const std::map<std::string, std::string>& vars) {
+  for (const auto& [k, v] : vars) {
+    const char* old = std::getenv(k.c_str());
+    saved_[k] = old ? std::optional<std::string>(old) : std::nullopt;
+    ::setenv(k.c_str(), v.c_str(), 1);
+  }
+}
+
+ScopedEnv::~ScopedEnv() {
+  for (const auto& [k, v] : saved_) {
+    if (v) ::setenv(k.c_str(), v->c_str(), 1);
+    else ::unsetenv(k.c_str());
+  }
+}
+
+Run make_run(const Plan& plan, std::size_t index, const std::map<std::string, std::string>& env) {
+  const auto& rp = plan.runs.at(index);
+  Run run;
+  run.collective = rp.collective;
+  run.dtype = std::string(dtype_info(rp.dtype).name);
+  if (collective(rp.collective).reduces) run.op = std::string(redop_info(rp.op).name);
+  run.root = rp.root;
+  run.gpus = plan.gpus;
+  run.launcher = to_string(plan.launcher);
+  run.graph_launches = plan.sampling.graph_launches;
+  for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"}) {
+    if (const auto it = env.find(var); it != env.end()) run.forced[var] = it->second;
+    else if (const char* v = std::getenv(var)) run.forced[var] = v;
+  }
+  return run;
+}
+
+PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env, const PointHandler& on_point) {
+  std::vector<nlohmann::json> starts;
+  const int nprocs = process_count(plan);
+  for (int i = 0; i < nprocs; ++i)
+    starts.push_back({{"t", msg::start}, {"plan", plan}, {"process", i}, {"nprocs", nprocs}});
+  auto on_message = [&](int /*worker*/, const nlohmann::json& m) {
+    const auto type = m.at("t").get<std::string>();
+    if (type == msg::warn) fmt::print(stderr, "fabricbench: warning: {}\n", m.at("text").get<std::string>());
+    if (type == msg::point) on_point(m.at("run").get<int>(), m.at("point").get<Point>());
+  };
+  PlanOutcome out;
+  {
+    const ScopedEnv scoped(env);  // inherited by the workers started below
+    Supervisor supervisor(start_workers(plan), plan.timeout_s, on_message);
+    out.supervisor = supervisor.run(starts);
+  }
+  if (!out.supervisor.ok)
+    out.failure = fmt::format("{} {} during '{}'", who_failed(plan, out.supervisor), out.supervisor.reason,
+                              out.supervisor.step);
+  return out;
+}
+
+}  // namespace fb

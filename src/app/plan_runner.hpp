@@ -1,0 +1,41 @@
+#pragma once
+// Runs a Plan in a fresh set of workers and hands each point over as it completes. Shared by
+// every command that measures collectives (run, algos, scale).
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "bench/plan.hpp"
+#include "core/result.hpp"
+#include "launch/supervisor.hpp"
+
+namespace fb {
+
+using PointHandler = std::function<void(int run_index, const Point& point)>;
+
+struct PlanOutcome {
+  SupervisorOutcome supervisor;
+  std::string failure;  // one line naming the rank(s), the step and the reason; empty when ok
+};
+
+// `env` is set for the workers only (NCCL reads NCCL_ALGO and the like when a communicator is
+// created, so each setting needs fresh processes: the processes launcher).
+PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env, const PointHandler& on_point);
+
+// The result-document header of plan.runs[index], forced NCCL_ALGO/NCCL_PROTO included.
+Run make_run(const Plan& plan, std::size_t index, const std::map<std::string, std::string>& env);
+
+// Sets environment variables for a scope and restores the previous values after.
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(const std::map<std::string, std::string>& vars);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::map<std::string, std::optional<std::string>> saved_;
+};
+
+}  // namespace fb
