@@ -1,0 +1,117 @@
+#include "analyse/algo_selection.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "core/error.hpp"
+
+namespace fb {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+double noise(const Point& p) { return std::isfinite(p.time_us.median_ci) ? p.time_us.median_ci : 0.05; }
+
+}  // namespace
+
+std::string AlgoConfig::label() const { return is_default() ? "default" : fmt::format("{}/{}", algo, proto); }
+
+std::vector<SizeWinner> winners(const std::vector<AlgoConfig>& configs) {
+  std::vector<SizeWinner> out;
+  std::size_t sizes = 0;
+  for (const auto& c : configs) sizes = std::max(sizes, c.points.size());
+  for (std::size_t i = 0; i < sizes; ++i) {
+    SizeWinner w;
+    for (std::size_t k = 0; k < configs.size(); ++k) {
+      const auto& pts = configs[k].points;
+      if (i >= pts.size()) continue;
+      w.bytes = pts[i].bytes;
+      if (pts[i].busbw_gbps > w.busbw_gbps) {
+        w.busbw_gbps = pts[i].busbw_gbps;
+        w.config = k;
+      }
+    }
+    out.push_back(w);
+  }
+  return out;
+}
+
+std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs, double min_gain,
+                                          std::uint64_t min_bytes) {
+  std::vector<Finding> out;
+  const auto def = std::find_if(configs.begin(), configs.end(), [](const auto& c) { return c.is_default(); });
+  if (def == configs.end()) return out;
+  for (const auto& c : configs) {
+    if (c.is_default()) continue;
+    for (std::size_t i = 0; i < c.points.size() && i < def->points.size(); ++i) {
+      const auto& f = c.points[i];
+      const auto& d = def->points[i];
+      if (f.bytes < min_bytes || d.busbw_gbps <= 0) continue;
+      const double gain = f.busbw_gbps / d.busbw_gbps - 1;
+      const double threshold = std::max({min_gain, noise(f) + noise(d)});
+      if (gain <= threshold) continue;
+      out.push_back({"ALGO_FORCED_FASTER", "warning",
+                     fmt::format("NCCL_ALGO={} NCCL_PROTO={} reaches {:.1f} GB/s busbw at {} B, NCCL's own choice "
+                                 "{:.1f} GB/s ({:+.1f}%, noise +-{:.1f}%)",
+                                 c.algo, c.proto, f.busbw_gbps, f.bytes, d.busbw_gbps, gain * 100, threshold * 100),
+                     "NCCL's choice within the noise of the best forced one",
+                     "write the winners with --tuner-csv and load them with NCCL_TUNER_CONFIG_FILE (NCCL's example "
+                     "tuner plugin), or set NCCL_ALGO/NCCL_PROTO for jobs dominated by this size"});
+    }
+  }
+  return out;
+}
+
+std::string tuner_csv(const std::string& collective, int nranks, int nnodes, const std::vector<SizeWinner>& w,
+                      const std::vector<AlgoConfig>& configs) {
+  static const std::map<std::string, std::string> kTypes{{"all_reduce", "allreduce"},
+                                                         {"all_gather", "allgather"},
+                                                         {"reduce_scatter", "reducescatter"},
+                                                         {"broadcast", "broadcast"},
+                                                         {"reduce", "reduce"}};
+  const auto type = kTypes.find(collective);
+  if (type == kTypes.end())
+    FB_USAGE_ERROR(fmt::format("the NCCL tuner plugin has no entry type for {}", collective));
+  struct Range {
+    std::uint64_t lo, hi;
+    std::string algo, proto;
+  };
+  std::vector<Range> ranges;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const auto& cfg = configs.at(w[i].config);
+    std::string algo = cfg.algo;
+    std::string proto = cfg.proto;
+    if (cfg.is_default()) {  // pin what NCCL chose; skip the size if its log did not say
+      algo = w[i].nccl_algo;
+      proto = w[i].nccl_proto;
+    }
+    if (algo.empty() || proto.empty()) continue;
+    const std::uint64_t lo = ranges.empty() ? 0 : ranges.back().hi + 1;
+    const std::uint64_t hi =
+        i + 1 < w.size()
+            ? static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<double>(w[i].bytes) * static_cast<double>(w[i + 1].bytes))))
+            : std::numeric_limits<std::uint64_t>::max();
+    if (!ranges.empty() && lower(ranges.back().algo) == lower(algo) && lower(ranges.back().proto) == lower(proto))
+      ranges.back().hi = hi;
+    else
+      ranges.push_back({lo, hi, algo, proto});
+  }
+  std::string out = fmt::format(
+      "# NCCL tuner plugin configuration written by fabricbench algos ({} ranks, {} node{})\n"
+      "# colltype,minbytes,maxbytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n",
+      nranks, nnodes, nnodes == 1 ? "" : "s");
+  for (const auto& r : ranges)
+    out += fmt::format("{},{},{},{},{},-1,{},{},-1,-1\n", type->second, r.lo, r.hi, lower(r.algo), lower(r.proto),
+                       nnodes, nranks);
+  return out;
+}
+
+}  // namespace fb

@@ -1,0 +1,46 @@
+#pragma once
+// Which NCCL algorithm/protocol wins at each size, whether a forced choice beats NCCL's own
+// beyond the measurement noise, and the winners as a tuner-plugin CSV (NCCL's example tuner,
+// NCCL_TUNER_CONFIG_FILE: colltype,minbytes,maxbytes,algorithm,protocol,channels,nNodes,nRanks,
+// numPipeOps,regBuff).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace fb {
+
+// One configuration's sweep: NCCL's default (algo/proto empty) or a forced pair.
+struct AlgoConfig {
+  std::string algo;   // "Ring", "Tree"; empty: NCCL's choice
+  std::string proto;  // "LL", "LL128", "Simple"; empty: NCCL's choice
+  std::vector<Point> points;  // by size, in the same order for every configuration
+  std::string failure;        // why the configuration could not run (unsupported, ...)
+  [[nodiscard]] bool is_default() const { return algo.empty() && proto.empty(); }
+  [[nodiscard]] std::string label() const;  // "default" or "Ring/LL128"
+};
+
+struct SizeWinner {
+  std::uint64_t bytes = 0;
+  std::size_t config = 0;  // index into the configurations
+  double busbw_gbps = 0;
+  // NCCL's own choice at this size ("RING"/"SIMPLE"), from its log; empty when unknown.
+  std::string nccl_algo;
+  std::string nccl_proto;
+};
+
+std::vector<SizeWinner> winners(const std::vector<AlgoConfig>& configs);
+
+// ALGO_FORCED_FASTER (warning): a forced pair beats the default by more than both medians'
+// confidence intervals (and at least `min_gain`), at a size of at least `min_bytes`.
+std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs, double min_gain,
+                                          std::uint64_t min_bytes);
+
+// Ranges split at the geometric midpoints between measured sizes, from 0 to 2^64-1, adjacent
+// equal choices merged: every size is covered exactly once. Throws Error(usage) for a
+// collective the tuner plugin does not know.
+std::string tuner_csv(const std::string& collective, int nranks, int nnodes, const std::vector<SizeWinner>& w,
+                      const std::vector<AlgoConfig>& configs);
+
+}  // namespace fb

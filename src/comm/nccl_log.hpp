@@ -1,0 +1,35 @@
+#pragma once
+// Reads what NCCL says about itself in its debug log (NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS
+// including INIT and TUNING): its version, the algorithm/protocol/channels it chose for each
+// operation size, the transport each peer connection uses, and the channel counts.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+
+namespace fb {
+
+struct NcclChoice {
+  std::string algo;   // "RING", "TREE", ...
+  std::string proto;  // "LL", "LL128", "SIMPLE"
+  int channels = 0;
+};
+
+struct NcclLogSummary {
+  std::string version;  // "2.28.3"
+  // Operation name as NCCL logs it ("AllReduce") -> bytes -> the last choice seen at that size.
+  std::map<std::string, std::map<std::uint64_t, NcclChoice>> choices;
+  std::set<std::string> transports;  // "P2P/CUMEM", "SHM/direct/direct", "NET/Socket/0", ...
+  int coll_channels = 0;
+  int nvls_channels = 0;
+  int p2p_channels = 0;
+};
+
+NcclLogSummary parse_nccl_log(const std::string& text);
+// Adds `other` (another rank's log) into `into`.
+void merge_nccl_logs(NcclLogSummary& into, const NcclLogSummary& other);
+
+// NCCL's operation name for a collective of ours ("all_reduce" -> "AllReduce").
+std::string nccl_op_name(const std::string& collective);
+
+}  // namespace fb

@@ -1,0 +1,104 @@
+// NCCL's log parsed from real captured logs; winners, the forced-beats-default rule and the
+// tuner CSV against hand-made sweeps.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "analyse/algo_selection.hpp"
+#include "comm/nccl_log.hpp"
+#include "core/error.hpp"
+
+namespace {
+
+std::string read(const std::string& name) {
+  std::ifstream in(std::string(FB_FIXTURE_DIR) + "/nccl/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fb::Point point(std::uint64_t bytes, double busbw, double ci = 0.005) {
+  fb::Point p;
+  p.bytes = bytes;
+  p.busbw_gbps = busbw;
+  p.time_us.median_ci = ci;
+  return p;
+}
+
+}  // namespace
+
+TEST(NcclLog, TwoProcessRankZeroLog) {
+  const auto s = fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log"));
+  EXPECT_EQ(s.version, "2.28.3");
+  EXPECT_EQ(s.coll_channels, 24);
+  EXPECT_EQ(s.nvls_channels, 0);
+  EXPECT_EQ(s.p2p_channels, 32);
+  EXPECT_EQ(s.transports, (std::set<std::string>{"P2P/CUMEM"}));
+  const auto& ar = s.choices.at("AllReduce");
+  // Ring/LL up to 1 MiB, Ring/Simple from 2 MiB (REFERENCE.md, the TUNING log).
+  EXPECT_EQ(ar.at(8).algo, "RING");
+  EXPECT_EQ(ar.at(8).proto, "LL");
+  EXPECT_EQ(ar.at(8).channels, 1);
+  EXPECT_EQ(ar.at(32768).channels, 4);
+  EXPECT_EQ(ar.at(1048576).proto, "LL");
+  EXPECT_EQ(ar.at(2097152).proto, "SIMPLE");
+  EXPECT_EQ(ar.at(1073741824).algo, "RING");
+  EXPECT_EQ(ar.at(1073741824).channels, 24);
+}
+
+TEST(NcclLog, SingleProcessLogWithInterleavedTableLines) {
+  const auto s = fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-1GiB-2xH200-INFO-INIT-GRAPH-TUNING.log"));
+  EXPECT_EQ(s.version, "2.28.9");  // nccl-tests linked PyTorch's NCCL there
+  EXPECT_EQ(s.transports, (std::set<std::string>{"P2P/direct pointer"}));
+  EXPECT_EQ(s.choices.at("AllReduce").at(1073741824).proto, "SIMPLE");
+}
+
+TEST(NcclLog, RankWithoutTuningLinesMergesIntoRankZero) {
+  auto s = fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank1-INFO-INIT-GRAPH-TUNING.log"));
+  EXPECT_TRUE(s.choices.empty());
+  fb::merge_nccl_logs(s, fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log")));
+  EXPECT_FALSE(s.choices.at("AllReduce").empty());
+  EXPECT_EQ(fb::nccl_op_name("reduce_scatter"), "ReduceScatter");
+}
+
+TEST(Algos, WinnersPerSize) {
+  std::vector<fb::AlgoConfig> c{{"", "", {point(1 << 20, 40), point(1 << 30, 331)}, ""},
+                                {"Ring", "LL", {point(1 << 20, 48), point(1 << 30, 124)}, ""},
+                                {"Tree", "Simple", {point(1 << 20, 30), point(1 << 30, 343)}, ""}};
+  const auto w = fb::winners(c);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_EQ(w[0].config, 1u);
+  EXPECT_EQ(w[1].config, 2u);
+  EXPECT_EQ(c[2].label(), "Tree/Simple");
+  EXPECT_EQ(c[0].label(), "default");
+}
+
+TEST(Algos, ForcedChoiceMustBeatDefaultBeyondNoise) {
+  std::vector<fb::AlgoConfig> c{{"", "", {point(1 << 30, 331, 0.002), point(4ULL << 30, 346, 0.002)}, ""},
+                                {"Tree", "Simple", {point(1 << 30, 343, 0.002), point(4ULL << 30, 348, 0.002)}, ""}};
+  auto f = fb::forced_beats_default(c, 0.01, 16 << 20);
+  ASSERT_EQ(f.size(), 1u);  // +3.6% at 1 GiB; +0.6% at 4 GiB is noise
+  EXPECT_NE(f[0].evidence.find("NCCL_ALGO=Tree NCCL_PROTO=Simple reaches 343.0 GB/s"), std::string::npos)
+      << f[0].evidence;
+  c[1].points[0].time_us.median_ci = 0.04;  // noisy: +-4.2% together, the +3.6% gain is not beyond it
+  EXPECT_TRUE(fb::forced_beats_default(c, 0.01, 16 << 20).empty());
+}
+
+TEST(Algos, TunerCsvCoversEverySizeOnceWithMergedRanges) {
+  std::vector<fb::AlgoConfig> c{{"", "", {}, ""}, {"Tree", "Simple", {}, ""}};
+  std::vector<fb::SizeWinner> w{{1024, 0, 1, "RING", "LL"},
+                                {4096, 0, 1, "RING", "LL"},
+                                {1 << 20, 0, 1, "RING", "SIMPLE"},
+                                {1 << 30, 1, 1, "", ""}};
+  const auto csv = fb::tuner_csv("all_reduce", 2, 1, w, c);
+  const std::string expected =
+      "# NCCL tuner plugin configuration written by fabricbench algos (2 ranks, 1 node)\n"
+      "# colltype,minbytes,maxbytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n"
+      "allreduce,0,65536,ring,ll,-1,1,2,-1,-1\n"          // 1 KiB and 4 KiB merged; sqrt(4096 * 1 MiB) = 65536
+      "allreduce,65537,33554432,ring,simple,-1,1,2,-1,-1\n"  // sqrt(1 MiB * 1 GiB) = 32 MiB
+      "allreduce,33554433,18446744073709551615,tree,simple,-1,1,2,-1,-1\n";
+  EXPECT_EQ(csv, expected);
+  EXPECT_THROW(fb::tuner_csv("alltoall", 2, 1, w, c), fb::Error);
+}
