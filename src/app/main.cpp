@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "app/algos_command.hpp"
 #include "app/p2p_command.hpp"
 #include "app/run_command.hpp"
 #include "app/topo_command.hpp"
 #include "app/version.hpp"
 #include "app/worker.hpp"
+#include "cli/algos_cli.hpp"
 #include "cli/p2p_cli.hpp"
 #include "cli/run_cli.hpp"
 #include "cli/topo_cli.hpp"
@@ -34,6 +36,10 @@ int main_with_errors(int argc, char** argv) {
   auto* topo = fb::add_topo_subcommand(app, topo_options);
   fb::P2pOptions p2p_options;
   auto* p2p = fb::add_p2p_subcommand(app, p2p_options);
+  fb::AlgosOptions algos_options;
+  auto* algos = fb::add_algos_subcommand(app, algos_options);
+  fb::ScaleOptions scale_options;
+  auto* scale = fb::add_scale_subcommand(app, scale_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -44,6 +50,8 @@ int main_with_errors(int argc, char** argv) {
   if (run->parsed()) return fb::run_command(run_options, command_line);
   if (topo->parsed()) return fb::topo_command(topo_options, command_line);
   if (p2p->parsed()) return fb::p2p_command(p2p_options, command_line);
+  if (algos->parsed()) return fb::algos_command(algos_options, command_line);
+  if (scale->parsed()) return fb::scale_command(scale_options, command_line);
   fmt::print(stderr,
              "fabricbench: `doctor` (the default command) is not built yet; measure collectives "
              "with `fabricbench run all_reduce` (see --help)\n");

@@ -8,8 +8,9 @@
 #include <iostream>
 #include <map>
 
-#include "app/result_header.hpp"
+#include "app/machine_facts.hpp"
 #include "app/plan_runner.hpp"
+#include "app/result_header.hpp"
 #include "bench/plan.hpp"
 #include "cli/run_plan_builder.hpp"
 #include "comm/nccl_library.hpp"
@@ -25,17 +26,6 @@
 
 namespace fb {
 namespace {
-
-MachineFacts probe_machine(const NcclLibrary& lib) {
-  MachineFacts facts;
-  const int n = gpu::device_count();
-  for (int i = 0; i < n; ++i) {
-    const auto p = gpu::device_props(i);
-    facts.devices.push_back({p.compute_capability, p.memory_bytes, p.name});
-  }
-  facts.nccl_version = lib.version_code();
-  return facts;
-}
 
 // Sizes a collective cannot run because they round to zero elements per rank are said, not hidden.
 void warn_dropped_sizes(const Plan& plan) {
@@ -58,7 +48,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   check_run_options(options);  // usage errors first, before touching GPU or NCCL
   gpu::device_count();         // no GPU: an environment error, before loading NCCL
   auto lib = NcclLibrary::load(options.nccl_lib);
-  const auto machine = probe_machine(*lib);
+  const auto machine = probe_machine_facts(*lib);
   const Plan plan = build_run_plan(options, machine);
   warn_dropped_sizes(plan);
 

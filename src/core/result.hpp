@@ -51,6 +51,10 @@ struct Point {
   double busbw_gbps = 0;
   std::int64_t wrong = -1;  // wrong elements over all ranks; -1 when not checked
   int iters_per_batch = 0;
+  // NCCL's own choice at this size, from its log (algos); empty when not read.
+  std::string nccl_algo;
+  std::string nccl_proto;
+  int nccl_channels = 0;
 };
 
 struct Run {
@@ -63,6 +67,11 @@ struct Run {
   std::string launcher;
   int graph_launches = 0;                     // 0: plain launches; N: CUDA graph launched N times per batch
   std::map<std::string, std::string> forced;  // NCCL_ALGO / NCCL_PROTO when set
+  std::string failure;                        // why this run could not complete (algos, scale)
+  // NCCL's set-up as its log reported it (algos): peer transports and channel counts.
+  std::vector<std::string> nccl_transports;
+  int nccl_coll_channels = 0;
+  int nccl_p2p_channels = 0;
   std::vector<Point> points;
 };
 

@@ -35,14 +35,18 @@ void from_json(const json& j, TimeStats& v) {
 }
 
 void to_json(json& j, const Point& v) {
-  j = json{{"bytes", v.bytes},
-           {"count", v.count},
-           {"in_place", v.in_place},
-           {"time_us", v.time_us},
-           {"algbw_gbps", v.algbw_gbps},
-           {"busbw_gbps", v.busbw_gbps},
-           {"wrong", v.wrong < 0 ? json(nullptr) : json(v.wrong)},
-           {"iters_per_batch", v.iters_per_batch}};
+  j = json{
+      {"bytes", v.bytes},
+      {"count", v.count},
+      {"in_place", v.in_place},
+      {"time_us", v.time_us},
+      {"algbw_gbps", v.algbw_gbps},
+      {"busbw_gbps", v.busbw_gbps},
+      {"wrong", v.wrong < 0 ? json(nullptr) : json(v.wrong)},
+      {"iters_per_batch", v.iters_per_batch},
+      {"nccl", v.nccl_algo.empty()
+                   ? json(nullptr)
+                   : json{{"algo", v.nccl_algo}, {"proto", v.nccl_proto}, {"channels", v.nccl_channels}}}};
 }
 void from_json(const json& j, Point& v) {
   j.at("bytes").get_to(v.bytes);
@@ -53,14 +57,29 @@ void from_json(const json& j, Point& v) {
   j.at("busbw_gbps").get_to(v.busbw_gbps);
   v.wrong = j.at("wrong").is_null() ? -1 : j.at("wrong").get<std::int64_t>();
   j.at("iters_per_batch").get_to(v.iters_per_batch);
+  if (j.contains("nccl") && !j.at("nccl").is_null()) {
+    j.at("nccl").at("algo").get_to(v.nccl_algo);
+    j.at("nccl").at("proto").get_to(v.nccl_proto);
+    j.at("nccl").at("channels").get_to(v.nccl_channels);
+  }
 }
 
 void to_json(json& j, const Run& v) {
-  j = json{{"kind", v.kind},         {"collective", v.collective},
-           {"dtype", v.dtype},       {"op", v.op.empty() ? json(nullptr) : json(v.op)},
-           {"root", v.root},         {"gpus", v.gpus},
-           {"launcher", v.launcher}, {"graph_launches", v.graph_launches},
-           {"forced", v.forced},     {"points", v.points}};
+  j = json{{"kind", v.kind},
+           {"collective", v.collective},
+           {"dtype", v.dtype},
+           {"op", v.op.empty() ? json(nullptr) : json(v.op)},
+           {"root", v.root},
+           {"gpus", v.gpus},
+           {"launcher", v.launcher},
+           {"graph_launches", v.graph_launches},
+           {"forced", v.forced},
+           {"failure", v.failure},
+           {"nccl_setup",
+            {{"transports", v.nccl_transports},
+             {"coll_channels", v.nccl_coll_channels},
+             {"p2p_channels", v.nccl_p2p_channels}}},
+           {"points", v.points}};
 }
 void from_json(const json& j, Run& v) {
   j.at("kind").get_to(v.kind);
@@ -72,6 +91,13 @@ void from_json(const json& j, Run& v) {
   j.at("launcher").get_to(v.launcher);
   j.at("graph_launches").get_to(v.graph_launches);
   j.at("forced").get_to(v.forced);
+  if (j.contains("failure")) j.at("failure").get_to(v.failure);
+  if (j.contains("nccl_setup")) {
+    const auto& n = j.at("nccl_setup");
+    n.at("transports").get_to(v.nccl_transports);
+    n.at("coll_channels").get_to(v.nccl_coll_channels);
+    n.at("p2p_channels").get_to(v.nccl_p2p_channels);
+  }
   j.at("points").get_to(v.points);
 }
 
@@ -115,8 +141,8 @@ void from_json(const json& j, HostInfo& v) {
   c.at("path").get_to(v.comm.path);
 }
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(P2pMeasurement, test, src, dst, unit, value, min, max, samples, bytes, wrong,
-                                   wire_gbps, ceiling_gbps, note)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(P2pMeasurement, test, src, dst, unit, value, min, max, samples, bytes,
+                                   wrong, wire_gbps, ceiling_gbps, note)
 
 void to_json(json& j, const Finding& v) {
   j = json{{"code", v.code},
@@ -134,13 +160,19 @@ void from_json(const json& j, Finding& v) {
 }
 
 void to_json(json& j, const Result& v) {
-  j = json{{"schema", v.schema},     {"tool", {{"version", v.tool.version}, {"git", v.tool.git}}},
-           {"command", v.command},   {"started", v.started},
-           {"finished", v.finished}, {"status", v.status},
-           {"failure", v.failure},   {"host", v.host},
-           {"env", v.env},           {"gpus", v.gpus},
+  j = json{{"schema", v.schema},
+           {"tool", {{"version", v.tool.version}, {"git", v.tool.git}}},
+           {"command", v.command},
+           {"started", v.started},
+           {"finished", v.finished},
+           {"status", v.status},
+           {"failure", v.failure},
+           {"host", v.host},
+           {"env", v.env},
+           {"gpus", v.gpus},
            {"topology", v.topology ? json(*v.topology) : json(nullptr)},
-           {"runs", v.runs},         {"p2p", v.p2p},
+           {"runs", v.runs},
+           {"p2p", v.p2p},
            {"findings", v.findings}};
 }
 void from_json(const json& j, Result& v) {

@@ -1,0 +1,201 @@
+#include "app/algos_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "analyse/algo_selection.hpp"
+#include "app/machine_facts.hpp"
+#include "app/plan_runner.hpp"
+#include "app/result_header.hpp"
+#include "comm/nccl_log.hpp"
+#include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/result_json.hpp"
+#include "gpu/runtime.hpp"
+#include "report/json_reporter.hpp"
+#include "report/topology_console.hpp"
+#include "topo/machine_probe.hpp"
+
+namespace fb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+bool nvls_disabled() {
+  const char* v = std::getenv("NCCL_NVLS_ENABLE");
+  return v != nullptr && std::string(v) == "0";
+}
+
+// The algorithms NCCL offers for a collective on one node (CollNet needs a network plugin,
+// PAT one GPU per node, NVLS NVLink multicast).
+std::vector<std::string> default_algos(const std::string& collective) {
+  if (collective == "all_reduce") return {"Ring", "Tree"};
+  if (collective == "all_gather" || collective == "reduce_scatter" || collective == "broadcast" ||
+      collective == "reduce")
+    return {"Ring"};
+  FB_USAGE_ERROR(
+      fmt::format("NCCL picks no algorithm for {}: algos applies to all_reduce, all_gather, "
+                  "reduce_scatter, broadcast and reduce",
+                  collective));
+}
+
+std::vector<std::string> checked(const std::vector<std::string>& names, const std::vector<std::string>& valid,
+                                 const char* what) {
+  for (const auto& n : names) {
+    const bool nvls = n == "NVLS" || n == "NVLSTree";
+    if (nvls && nvls_disabled())
+      FB_USAGE_ERROR(fmt::format("{} is not forced here: NCCL_NVLS_ENABLE=0 disables NVLink multicast", n));
+    if (!nvls && std::find(valid.begin(), valid.end(), n) == valid.end())
+      FB_USAGE_ERROR(fmt::format("unknown {} '{}': expected one of {}", what, n, fmt::join(valid, ", ")));
+  }
+  return names;
+}
+
+NcclLogSummary read_logs(const fs::path& dir) {
+  NcclLogSummary all;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    merge_nccl_logs(all, parse_nccl_log(ss.str()));
+  }
+  return all;
+}
+
+void print_grid(const std::vector<AlgoConfig>& configs, const std::vector<SizeWinner>& w) {
+  fmt::print("#\n# busbw (GB/s) per size; winner; NCCL's own choice from its log\n# {:>12}", "size(B)");
+  for (const auto& c : configs) fmt::print(" {:>13}", c.label());
+  fmt::print(" {:>13} {:>16}\n", "winner", "NCCL chose");
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    fmt::print("  {:>12}", w[i].bytes);
+    for (const auto& c : configs)
+      fmt::print(" {:>13}", i < c.points.size() ? fmt::format("{:.1f}", c.points[i].busbw_gbps) : "-");
+    fmt::print(" {:>13} {:>16}\n", configs[w[i].config].label(),
+               w[i].nccl_algo.empty() ? "?" : fmt::format("{}/{}", w[i].nccl_algo, w[i].nccl_proto));
+  }
+  for (const auto& c : configs)
+    if (!c.failure.empty()) fmt::print("# {} could not run: {}\n", c.label(), c.failure);
+}
+
+}  // namespace
+
+int algos_command(const AlgosOptions& o, const std::vector<std::string>& command_line) {
+  RunOptions m = o.measure;
+  m.launcher = "processes";  // each setting needs fresh processes
+  check_run_options(m);
+  if (m.collectives.size() != 1) FB_USAGE_ERROR("algos takes exactly one collective");
+  const auto& coll = m.collectives[0];
+  const auto algos =
+      checked(o.algos.empty() ? default_algos(coll) : split(o.algos), default_algos(coll), "algorithm");
+  const auto protos = checked(split(o.protos), {"LL", "LL128", "Simple"}, "protocol");
+  gpu::device_count();
+  auto lib = NcclLibrary::load(m.nccl_lib);
+  const Plan plan = build_run_plan(m, probe_machine_facts(*lib));
+  for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"})
+    if (std::getenv(var))
+      fmt::print(stderr, "fabricbench: warning: {} is set; the 'default' sweep is not NCCL's own choice\n",
+                 var);
+
+  Result result = make_result_header(command_line, *lib);
+  result.topology = probe_topology({});
+  for (std::size_t r = 0; r < plan.gpus.size(); ++r) {
+    const auto p = gpu::device_props(plan.gpus[r]);
+    result.gpus.push_back({plan.gpus[r], static_cast<int>(r), p.name, p.pci_bus_id, p.memory_bytes,
+                           p.compute_capability, result.host.hostname});
+  }
+
+  // 1. NCCL's own choices, transports and channels, from a short logged pass (logging every call
+  //    would slow the timed default sweep, so it runs apart).
+  const fs::path logs = o.keep_logs.empty()
+                            ? fs::temp_directory_path() / fmt::format("fabricbench-nccl-{}", ::getpid())
+                            : fs::path(o.keep_logs);
+  fs::create_directories(logs);
+  Plan probe = plan;
+  probe.sampling = {1, 0, 0, 1, 1, 0, 1.0};
+  if (!o.measure.quiet) fmt::print(stderr, "fabricbench: reading NCCL's own choices from its log\n");
+  const auto probed = run_plan(probe,
+                               {{"NCCL_DEBUG", "INFO"},
+                                {"NCCL_DEBUG_SUBSYS", "INIT,TUNING"},
+                                {"NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string()}},
+                               [](int, const Point&) {});
+  const auto log = read_logs(logs);
+  if (o.keep_logs.empty()) fs::remove_all(logs);
+  if (!probed.supervisor.ok)
+    throw Error(probed.supervisor.code, "NCCL's default run failed: " + probed.failure);
+
+  // 2. The timed sweeps: default first, then every forced pair in fresh workers.
+  std::vector<AlgoConfig> configs{{"", "", {}, ""}};
+  for (const auto& a : algos)
+    for (const auto& p : protos) configs.push_back({a, p, {}, ""});
+  for (auto& c : configs) {
+    std::map<std::string, std::string> env;
+    if (!c.is_default()) env = {{"NCCL_ALGO", c.algo}, {"NCCL_PROTO", c.proto}};
+    if (!o.measure.quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
+    const auto outcome = run_plan(plan, env, [&](int, const Point& p) { c.points.push_back(p); });
+    if (!outcome.supervisor.ok) c.failure = outcome.failure;
+    if (c.is_default() && !outcome.supervisor.ok)
+      throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
+    Run run = make_run(plan, 0, env);
+    run.failure = c.failure;
+    run.points = c.points;
+    if (c.is_default()) {
+      run.nccl_transports.assign(log.transports.begin(), log.transports.end());
+      run.nccl_coll_channels = log.coll_channels;
+      run.nccl_p2p_channels = log.p2p_channels;
+      const auto op = log.choices.find(nccl_op_name(coll));
+      for (auto& p : run.points) {
+        if (op == log.choices.end()) break;
+        if (const auto it = op->second.find(p.bytes); it != op->second.end()) {
+          p.nccl_algo = it->second.algo;
+          p.nccl_proto = it->second.proto;
+          p.nccl_channels = it->second.channels;
+        }
+      }
+      c.points = run.points;
+    }
+    result.runs.push_back(std::move(run));
+  }
+
+  auto w = winners(configs);
+  for (std::size_t i = 0; i < w.size() && i < configs[0].points.size(); ++i) {
+    w[i].nccl_algo = configs[0].points[i].nccl_algo;
+    w[i].nccl_proto = configs[0].points[i].nccl_proto;
+  }
+  result.findings = forced_beats_default(configs, 0.01, 0);
+  result.finished = now_iso8601();
+  result.status = "complete";
+
+  fmt::print("# fabricbench algos {} ({} {}), {} GPUs, {} {}\n", coll, dtype_info(plan.runs[0].dtype).name,
+             redop_info(plan.runs[0].op).name, plan.nranks(), result.host.comm.name,
+             result.host.comm.version);
+  fmt::print("# NCCL set-up: transports {}; {} collective channels, {} p2p channels\n",
+             log.transports.empty() ? "?" : fmt::format("{}", fmt::join(log.transports, ", ")),
+             log.coll_channels, log.p2p_channels);
+  print_grid(configs, w);
+  fmt::print("#\n");
+  print_findings(std::cout, result.findings);
+  if (!o.tuner_csv.empty()) {
+    write_file_atomically(o.tuner_csv, tuner_csv(coll, plan.nranks(), 1, w, configs));
+    fmt::print("# tuner configuration written to {} (load it with NCCL_TUNER_CONFIG_FILE)\n", o.tuner_csv);
+  }
+  if (!o.measure.json_path.empty())
+    write_file_atomically(o.measure.json_path, nlohmann::json(result).dump(2) + "\n");
+  return 0;
+}
+
+}  // namespace fb

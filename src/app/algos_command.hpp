@@ -1,0 +1,12 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cli/algos_cli.hpp"
+
+namespace fb {
+
+int algos_command(const AlgosOptions& options, const std::vector<std::string>& command_line);
+int scale_command(const ScaleOptions& options, const std::vector<std::string>& command_line);
+
+}  // namespace fb

@@ -1,0 +1,18 @@
+#include "app/machine_facts.hpp"
+
+#include "gpu/runtime.hpp"
+
+namespace fb {
+
+MachineFacts probe_machine_facts(const NcclLibrary& lib) {
+  MachineFacts facts;
+  const int n = gpu::device_count();
+  for (int i = 0; i < n; ++i) {
+    const auto p = gpu::device_props(i);
+    facts.devices.push_back({p.compute_capability, p.memory_bytes, p.name});
+  }
+  facts.nccl_version = lib.version_code();
+  return facts;
+}
+
+}  // namespace fb

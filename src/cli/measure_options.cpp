@@ -1,0 +1,65 @@
+#include "cli/measure_options.hpp"
+
+namespace fb {
+
+void add_size_options(CLI::App* app, RunOptions& o) {
+  const char* grp = "Sizes";
+
+  app->add_option("-b,--minbytes", o.min_bytes, "Smallest size (default 1M)")->group(grp);
+  app->add_option("-e,--maxbytes", o.max_bytes, "Largest size (default 1G)")->group(grp);
+  app->add_option("-f,--stepfactor", o.step_factor, "Multiply the size by this each step (default 2)")
+      ->group(grp);
+  app->add_option("-i,--stepbytes", o.step_bytes, "Add this many bytes each step instead")->group(grp);
+  app->add_option("--sizes", o.sizes, "Explicit list of sizes, e.g. 1M,64M,1G")->delimiter(',')->group(grp);
+}
+
+void add_data_options(CLI::App* app, RunOptions& o, bool verification) {
+  const char* grp = "Data";
+  app->add_option("-d,--datatype", o.dtype,
+                  "int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double f8e4m3 "
+                  "f8e5m2, or 'all' (default float)")
+      ->group(grp);
+  app->add_option("-o,--op", o.op, "sum prod max min avg, or 'all' (default sum)")->group(grp);
+  app->add_option("-r,--root", o.root, "Root rank of broadcast and reduce (default 0)")->group(grp);
+  if (!verification) return;
+  app->add_option("--in-place", o.in_place, "off | on | both: in-place variants (default off)")
+      ->check(CLI::IsMember({"off", "on", "both"}))
+      ->group(grp);
+  app->add_option("-c,--check", o.check, "1: verify every point's results (wrong elements -> exit 1)")
+      ->group(grp);
+}
+
+void add_timing_options(CLI::App* app, RunOptions& o) {
+  const char* grp = "Timing";
+  app->add_option("-n,--iters", o.iters, "Operations per timed batch (default 20)")->group(grp);
+  app->add_option("-w,--warmup_iters", o.warmup, "Untimed operations before timing (default 5)")->group(grp);
+  app->add_option("-G,--cudagraph", o.graph_launches,
+                  "Capture a batch in a CUDA graph and launch it N times (default 0: off)")
+      ->group(grp);
+  app->add_option("--batches", o.min_batches, "Timed batches per point, at least (default 6)")->group(grp);
+  app->add_option("--max-batches", o.max_batches, "Timed batches per point, at most (default 200)")
+      ->group(grp);
+  app->add_option("--target-ci", o.target_ci,
+                  "Stop a point once its median time is known to +-this fraction at 95% "
+                  "(default 0.01; 0 = exactly --batches batches)")
+      ->group(grp);
+  app->add_option("--max-time", o.max_time_s, "Time budget per point in seconds (default 1)")->group(grp);
+}
+
+void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
+  const char* grp = "GPUs and launch";
+  app->add_option("--gpus", o.gpus, "N (the first N GPUs) or a list/range: 0,2 or 0-3 (default all)")
+      ->group(grp);
+  if (launcher)
+    app->add_option("--launcher", o.launcher,
+                    "processes: one worker process per GPU (default); threads: one process drives "
+                    "all GPUs")
+        ->check(CLI::IsMember({"processes", "threads"}))
+        ->group(grp);
+  app->add_option("--timeout", o.timeout_s,
+                  "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120)")
+      ->group(grp);
+  app->add_option("--nccl-lib", o.nccl_lib, "NCCL library to load (default: libnccl.so.2)")->group(grp);
+}
+
+}  // namespace fb

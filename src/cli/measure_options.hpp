@@ -1,0 +1,16 @@
+#pragma once
+// Flags shared by the commands that measure collectives (run, algos, scale), declared once.
+#include <CLI/CLI.hpp>
+
+#include "cli/run_options.hpp"
+
+namespace fb {
+
+void add_size_options(CLI::App* app, RunOptions& o);
+// -d -o -r always; --in-place and -c when `verification` is set.
+void add_data_options(CLI::App* app, RunOptions& o, bool verification);
+void add_timing_options(CLI::App* app, RunOptions& o);
+// --gpus --timeout --nccl-lib always; --launcher when `launcher` is set.
+void add_launch_options(CLI::App* app, RunOptions& o, bool launcher);
+
+}  // namespace fb
