@@ -18,11 +18,21 @@ std::string lower(std::string s) {
   return s;
 }
 
+std::string forced_text(const AlgoConfig& c) {
+  std::string out;
+  if (!c.algo.empty()) out += "NCCL_ALGO=" + c.algo;
+  if (!c.proto.empty()) out += std::string(out.empty() ? "" : " ") + "NCCL_PROTO=" + c.proto;
+  return out;
+}
+
 double noise(const Point& p) { return std::isfinite(p.time_us.median_ci) ? p.time_us.median_ci : 0.05; }
 
 }  // namespace
 
-std::string AlgoConfig::label() const { return is_default() ? "default" : fmt::format("{}/{}", algo, proto); }
+std::string AlgoConfig::label() const {
+  if (is_default()) return "default";
+  return fmt::format("{}/{}", algo.empty() ? "*" : algo, proto.empty() ? "*" : proto);
+}
 
 std::vector<SizeWinner> winners(const std::vector<AlgoConfig>& configs) {
   std::vector<SizeWinner> out;
@@ -59,9 +69,9 @@ std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs
       const double threshold = std::max({min_gain, noise(f) + noise(d)});
       if (gain <= threshold) continue;
       out.push_back({"ALGO_FORCED_FASTER", "warning",
-                     fmt::format("NCCL_ALGO={} NCCL_PROTO={} reaches {:.1f} GB/s busbw at {} B, NCCL's own choice "
+                     fmt::format("{} reaches {:.1f} GB/s busbw at {} B, NCCL's own choice "
                                  "{:.1f} GB/s ({:+.1f}%, noise +-{:.1f}%)",
-                                 c.algo, c.proto, f.busbw_gbps, f.bytes, d.busbw_gbps, gain * 100, threshold * 100),
+                                 forced_text(c), f.busbw_gbps, f.bytes, d.busbw_gbps, gain * 100, threshold * 100),
                      "NCCL's choice within the noise of the best forced one",
                      "write the winners with --tuner-csv and load them with NCCL_TUNER_CONFIG_FILE (NCCL's example "
                      "tuner plugin), or set NCCL_ALGO/NCCL_PROTO for jobs dominated by this size"});

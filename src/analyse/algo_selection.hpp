@@ -13,12 +13,12 @@ namespace fb {
 
 // One configuration's sweep: NCCL's default (algo/proto empty) or a forced pair.
 struct AlgoConfig {
-  std::string algo;   // "Ring", "Tree"; empty: NCCL's choice
-  std::string proto;  // "LL", "LL128", "Simple"; empty: NCCL's choice
+  std::string algo;   // "Ring", "Tree"; empty: left to NCCL
+  std::string proto;  // "LL", "LL128", "Simple"; empty: left to NCCL
   std::vector<Point> points;  // by size, in the same order for every configuration
   std::string failure;        // why the configuration could not run (unsupported, ...)
   [[nodiscard]] bool is_default() const { return algo.empty() && proto.empty(); }
-  [[nodiscard]] std::string label() const;  // "default" or "Ring/LL128"
+  [[nodiscard]] std::string label() const;  // "default", "Ring/LL128", "Tree/*", "*/LL"
 };
 
 struct SizeWinner {

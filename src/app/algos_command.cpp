@@ -57,6 +57,7 @@ std::vector<std::string> default_algos(const std::string& collective) {
 std::vector<std::string> checked(const std::vector<std::string>& names, const std::vector<std::string>& valid,
                                  const char* what) {
   for (const auto& n : names) {
+    if (n == "default") continue;  // leave this one to NCCL
     const bool nvls = n == "NVLS" || n == "NVLSTree";
     if (nvls && nvls_disabled())
       FB_USAGE_ERROR(fmt::format("{} is not forced here: NCCL_NVLS_ENABLE=0 disables NVLink multicast", n));
@@ -141,10 +142,13 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   // 2. The timed sweeps: default first, then every forced pair in fresh workers.
   std::vector<AlgoConfig> configs{{"", "", {}, ""}};
   for (const auto& a : algos)
-    for (const auto& p : protos) configs.push_back({a, p, {}, ""});
+    for (const auto& p : protos)
+      if (a != "default" || p != "default")
+        configs.push_back({a == "default" ? "" : a, p == "default" ? "" : p, {}, ""});
   for (auto& c : configs) {
     std::map<std::string, std::string> env;
-    if (!c.is_default()) env = {{"NCCL_ALGO", c.algo}, {"NCCL_PROTO", c.proto}};
+    if (!c.algo.empty()) env["NCCL_ALGO"] = c.algo;
+    if (!c.proto.empty()) env["NCCL_PROTO"] = c.proto;
     if (!o.measure.quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
     const auto outcome = run_plan(plan, env, [&](int, const Point& p) { c.points.push_back(p); });
     if (!outcome.supervisor.ok) c.failure = outcome.failure;
@@ -190,7 +194,16 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   fmt::print("#\n");
   print_findings(std::cout, result.findings);
   if (!o.tuner_csv.empty()) {
-    write_file_atomically(o.tuner_csv, tuner_csv(coll, plan.nranks(), 1, w, configs));
+    // The plugin needs both halves of a choice: NCCL's logged default and fully forced pairs.
+    std::vector<AlgoConfig> complete;
+    for (const auto& c : configs)
+      if (c.is_default() || (!c.algo.empty() && !c.proto.empty())) complete.push_back(c);
+    auto tw = winners(complete);
+    for (std::size_t i = 0; i < tw.size() && i < w.size(); ++i) {
+      tw[i].nccl_algo = w[i].nccl_algo;
+      tw[i].nccl_proto = w[i].nccl_proto;
+    }
+    write_file_atomically(o.tuner_csv, tuner_csv(coll, plan.nranks(), 1, tw, complete));
     fmt::print("# tuner configuration written to {} (load it with NCCL_TUNER_CONFIG_FILE)\n", o.tuner_csv);
   }
   if (!o.measure.json_path.empty())

@@ -15,7 +15,8 @@ NCCL_NVLS_ENABLE=0.
 Examples:
   fabricbench algos all_reduce
   fabricbench algos all_reduce --sizes 16M,256M,1G,4G --tuner-csv nccl_tuner.conf
-  fabricbench algos all_gather --protos LL128,Simple --json algos.json)");
+  fabricbench algos all_gather --protos LL128,Simple --json algos.json
+  fabricbench algos all_reduce --algos Ring,Tree,default --protos default,LL,LL128,Simple)");
   algos
       ->add_option("collective", o.measure.collectives,
                    "all_reduce, all_gather, reduce_scatter, broadcast or reduce")
