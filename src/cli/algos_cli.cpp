@@ -27,9 +27,12 @@ Examples:
   add_timing_options(algos, o.measure);
   add_launch_options(algos, o.measure, /*launcher=*/false);
   const char* grp = "Choices and output";
-  algos->add_option("--algos", o.algos, "Algorithms to force, e.g. Ring,Tree (default: those NCCL offers)")
+  algos->add_option("--algos", o.algos,
+                    "Algorithms to force, e.g. Ring,Tree (default: those NCCL offers); 'default' leaves it to NCCL")
       ->group(grp);
-  algos->add_option("--protos", o.protos, "Protocols to force (default LL,LL128,Simple)")->group(grp);
+  algos->add_option("--protos", o.protos,
+                    "Protocols to force (default LL,LL128,Simple); 'default' leaves it to NCCL")
+      ->group(grp);
   algos->add_option("--tuner-csv", o.tuner_csv, "Write the winners for NCCL's example tuner plugin here")
       ->group(grp);
   algos->add_option("--keep-logs", o.keep_logs, "Keep NCCL's debug logs in this directory")->group(grp);
