@@ -59,23 +59,26 @@ std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs
   std::vector<Finding> out;
   const auto def = std::find_if(configs.begin(), configs.end(), [](const auto& c) { return c.is_default(); });
   if (def == configs.end()) return out;
-  for (const auto& c : configs) {
-    if (c.is_default()) continue;
-    for (std::size_t i = 0; i < c.points.size() && i < def->points.size(); ++i) {
-      const auto& f = c.points[i];
-      const auto& d = def->points[i];
-      if (f.bytes < min_bytes || d.busbw_gbps <= 0) continue;
-      const double gain = f.busbw_gbps / d.busbw_gbps - 1;
-      const double threshold = std::max({min_gain, noise(f) + noise(d)});
-      if (gain <= threshold) continue;
-      out.push_back({"ALGO_FORCED_FASTER", "warning",
-                     fmt::format("{} reaches {:.1f} GB/s busbw at {} B, NCCL's own choice "
-                                 "{:.1f} GB/s ({:+.1f}%, noise +-{:.1f}%)",
-                                 forced_text(c), f.busbw_gbps, f.bytes, d.busbw_gbps, gain * 100, threshold * 100),
-                     "NCCL's choice within the noise of the best forced one",
-                     "write the winners with --tuner-csv and load them with NCCL_TUNER_CONFIG_FILE (NCCL's example "
-                     "tuner plugin), or set NCCL_ALGO/NCCL_PROTO for jobs dominated by this size"});
-    }
+  // One finding per size: the best forced configuration against NCCL's choice.
+  for (std::size_t i = 0; i < def->points.size(); ++i) {
+    const AlgoConfig* best = nullptr;
+    for (const auto& c : configs)
+      if (!c.is_default() && i < c.points.size() && (!best || c.points[i].busbw_gbps > best->points[i].busbw_gbps))
+        best = &c;
+    if (!best) continue;
+    const auto& f = best->points[i];
+    const auto& d = def->points[i];
+    if (f.bytes < min_bytes || d.busbw_gbps <= 0) continue;
+    const double gain = f.busbw_gbps / d.busbw_gbps - 1;
+    const double threshold = std::max({min_gain, noise(f) + noise(d)});
+    if (gain <= threshold) continue;
+    out.push_back({"ALGO_FORCED_FASTER", "warning",
+                   fmt::format("{} reaches {:.1f} GB/s busbw at {} B, NCCL's own choice {:.1f} GB/s ({:+.1f}%, "
+                               "noise +-{:.1f}%)",
+                               forced_text(*best), f.busbw_gbps, f.bytes, d.busbw_gbps, gain * 100, threshold * 100),
+                   "NCCL's choice within the noise of the best forced one",
+                   "write the winners with --tuner-csv and load them with NCCL_TUNER_CONFIG_FILE (NCCL's example "
+                   "tuner plugin), or set NCCL_ALGO/NCCL_PROTO for jobs dominated by this size"});
   }
   return out;
 }

@@ -86,6 +86,16 @@ TEST(Algos, ForcedChoiceMustBeatDefaultBeyondNoise) {
   EXPECT_TRUE(fb::forced_beats_default(c, 0.01, 16 << 20).empty());
 }
 
+TEST(Algos, OneFindingPerSizeForTheBestForcedChoice) {
+  std::vector<fb::AlgoConfig> c{{"", "", {point(1 << 30, 331, 0.002)}, ""},
+                                {"Tree", "", {point(1 << 30, 341, 0.002)}, ""},
+                                {"Tree", "Simple", {point(1 << 30, 343, 0.002)}, ""}};
+  const auto f = fb::forced_beats_default(c, 0.01, 0);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].evidence.find("NCCL_ALGO=Tree NCCL_PROTO=Simple reaches 343.0"), std::string::npos) << f[0].evidence;
+  EXPECT_EQ(c[1].label(), "Tree/*");
+}
+
 TEST(Algos, TunerCsvCoversEverySizeOnceWithMergedRanges) {
   std::vector<fb::AlgoConfig> c{{"", "", {}, ""}, {"Tree", "Simple", {}, ""}};
   std::vector<fb::SizeWinner> w{{1024, 0, 1, "RING", "LL"},
@@ -101,4 +111,16 @@ TEST(Algos, TunerCsvCoversEverySizeOnceWithMergedRanges) {
       "allreduce,33554433,18446744073709551615,tree,simple,-1,1,2,-1,-1\n";
   EXPECT_EQ(csv, expected);
   EXPECT_THROW(fb::tuner_csv("alltoall", 2, 1, w, c), fb::Error);
+}
+
+// The log of fabricbench's own probe pass (algos, 2 x H200, one worker process's file).
+TEST(NcclLog, FabricbenchProbeLog) {
+  const auto s = fb::parse_nccl_log(read("fabricbench-probe-2.28.3-all_reduce-rank.log"));
+  const auto& ar = s.choices.at("AllReduce");
+  EXPECT_EQ(ar.size(), 6u);  // 64K, 1M, 16M, 256M, 1G, 4G: one call each
+  EXPECT_EQ(ar.at(65536).proto, "LL");
+  EXPECT_EQ(ar.at(16777216).proto, "SIMPLE");
+  EXPECT_EQ(ar.at(4294967296ULL).algo, "RING");
+  EXPECT_EQ(s.transports, (std::set<std::string>{"P2P/CUMEM"}));
+  EXPECT_EQ(s.coll_channels, 24);
 }
