@@ -112,13 +112,9 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
       fmt::print(stderr, "fabricbench: warning: {} is set; the 'default' sweep is not NCCL's own choice\n",
                  var);
 
-  Result result = make_result_header(command_line, *lib);
+  Result result = make_result_header(command_line, lib.get());
   result.topology = probe_topology({});
-  for (std::size_t r = 0; r < plan.gpus.size(); ++r) {
-    const auto p = gpu::device_props(plan.gpus[r]);
-    result.gpus.push_back({plan.gpus[r], static_cast<int>(r), p.name, p.pci_bus_id, p.memory_bytes,
-                           p.compute_capability, result.host.hostname});
-  }
+  add_gpus(result, plan.gpus);
 
   // 1. NCCL's own choices, transports and channels, from a short logged pass (logging every call
   //    would slow the timed default sweep, so it runs apart).

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "analyse/p2p_analysis.hpp"
-#include "app/version.hpp"
+#include "app/result_header.hpp"
 #include "bench/p2p_bench.hpp"
 #include "cli/run_plan_builder.hpp"
 #include "core/environment.hpp"
@@ -51,21 +51,10 @@ P2pPlan build_plan(const P2pOptions& o, const Topology& topo, int visible) {
 
 int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_line) {
   const int visible = gpu::device_count();  // no GPU: environment error
-  Result result;
-  result.tool = {kToolVersion, kToolGit};
-  result.command = command_line;
-  result.started = now_iso8601();
-  result.host.hostname = host_name();
-  result.host.driver = gpu::driver_version();
-  result.host.runtime = gpu::runtime_version();
-  result.env = capture_comm_env();
+  Result result = make_result_header(command_line, nullptr);
   result.topology = probe_topology({});
   const auto plan = build_plan(o, *result.topology, visible);
-  for (std::size_t r = 0; r < plan.gpus.size(); ++r) {
-    const auto p = gpu::device_props(plan.gpus[r]);
-    result.gpus.push_back({plan.gpus[r], static_cast<int>(r), p.name, p.pci_bus_id, p.memory_bytes,
-                           p.compute_capability, result.host.hostname});
-  }
+  add_gpus(result, plan.gpus);
   if (plan.gpus.size() == 1 && plan.pairs)
     fmt::print(stderr, "fabricbench: note: one GPU selected: measuring host<->device only\n");
   if (!plan.host && (plan.gpus.size() < 2 || !plan.pairs)) FB_USAGE_ERROR("nothing to measure: add GPUs or drop --no-host");

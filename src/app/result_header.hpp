@@ -9,6 +9,12 @@
 
 namespace fb {
 
-Result make_result_header(const std::vector<std::string>& command_line, const NcclLibrary& lib);
+// `lib` may be null (commands that do not use NCCL); `with_runtime` false where no GPU runtime
+// may be asked (topo works without a driver).
+Result make_result_header(const std::vector<std::string>& command_line, const NcclLibrary* lib,
+                          bool with_runtime = true);
+
+// result.gpus for the devices a command uses, rank i on gpus[i].
+void add_gpus(Result& result, const std::vector<int>& gpus);
 
 }  // namespace fb

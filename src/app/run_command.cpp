@@ -52,12 +52,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   const Plan plan = build_run_plan(options, machine);
   warn_dropped_sizes(plan);
 
-  Result result = make_result_header(command_line, *lib);
-  for (std::size_t r = 0; r < plan.gpus.size(); ++r) {
-    const auto p = gpu::device_props(plan.gpus[r]);
-    result.gpus.push_back({plan.gpus[r], static_cast<int>(r), p.name, p.pci_bus_id, p.memory_bytes,
-                           p.compute_capability, result.host.hostname});
-  }
+  Result result = make_result_header(command_line, lib.get());
+  add_gpus(result, plan.gpus);
 
   result.topology = probe_topology({});
 

@@ -66,7 +66,7 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
   auto lib = NcclLibrary::load(m.nccl_lib);
   const auto facts = probe_machine_facts(*lib);
 
-  Result result = make_result_header(command_line, *lib);
+  Result result = make_result_header(command_line, lib.get());
   result.topology = probe_topology({});
   std::vector<Placement> placements;
   if (o.placement != "worst") placements.push_back(Placement::best);

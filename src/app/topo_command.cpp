@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "app/version.hpp"
+#include "app/result_header.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/result_json.hpp"
@@ -21,12 +21,7 @@ int topo_command(const TopoOptions& o, const std::vector<std::string>& command_l
   sources.use_runtime = !o.no_runtime;
   sources.dump_nvml_file = o.dump_nvml_file;
 
-  Result result;
-  result.tool = {kToolVersion, kToolGit};
-  result.command = command_line;
-  result.started = now_iso8601();
-  result.host.hostname = host_name();
-  result.env = capture_comm_env();
+  Result result = make_result_header(command_line, nullptr, /*with_runtime=*/false);
   result.topology = probe_topology(sources);
   result.findings = check_topology(*result.topology);
   result.finished = now_iso8601();
