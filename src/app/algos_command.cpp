@@ -96,8 +96,7 @@ void print_grid(const std::vector<AlgoConfig>& configs, const std::vector<SizeWi
 }  // namespace
 
 int algos_command(const AlgosOptions& o, const std::vector<std::string>& command_line) {
-  RunOptions m = o.measure;
-  m.launcher = "processes";  // each setting needs fresh processes
+  const RunOptions& m = o.measure;
   check_run_options(m);
   if (m.collectives.size() != 1) FB_USAGE_ERROR("algos takes exactly one collective");
   const auto& coll = m.collectives[0];

@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "app/algos_command.hpp"
+#include "app/compare_command.hpp"
 #include "app/p2p_command.hpp"
 #include "app/run_command.hpp"
 #include "app/topo_command.hpp"
 #include "app/version.hpp"
 #include "app/worker.hpp"
 #include "cli/algos_cli.hpp"
+#include "cli/compare_cli.hpp"
 #include "cli/p2p_cli.hpp"
 #include "cli/run_cli.hpp"
 #include "cli/topo_cli.hpp"
@@ -40,6 +42,8 @@ int main_with_errors(int argc, char** argv) {
   auto* algos = fb::add_algos_subcommand(app, algos_options);
   fb::ScaleOptions scale_options;
   auto* scale = fb::add_scale_subcommand(app, scale_options);
+  fb::CompareOptions compare_options;
+  auto* compare = fb::add_compare_subcommand(app, compare_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -52,6 +56,7 @@ int main_with_errors(int argc, char** argv) {
   if (p2p->parsed()) return fb::p2p_command(p2p_options, command_line);
   if (algos->parsed()) return fb::algos_command(algos_options, command_line);
   if (scale->parsed()) return fb::scale_command(scale_options, command_line);
+  if (compare->parsed()) return fb::compare_command(compare_options);
   fmt::print(stderr,
              "fabricbench: `doctor` (the default command) is not built yet; measure collectives "
              "with `fabricbench run all_reduce` (see --help)\n");

@@ -8,7 +8,9 @@ CLI::App* add_algos_subcommand(CLI::App& app, AlgosOptions& o) {
   auto* algos =
       app.add_subcommand("algos", "Compare NCCL's algorithm/protocol choice with every forced pair");
   algos->footer(R"(Runs the sweep once with NCCL's defaults and once per NCCL_ALGO x NCCL_PROTO pair, each in
-fresh worker processes; reads NCCL's own choice, transports and channels from its log.
+fresh workers (NCCL reads NCCL_ALGO/NCCL_PROTO when a communicator is created); reads NCCL's
+own choice, transports and channels from its log. --launcher threads compares with nccl-tests
+run as one process driving all GPUs (-g N).
 Bandwidths are busbw in GB/s = 1e9 bytes/s. NVLS/NVLSTree are never forced while
 NCCL_NVLS_ENABLE=0.
 
@@ -25,13 +27,16 @@ Examples:
   add_size_options(algos, o.measure);
   add_data_options(algos, o.measure, /*verification=*/false);
   add_timing_options(algos, o.measure);
-  add_launch_options(algos, o.measure, /*launcher=*/false);
+  add_launch_options(algos, o.measure, /*launcher=*/true);
   const char* grp = "Choices and output";
-  algos->add_option("--algos", o.algos,
-                    "Algorithms to force, e.g. Ring,Tree (default: those NCCL offers); 'default' leaves it to NCCL")
+  algos
+      ->add_option(
+          "--algos", o.algos,
+          "Algorithms to force, e.g. Ring,Tree (default: those NCCL offers); 'default' leaves it to NCCL")
       ->group(grp);
-  algos->add_option("--protos", o.protos,
-                    "Protocols to force (default LL,LL128,Simple); 'default' leaves it to NCCL")
+  algos
+      ->add_option("--protos", o.protos,
+                   "Protocols to force (default LL,LL128,Simple); 'default' leaves it to NCCL")
       ->group(grp);
   algos->add_option("--tuner-csv", o.tuner_csv, "Write the winners for NCCL's example tuner plugin here")
       ->group(grp);

@@ -7,7 +7,7 @@
 namespace fb {
 
 struct AlgosOptions {
-  RunOptions measure;  // one collective, sizes, data, timing, GPUs (always the processes launcher)
+  RunOptions measure;  // one collective, sizes, data, timing, GPUs, launcher
   std::string algos;   // "" = those NCCL offers for the collective (never NVLS while NCCL_NVLS_ENABLE=0)
   std::string protos = "LL,LL128,Simple";
   std::string tuner_csv;

@@ -24,4 +24,29 @@ expect 2 "collectives is required" run
 expect 2 "not built yet" 
 expect 2 "launcher" run all_reduce --launcher mpi
 expect 0 "Examples" run --help
+
+# compare needs no GPU: malformed and unrelated files, a regression, identical files.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "not json" > "$tmp/bad.json"
+expect 2 "not a JSON document" compare "$tmp/bad.json" "$tmp/bad.json"
+expect 2 "cannot read" compare "$tmp/missing.json" "$tmp/bad.json"
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+def doc(busbw, coll="all_reduce"):
+    point = {"bytes": 1 << 30, "count": 1 << 28, "in_place": False, "iters_per_batch": 20, "wrong": None,
+             "time_us": {"min": 1, "median": 1, "mean": 1, "p99": 1, "max": 1, "median_ci": 0.002, "n": 6},
+             "algbw_gbps": busbw, "busbw_gbps": busbw}
+    run = {"kind": "collective", "collective": coll, "dtype": "float", "op": "sum", "root": 0, "gpus": [0, 1],
+           "launcher": "processes", "graph_launches": 0, "forced": {}, "points": [point]}
+    return {"schema": "fabricbench.result/1", "tool": {"version": "0", "git": "x"}, "command": [], "started": "",
+            "finished": "", "status": "complete", "failure": "", "env": {}, "gpus": [], "runs": [run], "findings": [],
+            "host": {"hostname": "h", "driver": "", "runtime": "", "comm": {"name": "", "version": "", "version_code": 0, "path": ""}}}
+for name, bw, coll in [("base", 330, "all_reduce"), ("slow", 290, "all_reduce"), ("other", 330, "all_gather")]:
+    json.dump(doc(bw, coll), open(f"{d}/{name}.json", "w"))
+PY
+expect 0 "same" compare "$tmp/base.json" "$tmp/base.json"
+expect 1 "REGRESSION" compare "$tmp/base.json" "$tmp/slow.json"
+expect 2 "share no measurement" compare "$tmp/base.json" "$tmp/other.json"
 exit $fail

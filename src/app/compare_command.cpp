@@ -1,0 +1,46 @@
+#include "app/compare_command.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "analyse/compare.hpp"
+#include "core/error.hpp"
+#include "core/result_json.hpp"
+#include "core/units.hpp"
+
+namespace fb {
+namespace {
+
+Result load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) FB_USAGE_ERROR(fmt::format("cannot read {}", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    return parse_result(ss.str());
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+}  // namespace
+
+int compare_command(const CompareOptions& o) {
+  if (!(o.threshold > 0 && o.threshold < 1))
+    FB_USAGE_ERROR(fmt::format("--threshold must be in (0, 1) (got {})", o.threshold));
+  const auto min_bytes = parse_size(o.min_size, "--min-size");
+  const Result base = load(o.base);  // in order, so that the first bad file is the one named
+  const Result next = load(o.next);
+  const auto report = compare_results(base, next, o.threshold, min_bytes);
+  fmt::print("{}", compare_table(report, o.markdown));
+  if (report.regression()) {
+    fmt::print(stderr, "fabricbench: regression beyond {:.0f}% at sizes of {} and more\n", o.threshold * 100,
+               o.min_size);
+    return static_cast<int>(ExitCode::finding);
+  }
+  return 0;
+}
+
+}  // namespace fb

@@ -1,0 +1,17 @@
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace fb {
+
+struct CompareOptions {
+  std::string base;
+  std::string next;
+  double threshold = 0.05;
+  std::string min_size = "64M";
+  bool markdown = false;
+};
+
+CLI::App* add_compare_subcommand(CLI::App& app, CompareOptions& opts);
+
+}  // namespace fb
