@@ -150,6 +150,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
     if (c.is_default() && !outcome.supervisor.ok)
       throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
     Run run = make_run(plan, 0, env);
+    run.kind = "algos";
     run.failure = c.failure;
     run.points = c.points;
     if (c.is_default()) {

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "analyse/verdicts.hpp"
 #include "app/algos_command.hpp"
 #include "app/machine_facts.hpp"
 #include "app/plan_runner.hpp"
@@ -92,22 +93,14 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
       if (count > 1 && base > 0) row.efficiency = row.point.busbw_gbps / base;
       Run run = make_run(plan, 0, {});
       run.kind = "scale";
+      run.label = name;
       run.failure = row.failure;
       if (row.failure.empty()) run.points = {row.point};
       result.runs.push_back(std::move(run));
       rows.push_back(row);
     }
-    // SCALE_BUSBW_DROP: busbw falls as GPUs are added (ring busbw should hold).
-    for (const auto& r : rows)
-      if (r.placement == name && r.count > 1 && r.efficiency > 0 && r.efficiency < 0.9)
-        result.findings.push_back(
-            {"SCALE_BUSBW_DROP", "warning",
-             fmt::format(
-                 "{} placement, {} GPUs: busbw {:.1f} GB/s is {:.0f}% of the smallest group's {:.1f} GB/s",
-                 name, r.count, r.point.busbw_gbps, r.efficiency * 100, base),
-             "busbw about constant as GPUs are added (it already accounts for the ring's extra steps)",
-             "the added GPUs bring a slower link: see `fabricbench topo` for the group's weakest pair"});
   }
+  result.findings = check_scaling(result);
   result.finished = now_iso8601();
   result.status = "complete";
 

@@ -58,7 +58,8 @@ struct Point {
 };
 
 struct Run {
-  std::string kind = "collective";
+  std::string kind = "collective";  // collective | algos | scale
+  std::string label;                // scale: the placement ("best", "worst")
   std::string collective;
   std::string dtype;
   std::string op;  // empty for collectives that do not reduce

@@ -66,6 +66,7 @@ void from_json(const json& j, Point& v) {
 
 void to_json(json& j, const Run& v) {
   j = json{{"kind", v.kind},
+           {"label", v.label},
            {"collective", v.collective},
            {"dtype", v.dtype},
            {"op", v.op.empty() ? json(nullptr) : json(v.op)},
@@ -83,6 +84,7 @@ void to_json(json& j, const Run& v) {
 }
 void from_json(const json& j, Run& v) {
   j.at("kind").get_to(v.kind);
+  if (j.contains("label")) j.at("label").get_to(v.label);
   j.at("collective").get_to(v.collective);
   j.at("dtype").get_to(v.dtype);
   v.op = j.at("op").is_null() ? std::string() : j.at("op").get<std::string>();

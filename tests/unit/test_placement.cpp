@@ -1,29 +1,13 @@
 // The placement planner on the topology fixtures: for each count, the groups an expert would pick.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "core/error.hpp"
 #include "topo/placement.hpp"
-#include "topo/topology_builder.hpp"
+#include "topology_fixtures.hpp"
 
 namespace {
 
-fb::Topology load(const std::string& name) {
-  const std::string dir = std::string(FB_FIXTURE_DIR) + "/topo/" + name;
-  fb::TopologyInputs in;
-  in.sysfs = fb::read_sysfs(dir);
-  std::ifstream nvml(dir + "/nvml.json");
-  if (nvml) in.nvml = nlohmann::json::parse(nvml).get<fb::NvmlReadout>();
-  std::ifstream rocm(dir + "/rocm-smi-showtopo.txt");
-  if (rocm) {
-    std::stringstream ss;
-    ss << rocm.rdbuf();
-    in.amd = fb::parse_rocm_smi_topo(ss.str());
-  }
-  return fb::build_topology(in);
-}
+fb::Topology load(const std::string& name) { return load_topology_fixture(name); }
 
 using G = std::vector<int>;
 

@@ -15,27 +15,15 @@
 #include "topo/smi_text.hpp"
 #include "topo/topology_builder.hpp"
 #include "topo/topology_checks.hpp"
+#include "topology_fixtures.hpp"
 
 namespace {
 
 const std::string kDir = FB_FIXTURE_DIR "/topo/";
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read(const std::string& path) { return read_fixture(path); }
 
-fb::Topology load(const std::string& name) {
-  fb::TopologyInputs in;
-  in.sysfs = fb::read_sysfs(kDir + name);
-  const auto nvml = kDir + name + "/nvml.json";
-  if (std::ifstream(nvml)) in.nvml = nlohmann::json::parse(read(nvml)).get<fb::NvmlReadout>();
-  const auto rocm = kDir + name + "/rocm-smi-showtopo.txt";
-  if (std::ifstream(rocm)) in.amd = fb::parse_rocm_smi_topo(read(rocm));
-  return fb::build_topology(in);
-}
+fb::Topology load(const std::string& name) { return load_topology_fixture(name); }
 
 const fb::TopoPair& pair(const fb::Topology& t, int a, int b) {
   for (const auto& p : t.pairs)
