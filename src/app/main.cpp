@@ -11,6 +11,7 @@
 #include "app/algos_command.hpp"
 #include "app/compare_command.hpp"
 #include "app/p2p_command.hpp"
+#include "app/report_command.hpp"
 #include "app/run_command.hpp"
 #include "app/topo_command.hpp"
 #include "app/version.hpp"
@@ -18,6 +19,7 @@
 #include "cli/algos_cli.hpp"
 #include "cli/compare_cli.hpp"
 #include "cli/p2p_cli.hpp"
+#include "cli/report_cli.hpp"
 #include "cli/run_cli.hpp"
 #include "cli/topo_cli.hpp"
 #include "core/error.hpp"
@@ -44,6 +46,10 @@ int main_with_errors(int argc, char** argv) {
   auto* scale = fb::add_scale_subcommand(app, scale_options);
   fb::CompareOptions compare_options;
   auto* compare = fb::add_compare_subcommand(app, compare_options);
+  fb::ReportOptions report_options;
+  auto* report = fb::add_report_subcommand(app, report_options);
+  fb::DoctorOptions doctor_options;
+  fb::add_doctor_subcommand(app, doctor_options);  // also what a bare `fabricbench` runs
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -57,10 +63,9 @@ int main_with_errors(int argc, char** argv) {
   if (algos->parsed()) return fb::algos_command(algos_options, command_line);
   if (scale->parsed()) return fb::scale_command(scale_options, command_line);
   if (compare->parsed()) return fb::compare_command(compare_options);
-  fmt::print(stderr,
-             "fabricbench: `doctor` (the default command) is not built yet; measure collectives "
-             "with `fabricbench run all_reduce` (see --help)\n");
-  return static_cast<int>(fb::ExitCode::usage);
+  if (report->parsed()) return fb::report_command(report_options);
+  // `fabricbench` alone is `fabricbench doctor`.
+  return fb::doctor_command(doctor_options, command_line);
 }
 
 }  // namespace

@@ -56,6 +56,27 @@ struct ScaleRow {
 
 }  // namespace
 
+Run run_scale_point(const RunOptions& m, const MachineFacts& facts, const Topology& topo, int count,
+                    Placement placement, Point* point, std::string* failure) {
+  const auto gpus = choose_gpus(topo, count, placement);
+  RunOptions one = m;
+  one.gpus.clear();
+  for (std::size_t i = 0; i < gpus.size(); ++i) one.gpus += (i ? "," : "") + std::to_string(gpus[i]);
+  if (gpus.size() == 1) one.gpus += "-" + std::to_string(gpus[0]);  // a one-GPU list, not a count
+  const Plan plan = build_run_plan(one, facts);
+  const char* name = placement == Placement::best ? "best" : "worst";
+  fmt::print(stderr, "fabricbench: {} on {} GPU{} ({} placement: {})\n", m.collectives[0], count,
+             count == 1 ? "" : "s", name, one.gpus);
+  const auto outcome = run_plan(plan, {}, [&](int, const Point& p) { *point = p; });
+  *failure = outcome.failure;
+  Run run = make_run(plan, 0, {});
+  run.kind = "scale";
+  run.label = name;
+  run.failure = outcome.failure;
+  if (outcome.failure.empty()) run.points = {*point};
+  return run;
+}
+
 int scale_command(const ScaleOptions& o, const std::vector<std::string>& command_line) {
   RunOptions m = o.measure;
   if (!m.gpus.empty()) FB_USAGE_ERROR("scale chooses the GPUs itself: give --counts instead of --gpus");
@@ -79,24 +100,10 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
     double base = 0;
     for (const int count : counts) {
       ScaleRow row{count, name, choose_gpus(*result.topology, count, placement), {}, "", 0};
-      RunOptions one = m;
-      one.gpus.clear();
-      for (std::size_t i = 0; i < row.gpus.size(); ++i)
-        one.gpus += (i ? "," : "") + std::to_string(row.gpus[i]);
-      if (row.gpus.size() == 1) one.gpus += "-" + std::to_string(row.gpus[0]);  // a one-GPU list, not a count
-      const Plan plan = build_run_plan(one, facts);
-      fmt::print(stderr, "fabricbench: {} on {} GPU{} ({} placement: {})\n", m.collectives[0], count,
-                 count == 1 ? "" : "s", name, one.gpus);
-      const auto outcome = run_plan(plan, {}, [&](int, const Point& p) { row.point = p; });
-      row.failure = outcome.failure;
+      result.runs.push_back(
+          run_scale_point(m, facts, *result.topology, count, placement, &row.point, &row.failure));
       if (count > 1 && base <= 0) base = row.point.busbw_gbps;
       if (count > 1 && base > 0) row.efficiency = row.point.busbw_gbps / base;
-      Run run = make_run(plan, 0, {});
-      run.kind = "scale";
-      run.label = name;
-      run.failure = row.failure;
-      if (row.failure.empty()) run.points = {row.point};
-      result.runs.push_back(std::move(run));
       rows.push_back(row);
     }
   }

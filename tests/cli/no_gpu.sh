@@ -20,3 +20,9 @@ echo "topo exit $rc: $out"
 [[ $rc -eq 0 ]] || { echo "FAIL: topo should exit 0 without a GPU"; exit 1; }
 [[ "$out" == *"could not read: NVML"* && "$out" == *"could not read: CUDA runtime"* ]] ||
   { echo "FAIL: topo should say what it could not read"; exit 1; }
+
+# A bare `fabricbench` is `fabricbench doctor`: without a GPU it says so and exits 3.
+out=$(timeout 10 "$bin" 2>&1)
+rc=$?
+echo "doctor exit $rc: $out"
+[[ $rc -eq 3 && "$out" == *"no usable GPU"* ]] || { echo "FAIL: bare fabricbench without a GPU"; exit 1; }

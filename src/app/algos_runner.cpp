@@ -1,0 +1,96 @@
+#include "app/algos_runner.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/plan_runner.hpp"
+#include "core/error.hpp"
+
+namespace fb {
+namespace {
+
+namespace fs = std::filesystem;
+
+NcclLogSummary read_logs(const fs::path& dir) {
+  NcclLogSummary all;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    merge_nccl_logs(all, parse_nccl_log(ss.str()));
+  }
+  return all;
+}
+
+}  // namespace
+
+AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
+                     const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet) {
+  AlgosSweep out;
+  const auto& coll = plan.runs.at(0).collective;
+  // 1. NCCL's own choices, transports and channels, from a short logged pass (logging every call
+  //    would slow the timed default sweep, so it runs apart).
+  const fs::path logs = keep_logs.empty()
+                            ? fs::temp_directory_path() / fmt::format("fabricbench-nccl-{}", ::getpid())
+                            : fs::path(keep_logs);
+  fs::create_directories(logs);
+  Plan probe = plan;
+  probe.sampling = {1, 0, 0, 1, 1, 0, 1.0};
+  if (!quiet) fmt::print(stderr, "fabricbench: reading NCCL's own choices from its log\n");
+  const auto probed = run_plan(probe,
+                               {{"NCCL_DEBUG", "INFO"},
+                                {"NCCL_DEBUG_SUBSYS", "INIT,TUNING"},
+                                {"NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string()}},
+                               [](int, const Point&) {});
+  out.log = read_logs(logs);
+  const auto& log = out.log;
+  if (keep_logs.empty()) fs::remove_all(logs);
+  if (!probed.supervisor.ok)
+    throw Error(probed.supervisor.code, "NCCL's default run failed: " + probed.failure);
+
+  // 2. The timed sweeps: default first, then every forced pair in fresh workers.
+  auto& configs = out.configs;
+  configs.push_back({"", "", {}, ""});
+  for (const auto& a : algos)
+    for (const auto& p : protos)
+      if (a != "default" || p != "default")
+        configs.push_back({a == "default" ? "" : a, p == "default" ? "" : p, {}, ""});
+  for (auto& c : configs) {
+    std::map<std::string, std::string> env;
+    if (!c.algo.empty()) env["NCCL_ALGO"] = c.algo;
+    if (!c.proto.empty()) env["NCCL_PROTO"] = c.proto;
+    if (!quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
+    const auto outcome = run_plan(plan, env, [&](int, const Point& p) { c.points.push_back(p); });
+    if (!outcome.supervisor.ok) c.failure = outcome.failure;
+    if (c.is_default() && !outcome.supervisor.ok)
+      throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
+    Run run = make_run(plan, 0, env);
+    run.kind = "algos";
+    run.failure = c.failure;
+    run.points = c.points;
+    if (c.is_default()) {
+      run.nccl_transports.assign(log.transports.begin(), log.transports.end());
+      run.nccl_coll_channels = log.coll_channels;
+      run.nccl_p2p_channels = log.p2p_channels;
+      const auto op = log.choices.find(nccl_op_name(coll));
+      for (auto& p : run.points) {
+        if (op == log.choices.end()) break;
+        if (const auto it = op->second.find(p.bytes); it != op->second.end()) {
+          p.nccl_algo = it->second.algo;
+          p.nccl_proto = it->second.proto;
+          p.nccl_channels = it->second.channels;
+        }
+      }
+      c.points = run.points;
+    }
+    out.runs.push_back(std::move(run));
+  }
+
+  return out;
+}
+
+}  // namespace fb

@@ -1,0 +1,54 @@
+#include "app/report_command.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "analyse/verdicts.hpp"
+#include "core/error.hpp"
+#include "core/result_json.hpp"
+#include "report/documents.hpp"
+#include "report/json_reporter.hpp"
+#include "report/topology_console.hpp"
+
+namespace fb {
+
+int report_command(const ReportOptions& o) {
+  std::ifstream in(o.input);
+  if (!in) FB_USAGE_ERROR(fmt::format("cannot read {}", o.input));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Result r;
+  try {
+    r = parse_result(ss.str());
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("{}: {}", o.input, e.what()));
+  }
+  if (o.analyse) {
+    r.findings = analyse_result(r);
+    if (o.output.empty() && o.format.empty()) {
+      print_findings(std::cout, r.findings);
+      for (const auto& f : r.findings)
+        if (f.severity == "error") return static_cast<int>(ExitCode::finding);
+      return 0;
+    }
+  }
+  std::string format = o.format;
+  if (format.empty()) {
+    const auto dot = o.output.rfind('.');
+    const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
+    format = ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
+  }
+  const std::string text = format == "html"  ? html_report(r)
+                           : format == "csv" ? points_csv(r)
+                                             : markdown_summary(r);
+  if (o.output.empty())
+    std::cout << text;
+  else
+    write_file_atomically(o.output, text);
+  return 0;
+}
+
+}  // namespace fb
