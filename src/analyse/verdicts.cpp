@@ -108,22 +108,23 @@ std::vector<Finding> check_ceilings(const Result& r) {
 std::vector<Finding> check_data_and_noise(const Result& r) {
   std::vector<Finding> out;
   for (const auto& run : r.runs) {
+    std::vector<std::string> wrong;
+    std::vector<std::string> noisy;
     for (const auto& p : run.points) {
-      if (p.wrong > 0)
-        out.push_back(
-            {"DATA_WRONG", "error",
-             fmt::format("{} {} {} B: {} wrong elements", run.collective, run.dtype, p.bytes, p.wrong),
-             "every element exact",
-             "rerun with -c 1; repeated errors point at a GPU, a link or the NCCL build"});
+      if (p.wrong > 0) wrong.push_back(fmt::format("{} at {} B", p.wrong, p.bytes));
       if (p.bytes >= (1u << 20) && std::isfinite(p.time_us.median_ci) && p.time_us.median_ci > kNoisy)
-        out.push_back(
-            {"RESULT_NOISY", "warning",
-             fmt::format("{} {} B: median time known only to +-{:.1f}% after {} batches", run.collective,
-                         p.bytes, p.time_us.median_ci * 100, p.time_us.n),
-             fmt::format("+-{:.0f}% or better", kNoisy * 100),
-             "something else uses the GPUs or CPUs (nvidia-smi, top); rerun on an idle machine or raise "
-             "--max-time"});
+        noisy.push_back(fmt::format("+-{:.1f}% at {} B", p.time_us.median_ci * 100, p.bytes));
     }
+    if (!wrong.empty())
+      out.push_back({"DATA_WRONG", "error",
+                     fmt::format("{} {}: wrong elements {}", run.collective, run.dtype, fmt::join(wrong, ", ")),
+                     "every element exact", "rerun with -c 1; repeated errors point at a GPU, a link or the NCCL build"});
+    if (!noisy.empty())
+      out.push_back({"RESULT_NOISY", "warning",
+                     fmt::format("{}: median time known only to {}", run.collective, fmt::join(noisy, ", ")),
+                     fmt::format("+-{:.0f}% or better", kNoisy * 100),
+                     "something else uses the GPUs or CPUs (nvidia-smi, top); rerun on an idle machine or raise "
+                     "--max-time"});
   }
   return out;
 }

@@ -9,7 +9,8 @@ NcclLogSummary parse_nccl_log(const std::string& text) {
   static const std::regex kVersion(R"(NCCL INFO NCCL version (\d+\.\d+\.\d+))");
   static const std::regex kChoice(
       R"(NCCL INFO (\w+): (\d+) Bytes -> Algo (\w+) proto (\w+) channel\{Lo\.\.Hi\}=\{(\d+)\.\.(\d+)\})");
-  static const std::regex kTransport(R"(NCCL INFO Channel \d+/\d+ : \d+\[\d+\] -> \d+\[\d+\] via (.+?)\s*$)");
+  static const std::regex kTransport(
+      R"(NCCL INFO Channel \d+(?:/\d+)? : \d+\[\d+\] -> \d+\[\d+\](?: \[\w+\])? via (.+?)\s*$)");
   static const std::regex kChannels(
       R"(NCCL INFO (\d+) coll channels, (\d+) collnet channels, (\d+) nvls channels, (\d+) p2p channels)");
   NcclLogSummary s;

@@ -124,3 +124,12 @@ TEST(NcclLog, FabricbenchProbeLog) {
   EXPECT_EQ(s.transports, (std::set<std::string>{"P2P/CUMEM"}));
   EXPECT_EQ(s.coll_channels, 24);
 }
+
+// NCCL_P2P_DISABLE=1, two processes (captured with fabricbench algos --keep-logs): NCCL falls back
+// to shared memory and logs its channels without the "/connection" suffix.
+TEST(NcclLog, SharedMemoryFallbackLog) {
+  const auto s = fb::parse_nccl_log(read("fabricbench-probe-2.28.3-p2p-disabled-rank0.log"));
+  EXPECT_EQ(s.transports, (std::set<std::string>{"SHM/direct/direct"}));
+  EXPECT_EQ(s.coll_channels, 4);
+  EXPECT_EQ(s.p2p_channels, 4);
+}

@@ -120,8 +120,9 @@ TEST(Verdicts, WrongDataAndNoise) {
   r.runs[0].points[1].wrong = 3;
   r.runs[0].points[0].time_us.median_ci = 0.08;
   const auto f = fb::check_data_and_noise(r);
-  EXPECT_EQ(codes(f), (std::vector<std::string>{"RESULT_NOISY", "DATA_WRONG"}));
-  EXPECT_EQ(f[1].severity, "error");
+  EXPECT_EQ(codes(f), (std::vector<std::string>{"DATA_WRONG", "RESULT_NOISY"}));
+  EXPECT_EQ(f[0].severity, "error");
+  EXPECT_NE(f[0].evidence.find("3 at 1073741824 B"), std::string::npos) << f[0].evidence;
 }
 
 TEST(Verdicts, BusbwDroppingAsGpusAreAdded) {
