@@ -95,7 +95,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   const auto protos = checked(split(o.protos), {"LL", "LL128", "Simple"}, "protocol");
   gpu::device_count();
   auto lib = NcclLibrary::load(m.nccl_lib);
-  const Plan plan = build_run_plan(m, probe_machine_facts(*lib));
+  Plan plan = build_run_plan(m, probe_machine_facts(*lib));
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"})
     if (std::getenv(var))
       fmt::print(stderr, "fabricbench: warning: {} is set; the 'default' sweep is not NCCL's own choice\n",
@@ -103,6 +103,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
 
   Result result = make_result_header(command_line, lib.get());
   result.topology = probe_topology({});
+  attach_cpulists(plan, *result.topology);
   add_gpus(result, plan.gpus);
 
   auto sweep = run_algos(plan, algos, protos, o.keep_logs, o.measure.quiet);

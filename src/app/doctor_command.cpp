@@ -106,7 +106,8 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   announce("collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
            o.quick ? "10 s" : "1 min");
   m.collectives = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "sendrecv"};
-  const Plan plan = build_run_plan(m, facts);
+  Plan plan = build_run_plan(m, facts);
+  attach_cpulists(plan, *result.topology);
   std::map<int, std::size_t> slot;
   const auto outcome = run_plan(plan, {}, [&](int index, const Point& p) {
     if (!slot.contains(index)) {
@@ -148,7 +149,8 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   a.collectives = {"all_reduce"};
   a.check = 0;
   if (o.quick) a.sizes = {"1M", "256M", "1G"};
-  const Plan algo_plan = build_run_plan(a, facts);
+  Plan algo_plan = build_run_plan(a, facts);
+  attach_cpulists(algo_plan, *result.topology);
   const auto sweep =
       o.quick ? run_algos(algo_plan, {"Ring", "Tree", "default"}, {"default", "LL", "Simple"}, "", true)
               : run_algos(algo_plan, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, "", true);

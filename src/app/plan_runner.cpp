@@ -70,6 +70,16 @@ Run make_run(const Plan& plan, std::size_t index, const std::map<std::string, st
   return run;
 }
 
+void attach_cpulists(Plan& plan, const Topology& topology) {
+  plan.cpulists.clear();
+  for (const int g : plan.gpus) {
+    std::string cpus;
+    for (const auto& tg : topology.gpus)
+      if (tg.index == g) cpus = tg.cpulist;
+    plan.cpulists.push_back(cpus);
+  }
+}
+
 PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env, const PointHandler& on_point) {
   std::vector<nlohmann::json> starts;
   const int nprocs = process_count(plan);

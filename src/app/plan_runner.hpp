@@ -23,6 +23,9 @@ struct PlanOutcome {
 // created, so each setting needs fresh processes: the processes launcher).
 PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env, const PointHandler& on_point);
 
+// plan.cpulists from the topology (each GPU's local CPUs), for --cpu-bind.
+void attach_cpulists(Plan& plan, const Topology& topology);
+
 // The result-document header of plan.runs[index], forced NCCL_ALGO/NCCL_PROTO included.
 Run make_run(const Plan& plan, std::size_t index, const std::map<std::string, std::string>& env);
 

@@ -49,13 +49,14 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   gpu::device_count();         // no GPU: an environment error, before loading NCCL
   auto lib = NcclLibrary::load(options.nccl_lib);
   const auto machine = probe_machine_facts(*lib);
-  const Plan plan = build_run_plan(options, machine);
+  Plan plan = build_run_plan(options, machine);
   warn_dropped_sizes(plan);
 
   Result result = make_result_header(command_line, lib.get());
   add_gpus(result, plan.gpus);
 
   result.topology = probe_topology({});
+  attach_cpulists(plan, *result.topology);
 
   ReporterSet reporters;
   reporters.add(std::make_unique<ConsoleReporter>(std::cout, options.quiet));

@@ -63,7 +63,8 @@ Run run_scale_point(const RunOptions& m, const MachineFacts& facts, const Topolo
   one.gpus.clear();
   for (std::size_t i = 0; i < gpus.size(); ++i) one.gpus += (i ? "," : "") + std::to_string(gpus[i]);
   if (gpus.size() == 1) one.gpus += "-" + std::to_string(gpus[0]);  // a one-GPU list, not a count
-  const Plan plan = build_run_plan(one, facts);
+  Plan plan = build_run_plan(one, facts);
+  attach_cpulists(plan, topo);
   const char* name = placement == Placement::best ? "best" : "worst";
   fmt::print(stderr, "fabricbench: {} on {} GPU{} ({} placement: {})\n", m.collectives[0], count,
              count == 1 ? "" : "s", name, one.gpus);

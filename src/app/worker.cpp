@@ -9,6 +9,7 @@
 #include "comm/channel.hpp"
 #include "comm/hub_bootstrap.hpp"
 #include "comm/nccl_collectives.hpp"
+#include "core/cpu_affinity.hpp"
 #include "launch/protocol.hpp"
 #include "launch/worker_link.hpp"
 
@@ -27,6 +28,15 @@ int worker_main(int fd) {
     const int process = start->at("process").get<int>();
     HubBootstrap bootstrap(channel, process, start->at("nprocs").get<int>());
     const auto local = assignment_for(plan, process);
+    if (plan.cpu_bind != "none" && plan.launcher == LauncherKind::processes) {
+      const auto i = static_cast<std::size_t>(process);
+      const std::string list = i < plan.cpulists.size() ? plan.cpulists[i] : std::string();
+      auto cpus = parse_cpulist(list);
+      if (plan.cpu_bind == "core" && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
+      if (!bind_to_cpus(cpus))
+        link.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)", process,
+                              list));
+    }
 
     link.begin("start-up: GPU memory check and NCCL initialisation");
     check_free_memory(plan, local);

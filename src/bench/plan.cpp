@@ -57,7 +57,9 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"check", p.check},
        {"inject_corruption", p.inject_corruption},
        {"timeout_s", p.timeout_s},
-       {"nccl_lib", p.nccl_lib}};
+       {"nccl_lib", p.nccl_lib},
+       {"cpu_bind", p.cpu_bind},
+       {"cpulists", p.cpulists}};
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -81,6 +83,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   j.at("inject_corruption").get_to(p.inject_corruption);
   j.at("timeout_s").get_to(p.timeout_s);
   j.at("nccl_lib").get_to(p.nccl_lib);
+  j.at("cpu_bind").get_to(p.cpu_bind);
+  j.at("cpulists").get_to(p.cpulists);
 }
 
 }  // namespace fb

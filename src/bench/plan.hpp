@@ -48,6 +48,9 @@ struct Plan {
   bool inject_corruption = false;  // testing aid: corrupts one output element on rank 0
   double timeout_s = 120;
   std::string nccl_lib;  // empty: the dynamic loader's libnccl.so.2
+  // Worker processes' CPUs: "none"; "numa": the GPU's local CPUs; "core": one of them per rank.
+  std::string cpu_bind = "none";
+  std::vector<std::string> cpulists;  // per rank: the GPU's local CPUs (from the topology)
 
   [[nodiscard]] int nranks() const { return static_cast<int>(gpus.size()); }
 };

@@ -56,6 +56,11 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
                     "all GPUs")
         ->check(CLI::IsMember({"processes", "threads"}))
         ->group(grp);
+  app->add_option("--cpu-bind", o.cpu_bind,
+                  "none | numa (each worker on its GPU's local CPUs) | core (one of them per rank, as mpirun "
+                  "binds) (default none)")
+      ->check(CLI::IsMember({"none", "numa", "core"}))
+      ->group(grp);
   app->add_option("--timeout", o.timeout_s,
                   "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120)")
       ->group(grp);

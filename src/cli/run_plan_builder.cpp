@@ -226,6 +226,7 @@ Plan build_run_plan(const RunOptions& o, const MachineFacts& machine) {
   plan.inject_corruption = o.inject_corruption;
   plan.timeout_s = o.timeout_s;
   plan.nccl_lib = o.nccl_lib;
+  plan.cpu_bind = o.cpu_bind;
 
   bool any_point = false;
   for (const auto& run : plan.runs) any_point = any_point || !plan_points(plan, run).empty();

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
 #include "gpu/copy_ops.hpp"
 #include "gpu/kernels/copy_kernels.hpp"
@@ -30,25 +31,6 @@ int sm_count() {
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   return sms > 0 ? sms : 1;
-}
-
-std::vector<int> parse_cpulist(const std::string& list) {
-  std::vector<int> cpus;
-  std::size_t pos = 0;
-  while (pos < list.size()) {
-    const auto comma = std::min(list.find(',', pos), list.size());
-    const auto item = list.substr(pos, comma - pos);
-    const auto dash = item.find('-');
-    try {
-      const int a = std::stoi(item.substr(0, dash));
-      const int b = dash == std::string::npos ? a : std::stoi(item.substr(dash + 1));
-      for (int c = a; c <= b; ++c) cpus.push_back(c);
-    } catch (const std::exception&) {
-      return {};
-    }
-    pos = comma + 1;
-  }
-  return cpus;
 }
 
 }  // namespace
@@ -86,13 +68,7 @@ PinnedBuffer::PinnedBuffer(std::size_t bytes, const std::string& cpulist) : byte
     throw Error(ExitCode::usage, fmt::format("cannot allocate {} bytes of host memory", bytes));
   // First touch from a thread on the GPU's local CPUs: Linux places the pages on their node.
   std::thread toucher([&] {
-    const auto cpus = parse_cpulist(cpulist);
-    if (!cpus.empty()) {
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      for (int c : cpus) CPU_SET(c, &set);
-      sched_setaffinity(0, sizeof set, &set);
-    }
+    bind_to_cpus(parse_cpulist(cpulist));
     std::memset(p, 0, bytes);
   });
   toucher.join();

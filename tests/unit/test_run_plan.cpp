@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cli/run_plan_builder.hpp"
+#include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
 
 namespace {
@@ -172,4 +173,12 @@ TEST(RunPlan, PlanSurvivesJsonToWorkers) {
   EXPECT_EQ(back.launcher, fb::LauncherKind::threads);
   EXPECT_EQ(fb::process_count(back), 1);
   EXPECT_EQ(fb::assignment_for(back, 0).devices, (std::vector<int>{0, 1}));
+}
+
+TEST(CpuList, ParsesRangesAndLists) {
+  EXPECT_EQ(fb::parse_cpulist("0-3"), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(fb::parse_cpulist("0-1,8,10-11"), (std::vector<int>{0, 1, 8, 10, 11}));
+  EXPECT_TRUE(fb::parse_cpulist("").empty());
+  EXPECT_TRUE(fb::parse_cpulist("3-1").empty());
+  EXPECT_TRUE(fb::parse_cpulist("a-b").empty());
 }
