@@ -30,7 +30,8 @@ fb::Point point(std::uint64_t bytes, double busbw, double ci = 0.005) {
 }  // namespace
 
 TEST(NcclLog, TwoProcessRankZeroLog) {
-  const auto s = fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log"));
+  const auto s =
+      fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log"));
   EXPECT_EQ(s.version, "2.28.3");
   EXPECT_EQ(s.coll_channels, 24);
   EXPECT_EQ(s.nvls_channels, 0);
@@ -58,7 +59,8 @@ TEST(NcclLog, SingleProcessLogWithInterleavedTableLines) {
 TEST(NcclLog, RankWithoutTuningLinesMergesIntoRankZero) {
   auto s = fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank1-INFO-INIT-GRAPH-TUNING.log"));
   EXPECT_TRUE(s.choices.empty());
-  fb::merge_nccl_logs(s, fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log")));
+  fb::merge_nccl_logs(
+      s, fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log")));
   EXPECT_FALSE(s.choices.at("AllReduce").empty());
   EXPECT_EQ(fb::nccl_op_name("reduce_scatter"), "ReduceScatter");
 }
@@ -76,8 +78,9 @@ TEST(Algos, WinnersPerSize) {
 }
 
 TEST(Algos, ForcedChoiceMustBeatDefaultBeyondNoise) {
-  std::vector<fb::AlgoConfig> c{{"", "", {point(1 << 30, 331, 0.002), point(4ULL << 30, 346, 0.002)}, ""},
-                                {"Tree", "Simple", {point(1 << 30, 343, 0.002), point(4ULL << 30, 348, 0.002)}, ""}};
+  std::vector<fb::AlgoConfig> c{
+      {"", "", {point(1 << 30, 331, 0.002), point(4ULL << 30, 346, 0.002)}, ""},
+      {"Tree", "Simple", {point(1 << 30, 343, 0.002), point(4ULL << 30, 348, 0.002)}, ""}};
   auto f = fb::forced_beats_default(c, 0.01, 16 << 20);
   ASSERT_EQ(f.size(), 1u);  // +3.6% at 1 GiB; +0.6% at 4 GiB is noise
   EXPECT_NE(f[0].evidence.find("NCCL_ALGO=Tree NCCL_PROTO=Simple reaches 343.0 GB/s"), std::string::npos)
@@ -92,7 +95,8 @@ TEST(Algos, OneFindingPerSizeForTheBestForcedChoice) {
                                 {"Tree", "Simple", {point(1 << 30, 343, 0.002)}, ""}};
   const auto f = fb::forced_beats_default(c, 0.01, 0);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].evidence.find("NCCL_ALGO=Tree NCCL_PROTO=Simple reaches 343.0"), std::string::npos) << f[0].evidence;
+  EXPECT_NE(f[0].evidence.find("NCCL_ALGO=Tree NCCL_PROTO=Simple reaches 343.0"), std::string::npos)
+      << f[0].evidence;
   EXPECT_EQ(c[1].label(), "Tree/*");
 }
 
@@ -106,7 +110,7 @@ TEST(Algos, TunerCsvCoversEverySizeOnceWithMergedRanges) {
   const std::string expected =
       "# NCCL tuner plugin configuration written by fabricbench algos (2 ranks, 1 node)\n"
       "# colltype,minbytes,maxbytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n"
-      "allreduce,0,65536,ring,ll,-1,1,2,-1,-1\n"          // 1 KiB and 4 KiB merged; sqrt(4096 * 1 MiB) = 65536
+      "allreduce,0,65536,ring,ll,-1,1,2,-1,-1\n"  // 1 KiB and 4 KiB merged; sqrt(4096 * 1 MiB) = 65536
       "allreduce,65537,33554432,ring,simple,-1,1,2,-1,-1\n"  // sqrt(1 MiB * 1 GiB) = 32 MiB
       "allreduce,33554433,18446744073709551615,tree,simple,-1,1,2,-1,-1\n";
   EXPECT_EQ(csv, expected);

@@ -45,8 +45,9 @@ fb::Topology four_gpus() {
 }  // namespace
 
 TEST(P2pAnalysis, CeilingsByTestAndDirection) {
-  std::vector<fb::P2pMeasurement> ms{bw("ce_read", 1, 0, 390), bw("sm_write", 0, 1, 370), bw("ce_bidir", 0, 1, 780),
-                                     bw("h2d", -1, 3, 14), bw("ce_read", 2, 3, 50)};
+  std::vector<fb::P2pMeasurement> ms{bw("ce_read", 1, 0, 390), bw("sm_write", 0, 1, 370),
+                                     bw("ce_bidir", 0, 1, 780), bw("h2d", -1, 3, 14),
+                                     bw("ce_read", 2, 3, 50)};
   fb::attach_p2p_ceilings(ms, four_gpus());
   EXPECT_DOUBLE_EQ(ms[0].wire_gbps, 450.0);
   EXPECT_DOUBLE_EQ(ms[0].ceiling_gbps, 396.0);  // copy engine
@@ -72,7 +73,8 @@ TEST(P2pAnalysis, EfficiencyIsMeasuredOverWire) {
 
 TEST(P2pAnalysis, SlowPairAmongItsClassIsFlagged) {
   const auto t = four_gpus();
-  std::vector<fb::P2pMeasurement> ms{bw("ce_read", 0, 1, 395), bw("ce_read", 1, 0, 394), bw("ce_read", 0, 2, 396),
+  std::vector<fb::P2pMeasurement> ms{bw("ce_read", 0, 1, 395), bw("ce_read", 1, 0, 394),
+                                     bw("ce_read", 0, 2, 396),
                                      bw("ce_read", 2, 0, 300),  // 24% below the NV18 median
                                      bw("ce_read", 2, 3, 50)};  // alone in its class: never compared to NV18
   const auto f = fb::check_p2p(ms, t, 0.10);
@@ -83,7 +85,8 @@ TEST(P2pAnalysis, SlowPairAmongItsClassIsFlagged) {
 }
 
 TEST(P2pAnalysis, NoiseWithinMarginIsSilent) {
-  std::vector<fb::P2pMeasurement> ms{bw("sm_read", 0, 1, 376), bw("sm_read", 1, 0, 360), bw("sm_read", 0, 2, 370)};
+  std::vector<fb::P2pMeasurement> ms{bw("sm_read", 0, 1, 376), bw("sm_read", 1, 0, 360),
+                                     bw("sm_read", 0, 2, 370)};
   EXPECT_TRUE(fb::check_p2p(ms, four_gpus(), 0.10).empty());
 }
 
