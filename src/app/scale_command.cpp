@@ -100,9 +100,10 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
     const char* name = placement == Placement::best ? "best" : "worst";
     double base = 0;
     for (const int count : counts) {
-      ScaleRow row{count, name, choose_gpus(*result.topology, count, placement), {}, "", 0};
+      ScaleRow row{count, name, {}, {}, "", 0};
       result.runs.push_back(
           run_scale_point(m, facts, *result.topology, count, placement, &row.point, &row.failure));
+      row.gpus = result.runs.back().gpus;
       if (count > 1 && base <= 0) base = row.point.busbw_gbps;
       if (count > 1 && base > 0) row.efficiency = row.point.busbw_gbps / base;
       rows.push_back(row);

@@ -2,20 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "analyse/p2p_analysis.hpp"
+#include "p2p_builders.hpp"
 
 namespace {
 
 fb::P2pMeasurement bw(const char* test, int src, int dst, double value) {
-  fb::P2pMeasurement m;
-  m.test = test;
-  m.src = src;
-  m.dst = dst;
-  m.unit = "GB/s";
-  m.value = value;
-  m.samples = 5;
-  m.bytes = 1 << 20;
-  m.wrong = 0;
-  return m;
+  return p2p_figure(test, src, dst, value);
 }
 
 // Four GPUs: 0-1, 0-2, 1-2 ... all NV18 (450 GB/s, ceilings 373.5 / 396) except 2-3 over PCIe PIX.

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyse/verdicts.hpp"
+#include "p2p_builders.hpp"
 #include "topology_fixtures.hpp"
 
 namespace {
@@ -30,18 +31,6 @@ fb::Run collective_run(const std::string& name, int gpus, std::vector<fb::Point>
   return run;
 }
 
-fb::P2pMeasurement copy(const char* test, int src, int dst, double v) {
-  fb::P2pMeasurement m;
-  m.test = test;
-  m.src = src;
-  m.dst = dst;
-  m.unit = "GB/s";
-  m.value = v;
-  m.samples = 5;
-  m.wrong = 0;
-  return m;
-}
-
 // A healthy machine's doctor result: ring busbw near the ceiling, even pairs, no overrides.
 fb::Result healthy(const std::string& fixture, double busbw_1g) {
   fb::Result r;
@@ -50,7 +39,7 @@ fb::Result healthy(const std::string& fixture, double busbw_1g) {
   r.runs.push_back(collective_run("all_reduce", n, {point(1 << 20, 60), point(1 << 30, busbw_1g)}));
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b)
-      if (a != b) r.p2p.push_back(copy("ce_read", a, b, 390 - 0.1 * (a + b)));
+      if (a != b) r.p2p.push_back(p2p_figure("ce_read", a, b, 390 - 0.1 * (a + b)));
   for (int count : {2, 4, 8}) {
     auto s = collective_run("all_reduce", count, {point(1 << 30, busbw_1g * (1 + 0.01 * count))});
     s.kind = "scale";
