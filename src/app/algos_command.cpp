@@ -4,8 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -25,8 +23,6 @@
 
 namespace fb {
 namespace {
-
-namespace fs = std::filesystem;
 
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;

@@ -79,7 +79,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   announce("pairs: copy engine, SM copies, latency, host links", o.quick ? "5 s" : "1 s per pair and GPU");
   P2pPlan p2p;
   p2p.gpus = gpus;
-  for (int g : gpus) p2p.cpulists.push_back(result.topology->gpus.at(static_cast<std::size_t>(g)).cpulist);
+  p2p.cpulists = local_cpulists(*result.topology, gpus);
   if (o.quick) {
     p2p.bytes = 64ULL << 20;
     p2p.copies_per_sample = 4;

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "analyse/p2p_analysis.hpp"
+#include "app/plan_runner.hpp"
 #include "app/result_header.hpp"
 #include "bench/p2p_bench.hpp"
 #include "cli/run_plan_builder.hpp"
@@ -27,18 +28,14 @@ P2pPlan build_plan(const P2pOptions& o, const Topology& topo, int visible) {
   if (plan.bytes % 4096 != 0) FB_USAGE_ERROR(fmt::format("--size {} is not a multiple of 4 KiB", o.size));
   if (o.copies < 1) FB_USAGE_ERROR(fmt::format("--copies must be at least 1 (got {})", o.copies));
   if (o.samples < 1) FB_USAGE_ERROR(fmt::format("--samples must be at least 1 (got {})", o.samples));
-  if (!(o.margin > 0 && o.margin < 1)) FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", o.margin));
+  if (!(o.margin > 0 && o.margin < 1))
+    FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", o.margin));
   plan.latency_bytes = parse_size(o.latency_size, "--latency-size");
   plan.latency_stride = parse_size(o.latency_stride, "--latency-stride");
   if (plan.latency_stride % 8 != 0 || plan.latency_stride * 2 > plan.latency_bytes)
     FB_USAGE_ERROR("--latency-stride must be a multiple of 8 bytes and at most half of --latency-size");
   plan.gpus = parse_gpu_selection(o.gpus, visible);
-  for (const int g : plan.gpus) {
-    std::string cpus;
-    for (const auto& tg : topo.gpus)
-      if (tg.index == g) cpus = tg.cpulist;
-    plan.cpulists.push_back(cpus);
-  }
+  plan.cpulists = local_cpulists(topo, plan.gpus);
   plan.copies_per_sample = o.copies;
   plan.samples = o.samples;
   plan.pairs = !o.no_pairs;
@@ -57,10 +54,11 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   add_gpus(result, plan.gpus);
   if (plan.gpus.size() == 1 && plan.pairs)
     fmt::print(stderr, "fabricbench: note: one GPU selected: measuring host<->device only\n");
-  if (!plan.host && (plan.gpus.size() < 2 || !plan.pairs)) FB_USAGE_ERROR("nothing to measure: add GPUs or drop --no-host");
+  if (!plan.host && (plan.gpus.size() < 2 || !plan.pairs))
+    FB_USAGE_ERROR("nothing to measure: add GPUs or drop --no-host");
   fmt::print("# fabricbench p2p: {} GPU{}, {} per copy, {} copies per sample, median of {} samples\n",
-             plan.gpus.size(), plan.gpus.size() == 1 ? "" : "s", format_bytes(plan.bytes), plan.copies_per_sample,
-             plan.samples);
+             plan.gpus.size(), plan.gpus.size() == 1 ? "" : "s", format_bytes(plan.bytes),
+             plan.copies_per_sample, plan.samples);
   std::cout.flush();
 
   const ProgressFn progress = [&](const std::string& step) {

@@ -48,8 +48,10 @@ ScopedEnv::ScopedEnv(const std::map<std::string, std::string>& vars) {
 
 ScopedEnv::~ScopedEnv() {
   for (const auto& [k, v] : saved_) {
-    if (v) ::setenv(k.c_str(), v->c_str(), 1);
-    else ::unsetenv(k.c_str());
+    if (v)
+      ::setenv(k.c_str(), v->c_str(), 1);
+    else
+      ::unsetenv(k.c_str());
   }
 }
 
@@ -64,23 +66,31 @@ Run make_run(const Plan& plan, std::size_t index, const std::map<std::string, st
   run.launcher = to_string(plan.launcher);
   run.graph_launches = plan.sampling.graph_launches;
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"}) {
-    if (const auto it = env.find(var); it != env.end()) run.forced[var] = it->second;
-    else if (const char* v = std::getenv(var)) run.forced[var] = v;
+    if (const auto it = env.find(var); it != env.end())
+      run.forced[var] = it->second;
+    else if (const char* v = std::getenv(var))
+      run.forced[var] = v;
   }
   return run;
 }
 
-void attach_cpulists(Plan& plan, const Topology& topology) {
-  plan.cpulists.clear();
-  for (const int g : plan.gpus) {
+std::vector<std::string> local_cpulists(const Topology& topology, const std::vector<int>& gpus) {
+  std::vector<std::string> out;
+  for (const int g : gpus) {
     std::string cpus;
     for (const auto& tg : topology.gpus)
       if (tg.index == g) cpus = tg.cpulist;
-    plan.cpulists.push_back(cpus);
+    out.push_back(cpus);
   }
+  return out;
 }
 
-PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env, const PointHandler& on_point) {
+void attach_cpulists(Plan& plan, const Topology& topology) {
+  plan.cpulists = local_cpulists(topology, plan.gpus);
+}
+
+PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env,
+                     const PointHandler& on_point) {
   std::vector<nlohmann::json> starts;
   const int nprocs = process_count(plan);
   for (int i = 0; i < nprocs; ++i)

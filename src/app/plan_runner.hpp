@@ -21,9 +21,13 @@ struct PlanOutcome {
 
 // `env` is set for the workers only (NCCL reads NCCL_ALGO and the like when a communicator is
 // created, so each setting needs fresh processes: the processes launcher).
-PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env, const PointHandler& on_point);
+PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env,
+                     const PointHandler& on_point);
 
-// plan.cpulists from the topology (each GPU's local CPUs), for --cpu-bind.
+// Each of `gpus`' local CPUs ("0-31"), from the topology; "" where unknown.
+std::vector<std::string> local_cpulists(const Topology& topology, const std::vector<int>& gpus);
+
+// plan.cpulists from the topology, for --cpu-bind.
 void attach_cpulists(Plan& plan, const Topology& topology);
 
 // The result-document header of plan.runs[index], forced NCCL_ALGO/NCCL_PROTO included.

@@ -34,8 +34,8 @@ int worker_main(int fd) {
       auto cpus = parse_cpulist(list);
       if (plan.cpu_bind == "core" && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
       if (!bind_to_cpus(cpus))
-        link.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)", process,
-                              list));
+        link.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
+                              process, list));
     }
 
     link.begin("start-up: GPU memory check and NCCL initialisation");
