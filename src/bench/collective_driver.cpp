@@ -24,6 +24,7 @@ struct LocalGpu {
   gpu::Stream stream;
   gpu::DeviceBuffer send;
   gpu::DeviceBuffer recv;
+  gpu::DeviceBuffer barrier_word;  // the one-element all_reduce that aligns the ranks' batches
   gpu::Event start;
   gpu::Event stop;
   gpu::Verifier verifier;
@@ -40,15 +41,15 @@ class Driver {
  public:
   Driver(const Plan& plan, const LocalAssignment& local, Collectives& coll, Bootstrap& boot,
          ProgressSink& sink)
-      : plan_(plan), coll_(coll), boot_(boot), sink_(sink) {
-    const auto needs = buffer_needs(plan);
+      : plan_(plan), coll_(coll), boot_(boot), sink_(sink), needs_(buffer_needs(plan)) {
     for (std::size_t i = 0; i < local.devices.size(); ++i) {
       gpu::set_device(local.devices[i]);
       auto g = std::make_unique<LocalGpu>();
       g->device = local.devices[i];
       g->rank = local.ranks[i];
-      g->send = gpu::DeviceBuffer(needs.send);
-      g->recv = gpu::DeviceBuffer(needs.recv);
+      g->send = gpu::DeviceBuffer(needs_.send);
+      g->recv = gpu::DeviceBuffer(needs_.recv);
+      g->barrier_word = gpu::DeviceBuffer(sizeof(float));
       gpus_.push_back(std::move(g));
     }
   }
@@ -72,15 +73,20 @@ class Driver {
                        format_bytes(p.bytes), p.in_place ? "in-place" : "out-of-place");
   }
 
-  CallBuffers buffers(const LocalGpu& g, const PointPlan& p, std::size_t elem) const {
-    if (!p.in_place) return {g.send.data(), g.recv.data()};
+  // Buffers of iteration `iter`: shifted by whole point sizes, as nccl-tests shifts them.
+  CallBuffers buffers(const LocalGpu& g, const PointPlan& p, std::size_t elem, int iter = 0) const {
+    const std::size_t shift = static_cast<std::size_t>(iter) % rotation_steps(p, elem, needs_, plan_.sampling.iters) *
+                              std::max<std::size_t>(p.counts.send, p.counts.recv) * elem;
+    char* send = static_cast<char*>(g.send.data()) + shift;
+    char* recv = static_cast<char*>(g.recv.data()) + shift;
+    if (!p.in_place) return {send, recv};
     const std::size_t offset = static_cast<std::size_t>(g.rank) * p.counts.param * elem;
-    if (p.counts.send_inside_recv) return {static_cast<char*>(g.recv.data()) + offset, g.recv.data()};
-    if (p.counts.recv_inside_send) return {g.send.data(), static_cast<char*>(g.send.data()) + offset};
-    return {g.recv.data(), g.recv.data()};
+    if (p.counts.send_inside_recv) return {recv + offset, recv};
+    if (p.counts.recv_inside_send) return {send, send + offset};
+    return {recv, recv};
   }
 
-  void launch_once(const RunPlan& run, const PointPlan& p) {
+  void launch_once(const RunPlan& run, const PointPlan& p, int iter = 0) {
     const auto& spec = collective(run.collective);
     const auto elem = dtype_info(run.dtype).size;
     // One group over the local GPUs, as nccl-tests does for several GPUs per thread; a
@@ -89,7 +95,7 @@ class Driver {
     if (grouped) coll_.group_start();
     for (std::size_t i = 0; i < gpus_.size(); ++i) {
       auto& g = *gpus_[i];
-      const auto b = buffers(g, p, elem);
+      const auto b = buffers(g, p, elem, iter);
       CollectiveCall call{static_cast<int>(i), g.rank,    plan_.nranks(), b.send,   b.recv,
                           p.counts.param,      run.dtype, run.op,         run.root, g.stream.handle()};
       spec.launch(coll_, call);
@@ -134,15 +140,32 @@ class Driver {
     return total;
   }
 
+  // A GPU-side barrier: every rank leaves it within a microsecond or two of the others. The
+  // host-side allgather between batches releases ranks tens of microseconds apart, which a
+  // launch-bound batch (20 x ~8 us) would otherwise count as time.
+  void align_ranks() {
+    const bool grouped = gpus_.size() > 1;
+    if (grouped) coll_.group_start();
+    for (std::size_t i = 0; i < gpus_.size(); ++i) {
+      auto& g = *gpus_[i];
+      float* word = static_cast<float*>(g.barrier_word.data());
+      coll_.all_reduce({static_cast<int>(i), g.rank, plan_.nranks(), word, word, 1, DType::float32, RedOp::sum, 0,
+                        g.stream.handle()});
+    }
+    if (grouped) coll_.group_end();
+    synchronize();
+  }
+
   // Per-operation time of one batch on this process's GPUs (max over them), microseconds.
   double time_batch(const RunPlan& run, const PointPlan& p) {
     const auto& s = plan_.sampling;
+    align_ranks();
     for (auto& g : gpus_) g->start.record(g->stream);
     if (s.graph_launches > 0) {
       for (int l = 0; l < s.graph_launches; ++l)
         for (auto& g : gpus_) g->graph.launch(g->stream);
     } else {
-      for (int it = 0; it < s.iters; ++it) launch_once(run, p);
+      for (int it = 0; it < s.iters; ++it) launch_once(run, p, it);
     }
     for (auto& g : gpus_) g->stop.record(g->stream);
     double worst_ms = 0;
@@ -157,7 +180,7 @@ class Driver {
 
   void capture_graphs(const RunPlan& run, const PointPlan& p) {
     for (auto& g : gpus_) gpu::Graph::begin_capture(g->stream);
-    for (int it = 0; it < plan_.sampling.iters; ++it) launch_once(run, p);
+    for (int it = 0; it < plan_.sampling.iters; ++it) launch_once(run, p, it);
     for (auto& g : gpus_) g->graph = gpu::Graph::end_capture(g->stream);
     for (auto& g : gpus_) g->graph.instantiate();
   }
@@ -171,7 +194,7 @@ class Driver {
     point.iters_per_batch = plan_.sampling.iters;
     if (plan_.check) point.wrong = verify_point(run, p);
 
-    for (int w = 0; w < plan_.sampling.warmup; ++w) launch_once(run, p);
+    for (int w = 0; w < plan_.sampling.warmup; ++w) launch_once(run, p, w);
     synchronize();
     if (plan_.sampling.graph_launches > 0) capture_graphs(run, p);
 
@@ -206,6 +229,7 @@ class Driver {
   Collectives& coll_;
   Bootstrap& boot_;
   ProgressSink& sink_;
+  const BufferNeeds needs_;
   std::vector<std::unique_ptr<LocalGpu>> gpus_;
 };
 

@@ -31,6 +31,15 @@ BufferNeeds buffer_needs(const Plan& plan) {
   return needs;
 }
 
+std::size_t rotation_steps(const PointPlan& p, std::size_t elem, const BufferNeeds& buffers, int iters) {
+  const std::uint64_t send = p.counts.send * elem;
+  const std::uint64_t recv = p.counts.recv * elem;
+  const std::uint64_t stride = std::max<std::uint64_t>({send, recv, 1});
+  if (send > buffers.send || recv > buffers.recv || iters < 1) return 1;
+  const std::uint64_t fit = std::min((buffers.send - send) / stride, (buffers.recv - recv) / stride) + 1;
+  return static_cast<std::size_t>(std::min<std::uint64_t>(fit, static_cast<std::uint64_t>(iters)));
+}
+
 std::string to_string(LauncherKind k) { return k == LauncherKind::threads ? "threads" : "processes"; }
 
 void to_json(nlohmann::json& j, const Plan& p) {

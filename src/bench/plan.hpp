@@ -71,6 +71,13 @@ struct BufferNeeds {
 };
 BufferNeeds buffer_needs(const Plan& plan);
 
+// How many distinct buffer offsets the iterations of a batch cycle through (iteration i uses
+// offset (i % steps) x the point's larger buffer). nccl-tests moves each iteration to a new
+// offset inside its largest-size buffers, so that a point smaller than the GPU's L2 cache is
+// not timed on cache-resident data; the same here, within the buffers the largest point needs
+// (a sweep of a single size therefore does not move). At most `iters`, at least 1.
+std::size_t rotation_steps(const PointPlan& p, std::size_t elem, const BufferNeeds& buffers, int iters);
+
 std::string to_string(LauncherKind k);
 
 void to_json(nlohmann::json& j, const Plan& p);

@@ -182,3 +182,26 @@ TEST(CpuList, ParsesRangesAndLists) {
   EXPECT_TRUE(fb::parse_cpulist("3-1").empty());
   EXPECT_TRUE(fb::parse_cpulist("a-b").empty());
 }
+
+TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {
+  auto o = opts({"all_reduce", "all_gather"});
+  o.sizes = {"1M", "16M", "64M"};
+  const auto plan = fb::build_run_plan(o, two_h200());
+  const auto needs = fb::buffer_needs(plan);
+  // all_reduce 64M: 64 MiB send and receive; all_gather 64M: 32 MiB per rank sent.
+  EXPECT_EQ(needs.send, 64ULL << 20);
+  EXPECT_EQ(needs.recv, 64ULL << 20);
+  const auto ar = fb::plan_points(plan, plan.runs[0]);
+  // 16 MiB in 64 MiB buffers: offsets 0, 16, 32, 48 MiB -> 4 steps; 1 MiB: 64, capped at -n 20.
+  EXPECT_EQ(fb::rotation_steps(ar[1], 4, needs, 20), 4u);
+  EXPECT_EQ(fb::rotation_steps(ar[0], 4, needs, 20), 20u);
+  EXPECT_EQ(fb::rotation_steps(ar[0], 4, needs, 5), 5u);
+  EXPECT_EQ(fb::rotation_steps(ar[2], 4, needs, 20), 1u);  // the largest point stays put
+  // all_gather 16M: receives 16 MiB (the larger buffer), sends 8 MiB: (64-16)/16+1 = 4 steps.
+  const auto ag = fb::plan_points(plan, plan.runs[1]);
+  EXPECT_EQ(fb::rotation_steps(ag[1], 4, needs, 20), 4u);
+  // A point larger than the buffers (never planned) does not move.
+  fb::PointPlan huge = ar[2];
+  huge.counts.send *= 2;
+  EXPECT_EQ(fb::rotation_steps(huge, 4, needs, 20), 1u);
+}
