@@ -62,10 +62,12 @@ std::vector<double> time_size(const fb::NcclApi& api, const Job& job, ncclComm_t
         "cudaMalloc");
   auto launch = [&](int iter) {
     const std::size_t shift = step * (static_cast<std::size_t>(iter) % steps);
-    if (job.coll == "all_reduce") api.AllReduce(in + shift, out + shift, total, ncclFloat32, ncclSum, comm, s);
+    if (job.coll == "all_reduce")
+      api.AllReduce(in + shift, out + shift, total, ncclFloat32, ncclSum, comm, s);
     else if (job.coll == "reduce_scatter")
       api.ReduceScatter(in + shift, out + shift, per_rank, ncclFloat32, ncclSum, comm, s);
-    else api.AllGather(in + shift, out + shift, per_rank, ncclFloat32, comm, s);
+    else
+      api.AllGather(in + shift, out + shift, per_rank, ncclFloat32, comm, s);
   };
   auto complete = [&] {  // nccl-tests' completeColl: poll, yield while the GPU works
     cudaError_t e;
@@ -97,8 +99,8 @@ std::vector<double> time_size(const fb::NcclApi& api, const Job& job, ncclComm_t
 }
 
 // Every size's per-batch times on one rank.
-std::vector<std::vector<double>> time_rank(const fb::NcclApi& api, Job job, const ncclUniqueId& id, int nranks,
-                                           int rank, int device) {
+std::vector<std::vector<double>> time_rank(const fb::NcclApi& api, Job job, const ncclUniqueId& id,
+                                           int nranks, int rank, int device) {
   check(cudaSetDevice(device) == cudaSuccess, "cudaSetDevice");
   ncclComm_t comm = nullptr;
   check(api.CommInitRank(&comm, nranks, id, rank) == ncclSuccess, "ncclCommInitRank");
@@ -139,10 +141,11 @@ void report(const Job& job, const char* mode, int nranks, std::vector<double> t)
   const std::size_t total = std::max<std::size_t>(job.bytes / 4, static_cast<std::size_t>(nranks));
   const double size = job.coll == "all_reduce" ? total * 4.0 : total / nranks * nranks * 4.0;
   const double factor = job.coll == "all_reduce" ? 2.0 * (nranks - 1) / nranks : (nranks - 1.0) / nranks;
-  fmt::print("baseline {} {} B, {} ranks ({}), host timer, {} x {} iters: median {:.2f} us (first {:.2f}, min "
-             "{:.2f}, max {:.2f}), busbw {:.1f} GB/s (median)\n",
-             job.coll, job.bytes, nranks, mode, job.repeats, job.iters, median, first, t.front(), t.back(),
-             size / (median * 1e-6) / 1e9 * factor);
+  fmt::print(
+      "baseline {} {} B, {} ranks ({}), host timer, {} x {} iters: median {:.2f} us (first {:.2f}, min "
+      "{:.2f}, max {:.2f}), busbw {:.1f} GB/s (median)\n",
+      job.coll, job.bytes, nranks, mode, job.repeats, job.iters, median, first, t.front(), t.back(),
+      size / (median * 1e-6) / 1e9 * factor);
 }
 
 }  // namespace
@@ -162,8 +165,8 @@ int main(int argc, char** argv) {
   }
   job.iters = argc > 3 ? std::atoi(argv[3]) : 20;
   job.repeats = argc > 4 ? std::atoi(argv[4]) : 50;
-  if ((job.coll != "all_reduce" && job.coll != "reduce_scatter" && job.coll != "all_gather") || job.iters < 1 ||
-      job.repeats < 1)
+  if ((job.coll != "all_reduce" && job.coll != "reduce_scatter" && job.coll != "all_gather") ||
+      job.iters < 1 || job.repeats < 1)
     return 2;
   // Prints every size's line on the first rank.
   auto report_all = [&](const char* mode, int nranks, const std::vector<std::vector<double>>& t) {
@@ -195,7 +198,8 @@ int main(int argc, char** argv) {
   std::vector<std::vector<std::vector<double>>> times(static_cast<std::size_t>(ngpu));
   std::vector<std::thread> threads;
   for (int r = 0; r < ngpu; ++r)
-    threads.emplace_back([&, r] { times[static_cast<std::size_t>(r)] = time_rank(api, job, id, ngpu, r, r); });
+    threads.emplace_back(
+        [&, r] { times[static_cast<std::size_t>(r)] = time_rank(api, job, id, ngpu, r, r); });
   for (auto& t : threads) t.join();
   report_all("threads", ngpu, times[0]);
   return 0;

@@ -75,7 +75,8 @@ class Driver {
 
   // Buffers of iteration `iter`: shifted by whole point sizes, as nccl-tests shifts them.
   CallBuffers buffers(const LocalGpu& g, const PointPlan& p, std::size_t elem, int iter = 0) const {
-    const std::size_t shift = static_cast<std::size_t>(iter) % rotation_steps(p, elem, needs_, plan_.sampling.iters) *
+    const std::size_t shift = static_cast<std::size_t>(iter) %
+                              rotation_steps(p, elem, needs_, plan_.sampling.iters) *
                               std::max<std::size_t>(p.counts.send, p.counts.recv) * elem;
     char* send = static_cast<char*>(g.send.data()) + shift;
     char* recv = static_cast<char*>(g.recv.data()) + shift;
@@ -149,8 +150,8 @@ class Driver {
     for (std::size_t i = 0; i < gpus_.size(); ++i) {
       auto& g = *gpus_[i];
       float* word = static_cast<float*>(g.barrier_word.data());
-      coll_.all_reduce({static_cast<int>(i), g.rank, plan_.nranks(), word, word, 1, DType::float32, RedOp::sum, 0,
-                        g.stream.handle()});
+      coll_.all_reduce({static_cast<int>(i), g.rank, plan_.nranks(), word, word, 1, DType::float32,
+                        RedOp::sum, 0, g.stream.handle()});
     }
     if (grouped) coll_.group_end();
     synchronize();
