@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3 chromium)
+packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3 chromium openmpi-bin
+  libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")

@@ -10,6 +10,7 @@
 
 #include "app/algos_command.hpp"
 #include "app/compare_command.hpp"
+#include "app/mpi_main.hpp"
 #include "app/p2p_command.hpp"
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
@@ -22,6 +23,7 @@
 #include "cli/report_cli.hpp"
 #include "cli/run_cli.hpp"
 #include "cli/topo_cli.hpp"
+#include "comm/mpi_session.hpp"
 #include "core/error.hpp"
 #include "launch/protocol.hpp"
 #include "launch/supervisor.hpp"
@@ -57,6 +59,16 @@ int main_with_errors(int argc, char** argv) {
     return code == 0 ? 0 : static_cast<int>(fb::ExitCode::usage);
   }
   const std::vector<std::string> command_line(argv, argv + argc);
+  if (fb::MpiSession::current() != nullptr) {
+    const auto parsed = app.get_subcommands();
+    const std::string name = parsed.empty() ? "doctor" : parsed.front()->get_name();
+    if (!fb::runs_under_mpi(name))
+      throw fb::Error(
+          fb::ExitCode::usage,
+          fmt::format("`fabricbench {}` does not run under mpirun (run, topo, report and compare do); "
+                      "start it without mpirun, it launches its own workers",
+                      name));
+  }
   if (run->parsed()) return fb::run_command(run_options, command_line);
   if (topo->parsed()) return fb::topo_command(topo_options, command_line);
   if (p2p->parsed()) return fb::p2p_command(p2p_options, command_line);
@@ -66,6 +78,21 @@ int main_with_errors(int argc, char** argv) {
   if (report->parsed()) return fb::report_command(report_options);
   // `fabricbench` alone is `fabricbench doctor`.
   return fb::doctor_command(doctor_options, command_line);
+}
+
+// Runs the command line; the only place that turns errors into messages and exit codes.
+int front_end(int argc, char** argv) {
+  try {
+    return main_with_errors(argc, argv);
+  } catch (const fb::Error& e) {
+    fmt::print(stderr, "fabricbench: error: {}\n", e.what());
+    if (!e.where().empty() && std::getenv("FABRICBENCH_DEBUG"))
+      fmt::print(stderr, "fabricbench:   at {}\n", e.where());
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "fabricbench: internal error: {}\n", e.what());
+    return static_cast<int>(fb::ExitCode::run_failed);
+  }
 }
 
 }  // namespace
@@ -78,15 +105,6 @@ int main(int argc, char** argv) {
   }
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
-  try {
-    return main_with_errors(argc, argv);
-  } catch (const fb::Error& e) {
-    fmt::print(stderr, "fabricbench: error: {}\n", e.what());
-    if (!e.where().empty() && std::getenv("FABRICBENCH_DEBUG"))
-      fmt::print(stderr, "fabricbench:   at {}\n", e.where());
-    return static_cast<int>(e.code());
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "fabricbench: internal error: {}\n", e.what());
-    return static_cast<int>(fb::ExitCode::run_failed);
-  }
+  if (fb::launched_by_mpi()) return fb::mpi_main([&] { return front_end(argc, argv); });
+  return front_end(argc, argv);
 }

@@ -14,7 +14,7 @@ namespace {
 
 std::vector<WorkerHandle> start_workers(const Plan& plan) {
   std::vector<WorkerHandle> workers;
-  if (plan.launcher == LauncherKind::threads) {
+  if (plan.launcher != LauncherKind::processes) {  // threads; under MPI, rank 0's share
     workers.push_back(spawn_thread(0, [](int fd) { worker_main(fd); }));
     return workers;
   }
@@ -95,12 +95,13 @@ PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>&
   const int nprocs = process_count(plan);
   for (int i = 0; i < nprocs; ++i)
     starts.push_back({{"t", msg::start}, {"plan", plan}, {"process", i}, {"nprocs", nprocs}});
+  PlanOutcome out;
   auto on_message = [&](int /*worker*/, const nlohmann::json& m) {
     const auto type = m.at("t").get<std::string>();
+    if (type == msg::gpus) out.gpus = m.at("gpus").get<std::vector<GpuInfo>>();
     if (type == msg::warn) fmt::print(stderr, "fabricbench: warning: {}\n", m.at("text").get<std::string>());
     if (type == msg::point) on_point(m.at("run").get<int>(), m.at("point").get<Point>());
   };
-  PlanOutcome out;
   {
     const ScopedEnv scoped(env);  // inherited by the workers started below
     Supervisor supervisor(start_workers(plan), plan.timeout_s, on_message);

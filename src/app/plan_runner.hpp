@@ -16,7 +16,8 @@ using PointHandler = std::function<void(int run_index, const Point& point)>;
 
 struct PlanOutcome {
   SupervisorOutcome supervisor;
-  std::string failure;  // one line naming the rank(s), the step and the reason; empty when ok
+  std::string failure;        // one line naming the rank(s), the step and the reason; empty when ok
+  std::vector<GpuInfo> gpus;  // under MPI: every rank's GPU as its own host saw it
 };
 
 // `env` is set for the workers only (NCCL reads NCCL_ALGO and the like when a communicator is

@@ -13,6 +13,7 @@
 #include "app/result_header.hpp"
 #include "bench/plan.hpp"
 #include "cli/run_plan_builder.hpp"
+#include "comm/mpi_session.hpp"
 #include "comm/nccl_library.hpp"
 #include "core/environment.hpp"
 #include "core/result_json.hpp"
@@ -48,12 +49,16 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   check_run_options(options);  // usage errors first, before touching GPU or NCCL
   gpu::device_count();         // no GPU: an environment error, before loading NCCL
   auto lib = NcclLibrary::load(options.nccl_lib);
-  const auto machine = probe_machine_facts(*lib);
+  auto machine = probe_machine_facts(*lib);
+  MpiSession* mpi = MpiSession::current();
+  if (mpi != nullptr) machine.mpi_local_ranks = mpi->local_ranks();
   Plan plan = build_run_plan(options, machine);
   warn_dropped_sizes(plan);
 
   Result result = make_result_header(command_line, lib.get());
   add_gpus(result, plan.gpus);
+  if (mpi != nullptr)  // until the ranks describe their own GPUs (below)
+    for (auto& g : result.gpus) g.host = mpi->hosts().at(static_cast<std::size_t>(g.rank));
 
   result.topology = probe_topology({});
   attach_cpulists(plan, *result.topology);
@@ -77,6 +82,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   };
   const auto outcome = run_plan(plan, {}, on_point);
 
+  if (!outcome.gpus.empty()) result.gpus = outcome.gpus;
   result.finished = now_iso8601();
   result.status = outcome.supervisor.ok ? "complete" : "failed";
   result.failure = outcome.failure;
@@ -87,6 +93,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     if (!options.json_path.empty())
       fmt::print(stderr, "fabricbench: the points completed before the failure are in {}\n",
                  options.json_path);
+    // The other MPI ranks may wait in a collective for ever: end the whole job.
+    if (mpi != nullptr) mpi->abort(outcome.supervisor.code);
     // A worker thread stuck in NCCL cannot be joined: leave without running destructors.
     if (plan.launcher == LauncherKind::threads) {
       std::cout.flush();

@@ -5,15 +5,58 @@
 #include <memory>
 
 #include "bench/collective_driver.hpp"
-#include "bench/plan.hpp"
 #include "comm/channel.hpp"
 #include "comm/hub_bootstrap.hpp"
-#include "comm/nccl_collectives.hpp"
+#include "comm/mpi_session.hpp"
 #include "core/cpu_affinity.hpp"
+#include "core/environment.hpp"
+#include "core/result_json.hpp"
+#include "gpu/runtime.hpp"
 #include "launch/protocol.hpp"
 #include "launch/worker_link.hpp"
 
 namespace fb {
+namespace {
+
+void bind_worker_cpus(const Plan& plan, int process, ProgressSink& sink) {
+  if (plan.cpu_bind == "none" || plan.launcher != LauncherKind::processes) return;
+  const auto i = static_cast<std::size_t>(process);
+  const std::string list = i < plan.cpulists.size() ? plan.cpulists[i] : std::string();
+  auto cpus = parse_cpulist(list);
+  if (plan.cpu_bind == "core" && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
+  if (!bind_to_cpus(cpus))
+    sink.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
+                          process, list));
+}
+
+// Under MPI the ranks span hosts: each describes its own GPU, and rank 0 reports them all.
+void gather_gpus(const LocalAssignment& local, Bootstrap& bootstrap, ProgressSink& sink) {
+  const auto props = gpu::device_props(local.devices.at(0));
+  const GpuInfo mine{local.devices[0],   local.ranks.at(0),        props.name, props.pci_bus_id,
+                     props.memory_bytes, props.compute_capability, host_name()};
+  std::vector<GpuInfo> all;
+  for (const auto& text : bootstrap.allgather(nlohmann::json(mine).dump()))
+    all.push_back(nlohmann::json::parse(text).get<GpuInfo>());
+  if (bootstrap.rank() == 0) sink.gpus(all);
+}
+
+}  // namespace
+
+void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSink& sink,
+                std::unique_ptr<NcclCollectives>& collectives) {
+  const auto local = assignment_for(plan, process);
+  bind_worker_cpus(plan, process, sink);
+  sink.begin("start-up: GPU memory check and NCCL initialisation");
+  check_free_memory(plan, local);
+  if (plan.launcher == LauncherKind::mpi) gather_gpus(local, bootstrap, sink);
+  auto lib = NcclLibrary::load(plan.nccl_lib);
+  const auto id =
+      bootstrap.broadcast(process == 0 ? NcclCollectives::make_unique_id(*lib) : std::string(), 0);
+  collectives = std::make_unique<NcclCollectives>(lib, local.devices, local.ranks, plan.nranks(), id);
+  bootstrap.barrier();
+  run_collective_plan(plan, local, *collectives, bootstrap, sink);
+  collectives.reset();
+}
 
 int worker_main(int fd) {
   Channel channel(fd);
@@ -26,28 +69,17 @@ int worker_main(int fd) {
     if (!start || start->at("t") != msg::start) return static_cast<int>(ExitCode::run_failed);
     const Plan plan = start->at("plan").get<Plan>();
     const int process = start->at("process").get<int>();
-    HubBootstrap bootstrap(channel, process, start->at("nprocs").get<int>());
-    const auto local = assignment_for(plan, process);
-    if (plan.cpu_bind != "none" && plan.launcher == LauncherKind::processes) {
-      const auto i = static_cast<std::size_t>(process);
-      const std::string list = i < plan.cpulists.size() ? plan.cpulists[i] : std::string();
-      auto cpus = parse_cpulist(list);
-      if (plan.cpu_bind == "core" && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
-      if (!bind_to_cpus(cpus))
-        link.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
-                              process, list));
+    if (plan.launcher == LauncherKind::mpi) {
+      // This is MPI rank 0's in-process worker: hand the plan to the other ranks first.
+      auto& session = *MpiSession::current();
+      session.set_plan_running(true);
+      session.bootstrap().broadcast(start->at("plan").dump(), 0);
+      run_worker(plan, process, session.bootstrap(), link, collectives);
+      session.set_plan_running(false);
+    } else {
+      HubBootstrap bootstrap(channel, process, start->at("nprocs").get<int>());
+      run_worker(plan, process, bootstrap, link, collectives);
     }
-
-    link.begin("start-up: GPU memory check and NCCL initialisation");
-    check_free_memory(plan, local);
-    auto lib = NcclLibrary::load(plan.nccl_lib);
-    const auto id =
-        bootstrap.broadcast(process == 0 ? NcclCollectives::make_unique_id(*lib) : std::string(), 0);
-    collectives = std::make_unique<NcclCollectives>(lib, local.devices, local.ranks, plan.nranks(), id);
-    bootstrap.barrier();
-
-    run_collective_plan(plan, local, *collectives, bootstrap, link);
-    collectives.reset();
     link.done();
     return 0;
   } catch (const Error& e) {

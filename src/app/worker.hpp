@@ -1,4 +1,10 @@
 #pragma once
+#include <memory>
+
+#include "bench/plan.hpp"
+#include "bench/progress.hpp"
+#include "comm/bootstrap.hpp"
+#include "comm/nccl_collectives.hpp"
 
 namespace fb {
 
@@ -6,5 +12,11 @@ namespace fb {
 // from the launcher over `fd`, initialises NCCL on its GPUs, runs the benchmark, reports.
 // Returns the process exit code.
 int worker_main(int fd);
+
+// What every worker does with its plan, whichever launcher started it: binds CPUs, checks
+// memory, initialises NCCL for its ranks, runs every point. `collectives` is the caller's so
+// that on an error it can be leaked rather than torn down (a peer may be gone). Throws Error.
+void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSink& sink,
+                std::unique_ptr<NcclCollectives>& collectives);
 
 }  // namespace fb

@@ -40,7 +40,17 @@ std::size_t rotation_steps(const PointPlan& p, std::size_t elem, const BufferNee
   return static_cast<std::size_t>(std::min<std::uint64_t>(fit, static_cast<std::uint64_t>(iters)));
 }
 
-std::string to_string(LauncherKind k) { return k == LauncherKind::threads ? "threads" : "processes"; }
+std::string to_string(LauncherKind k) {
+  switch (k) {
+    case LauncherKind::threads:
+      return "threads";
+    case LauncherKind::mpi:
+      return "mpi";
+    case LauncherKind::processes:
+      break;
+  }
+  return "processes";
+}
 
 void to_json(nlohmann::json& j, const Plan& p) {
   nlohmann::json runs = nlohmann::json::array();
@@ -79,7 +89,10 @@ void from_json(const nlohmann::json& j, Plan& p) {
   j.at("sizes").get_to(p.sizes);
   j.at("placements").get_to(p.placements);
   j.at("gpus").get_to(p.gpus);
-  p.launcher = j.at("launcher") == "threads" ? LauncherKind::threads : LauncherKind::processes;
+  const auto launcher = j.at("launcher").get<std::string>();
+  p.launcher = launcher == "threads" ? LauncherKind::threads
+               : launcher == "mpi"   ? LauncherKind::mpi
+                                     : LauncherKind::processes;
   const auto& s = j.at("sampling");
   s.at("iters").get_to(p.sampling.iters);
   s.at("warmup").get_to(p.sampling.warmup);
@@ -100,7 +113,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
 
 namespace fb {
 
-int process_count(const Plan& plan) { return plan.launcher == LauncherKind::threads ? 1 : plan.nranks(); }
+int process_count(const Plan& plan) { return plan.launcher == LauncherKind::processes ? plan.nranks() : 1; }
 
 LocalAssignment assignment_for(const Plan& plan, int process) {
   LocalAssignment a;

@@ -35,7 +35,9 @@ struct PointPlan {
   bool in_place = false;
 };
 
-enum class LauncherKind { processes, threads };
+// processes: one self-launched worker process per GPU; threads: one process drives every GPU;
+// mpi: started by mpirun/srun, one MPI rank per GPU (hosts may differ).
+enum class LauncherKind { processes, threads, mpi };
 
 struct Plan {
   std::vector<RunPlan> runs;
@@ -88,12 +90,15 @@ void from_json(const nlohmann::json& j, Plan& p);
 namespace fb {
 
 // Which GPUs and ranks one worker process drives: with the processes launcher, process i
-// drives gpus[i] as rank i; with the threads launcher, the single process drives them all.
+// drives gpus[i] as rank i (under MPI, process = MPI rank); with the threads launcher, the
+// single process drives them all.
 struct LocalAssignment {
   std::vector<int> devices;
   std::vector<int> ranks;
 };
 
+// Worker processes (or threads) the local launcher starts: one per rank with the processes
+// launcher, else one (under MPI, the other ranks are started by mpirun).
 int process_count(const Plan& plan);
 LocalAssignment assignment_for(const Plan& plan, int process);
 

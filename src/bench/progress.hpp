@@ -2,6 +2,7 @@
 // Where a benchmark reports what it is doing and what it measured. Benches never print:
 // the worker forwards these to the launcher, which hands them to the reporters.
 #include <string>
+#include <vector>
 
 #include "core/result.hpp"
 
@@ -15,6 +16,8 @@ class ProgressSink {
   // A point of plan.runs[run_index] is complete (sent by process 0 only).
   virtual void point(int run_index, const Point& point) = 0;
   virtual void warn(const std::string& text) = 0;
+  // Every rank's GPU, as its own process saw it (under MPI, where ranks span hosts).
+  virtual void gpus(const std::vector<GpuInfo>& /*all*/) {}
 };
 
 }  // namespace fb

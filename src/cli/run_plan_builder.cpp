@@ -187,6 +187,25 @@ std::vector<int> parse_gpu_selection(const std::string& text, int available) {
   return gpus;
 }
 
+std::vector<int> gpus_of_mpi_ranks(const RunOptions& o, const std::vector<int>& selected,
+                                   const std::vector<int>& local_ranks) {
+  if (o.launcher == "threads")
+    FB_USAGE_ERROR("under mpirun every MPI rank drives one GPU: drop --launcher threads");
+  std::vector<int> gpus;
+  for (std::size_t r = 0; r < local_ranks.size(); ++r) {
+    const auto local = static_cast<std::size_t>(local_ranks[r]);
+    if (local >= selected.size())
+      FB_USAGE_ERROR(fmt::format(
+          "MPI rank {} is process {} on its host, but {} GPU{} {} selected per host{}: "
+          "start at most {} process{} per host",
+          r, local + 1, selected.size(), selected.size() == 1 ? "" : "s", selected.size() == 1 ? "is" : "are",
+          o.gpus.empty() ? "" : fmt::format(" (--gpus {})", o.gpus), selected.size(),
+          selected.size() == 1 ? "" : "es"));
+    gpus.push_back(selected[local]);
+  }
+  return gpus;
+}
+
 void check_run_options(const RunOptions& o) {
   check_sampling(o);
   expand_collectives(o.collectives);
@@ -203,6 +222,7 @@ Plan build_run_plan(const RunOptions& o, const MachineFacts& machine) {
   const auto ops = parse_redops(o.op);
   plan.sizes = build_sizes(o);
   plan.gpus = parse_gpu_selection(o.gpus, static_cast<int>(machine.devices.size()));
+  if (!machine.mpi_local_ranks.empty()) plan.gpus = gpus_of_mpi_ranks(o, plan.gpus, machine.mpi_local_ranks);
   if (o.root < 0 || o.root >= plan.nranks())
     FB_USAGE_ERROR(fmt::format("-r/--root {} is not a rank of this run (0-{})", o.root, plan.nranks() - 1));
   for (const auto t : dtypes) check_dtype_supported(t, machine, plan.gpus);
@@ -219,7 +239,9 @@ Plan build_run_plan(const RunOptions& o, const MachineFacts& machine) {
   }
   if (o.in_place != "on") plan.placements.push_back(false);
   if (o.in_place != "off") plan.placements.push_back(true);
-  plan.launcher = o.launcher == "threads" ? LauncherKind::threads : LauncherKind::processes;
+  plan.launcher = !machine.mpi_local_ranks.empty() ? LauncherKind::mpi
+                  : o.launcher == "threads"        ? LauncherKind::threads
+                                                   : LauncherKind::processes;
   plan.sampling = {o.iters,       o.warmup,    o.graph_launches, o.min_batches,
                    o.max_batches, o.target_ci, o.max_time_s};
   plan.check = o.check == 1;

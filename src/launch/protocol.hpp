@@ -1,14 +1,14 @@
 #pragma once
 // Message types between the launcher and its workers (JSON over comm/channel.hpp).
 //   launcher -> worker: start {plan, process, nprocs}; allgather replies {all}
-//   worker -> launcher: allgather {d}; begin {label}; info {...}; point {run, point};
-//                       warn {text}; fatal {code, text}; done
+//   worker -> launcher: allgather {d}; begin {label}; gpus {gpus: every rank's GpuInfo, under
+//                       MPI}; point {run, point}; warn {text}; fatal {code, text}; done
 namespace fb::msg {
 
 inline constexpr const char* start = "start";
 inline constexpr const char* allgather = "ag";
 inline constexpr const char* begin = "begin";
-inline constexpr const char* info = "info";
+inline constexpr const char* gpus = "gpus";
 inline constexpr const char* point = "point";
 inline constexpr const char* warn = "warn";
 inline constexpr const char* fatal = "fatal";

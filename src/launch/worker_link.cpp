@@ -13,6 +13,8 @@ void WorkerLink::point(int run_index, const Point& point) {
 
 void WorkerLink::warn(const std::string& text) { channel_.send({{"t", msg::warn}, {"text", text}}); }
 
+void WorkerLink::gpus(const std::vector<GpuInfo>& all) { channel_.send({{"t", msg::gpus}, {"gpus", all}}); }
+
 void WorkerLink::done() { channel_.send({{"t", msg::done}}); }
 
 void WorkerLink::fatal(ExitCode code, const std::string& text) noexcept {

@@ -12,6 +12,7 @@ class WorkerLink final : public ProgressSink {
   void begin(const std::string& label) override;
   void point(int run_index, const Point& point) override;
   void warn(const std::string& text) override;
+  void gpus(const std::vector<GpuInfo>& all) override;
   void done();
   // Best effort: the launcher may already be gone.
   void fatal(ExitCode code, const std::string& text) noexcept;

@@ -98,5 +98,39 @@ PY
     [[ $rc -eq 2 && "$out" == *"host<->device only"* ]] || { echo "FAIL: single GPU"; exit 1; }
     out=$("$bin" p2p --gpus 1 --size 64M --copies 2 --samples 1 --no-latency -q 2>&1); rc=$?
     [[ $rc -eq 0 && "$out" == *"h2d"* ]] || { echo "$out"; echo "FAIL: single GPU host test"; exit 1; } ;;
+  mpi_two_ranks)
+    # Under mpirun: verified points, the same busbw as the processes launcher, per-rank GPUs
+    # in the result, planted corruption counted, and a hang ended by --timeout (no stuck job).
+    command -v mpirun > /dev/null || { echo "FAIL: mpirun is needed"; exit 1; }
+    [[ $(id -u) -eq 0 ]] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    mpirun -np 2 "$bin" run all_reduce all_gather sendrecv --sizes 1M,1G -c 1 -q --json "$tmp/m.json" \
+      > "$tmp/out.txt" 2>&1 || { cat "$tmp/out.txt"; echo "FAIL: mpirun run exited non-zero"; exit 1; }
+    "$bin" run all_reduce all_gather sendrecv --sizes 1G --gpus 2 -q --json "$tmp/p.json" || exit 1
+    python3 - "$tmp/m.json" "$tmp/p.json" <<'PY' || exit 1
+import json, sys
+m, p = (json.load(open(f)) for f in sys.argv[1:])
+ok = m["runs"][0]["launcher"] == "mpi" and [g["rank"] for g in m["gpus"]] == [0, 1]
+ok = ok and all(g["host"] and g["pci_bus_id"] for g in m["gpus"]) and len({g["pci_bus_id"] for g in m["gpus"]}) == 2
+wrong = sum(pt["wrong"] for r in m["runs"] for pt in r["points"])
+print("gpus:", [(g["rank"], g["index"], g["pci_bus_id"], g["host"]) for g in m["gpus"]], "wrong:", wrong)
+for rm, rp in zip(m["runs"], p["runs"]):
+    a = [pt["busbw_gbps"] for pt in rm["points"] if pt["bytes"] >= 1 << 30][0]
+    b = rp["points"][0]["busbw_gbps"]
+    print(f"{rm['collective']} 1 GiB: mpirun {a:.1f} GB/s, processes {b:.1f} GB/s")
+    ok = ok and abs(a - b) / b < 0.03
+sys.exit(0 if ok and wrong == 0 else 1)
+PY
+    mpirun -np 2 "$bin" run all_reduce --sizes 1M -c 1 --debug-corrupt -q --json "$tmp/c.json" > "$tmp/out.txt" 2>&1
+    rc=$?
+    echo "corrupt: exit $rc, wrong $(wrong_total "$tmp/c.json")"
+    [[ $rc -eq 1 && $(wrong_total "$tmp/c.json") -eq 1 ]] || { cat "$tmp/out.txt"; echo "FAIL: corruption"; exit 1; }
+    start=$(date +%s)
+    timeout 120 mpirun -np 2 "$bin" run all_reduce --sizes 1M,4G -n 400 --timeout 2 -q --json "$tmp/t.json" \
+      > "$tmp/out.txt" 2>&1
+    rc=$?
+    secs=$(($(date +%s) - start))
+    echo "timeout: exit $rc after ${secs} s; $(grep -m1 'error' "$tmp/out.txt")"
+    [[ $rc -ne 0 && $rc -ne 124 && $secs -lt 60 ]] || { cat "$tmp/out.txt"; echo "FAIL: hang not ended"; exit 1; }
+    [[ $(points_total "$tmp/t.json") -ge 1 ]] || { echo "FAIL: the 1M point measured before the hang was lost"; exit 1; } ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac

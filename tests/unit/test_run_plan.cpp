@@ -205,3 +205,41 @@ TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {
   huge.counts.send *= 2;
   EXPECT_EQ(fb::rotation_steps(huge, 4, needs, 20), 1u);
 }
+
+TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
+  auto machine = two_h200();
+  machine.mpi_local_ranks = {0, 1, 0, 1};  // 2 hosts x 2 ranks
+  auto o = opts({"all_reduce"});
+  o.sizes = {"1M"};
+  auto plan = fb::build_run_plan(o, machine);
+  EXPECT_EQ(plan.launcher, fb::LauncherKind::mpi);
+  EXPECT_EQ(plan.gpus, (std::vector<int>{0, 1, 0, 1}));
+  EXPECT_EQ(plan.nranks(), 4);
+  EXPECT_EQ(fb::process_count(plan), 1);  // rank 0's own worker; mpirun started the others
+  EXPECT_EQ(fb::assignment_for(plan, 3).devices, (std::vector<int>{1}));
+  EXPECT_EQ(fb::assignment_for(plan, 3).ranks, (std::vector<int>{3}));
+  o.gpus = "1";  // one GPU per host selected: GPU 0 on each
+  machine.mpi_local_ranks = {0, 0};
+  EXPECT_EQ(fb::build_run_plan(o, machine).gpus, (std::vector<int>{0, 0}));
+  o.gpus = "";
+  machine.mpi_local_ranks = {0, 1, 2};  // three ranks on a host with two GPUs
+  expect_usage_error([&] { fb::build_run_plan(o, machine); }, "MPI rank 2 is process 3 on its host");
+  o.launcher = "threads";
+  machine.mpi_local_ranks = {0, 1};
+  expect_usage_error([&] { fb::build_run_plan(o, machine); }, "drop --launcher threads");
+  o.launcher = "processes";
+  o.root = 3;  // ranks are MPI ranks: root 3 exists only with 4 of them
+  expect_usage_error([&] { fb::build_run_plan(o, machine); }, "-r/--root 3");
+  machine.mpi_local_ranks = {0, 1, 0, 1};
+  o.collectives = {"broadcast"};
+  EXPECT_EQ(fb::build_run_plan(o, machine).runs[0].root, 3);
+}
+
+TEST(RunPlan, MpiLauncherSurvivesJson) {
+  fb::Plan p;
+  p.launcher = fb::LauncherKind::mpi;
+  p.gpus = {0, 1, 0, 1};
+  fb::Plan back = nlohmann::json(p).get<fb::Plan>();
+  EXPECT_EQ(back.launcher, fb::LauncherKind::mpi);
+  EXPECT_EQ(fb::to_string(back.launcher), "mpi");
+}

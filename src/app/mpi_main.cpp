@@ -1,0 +1,86 @@
+#include "app/mpi_main.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/worker.hpp"
+#include "comm/mpi_session.hpp"
+#include "core/result_json.hpp"
+
+namespace fb {
+namespace {
+
+// What rank 0 broadcasts instead of a plan when its command is over.
+constexpr const char* kNoMorePlans = "done";
+
+// Progress of a rank other than 0: nothing to report but its warnings; the current step names
+// what it was doing if it fails.
+class RankConsole final : public ProgressSink {
+ public:
+  explicit RankConsole(int rank) : rank_(rank) {}
+  void begin(const std::string& label) override { step_ = label; }
+  void point(int /*run*/, const Point& /*point*/) override {}
+  void warn(const std::string& text) override {
+    fmt::print(stderr, "fabricbench: rank {}: warning: {}\n", rank_, text);
+  }
+  [[nodiscard]] const std::string& step() const { return step_; }
+
+ private:
+  int rank_;
+  std::string step_ = "start-up";
+};
+
+int follow(MpiSession& session) {
+  for (;;) {
+    const std::string message = session.bootstrap().broadcast(std::string(), 0);
+    if (message == kNoMorePlans) return 0;
+    const Plan plan = nlohmann::json::parse(message).get<Plan>();
+    RankConsole console(session.rank());
+    std::unique_ptr<NcclCollectives> collectives;
+    const auto host = session.hosts().at(static_cast<std::size_t>(session.rank()));
+    try {
+      run_worker(plan, session.rank(), session.bootstrap(), console, collectives);
+    } catch (const Error& e) {
+      fmt::print(stderr, "fabricbench: error: rank {} ({}) during '{}': {}\n", session.rank(), host,
+                 console.step(), e.what());
+      session.abort(e.code());
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "fabricbench: internal error: rank {} ({}) during '{}': {}\n", session.rank(), host,
+                 console.step(), e.what());
+      session.abort(ExitCode::run_failed);
+    }
+  }
+}
+
+}  // namespace
+
+bool runs_under_mpi(const std::string& command) {
+  return command == "run" || command == "topo" || command == "report" || command == "compare";
+}
+
+int mpi_main(const std::function<int()>& front_end) {
+  MpiSession* session = nullptr;
+  try {
+    session = &MpiSession::start();
+  } catch (const Error& e) {
+    fmt::print(stderr, "fabricbench: error: {}\n", e.what());
+    return static_cast<int>(e.code());
+  }
+  int code = 0;
+  if (session->rank() == 0) {
+    code = front_end();
+    if (session->plan_running())
+      session->abort(code == 0 ? ExitCode::run_failed : static_cast<ExitCode>(code));
+    session->bootstrap().broadcast(kNoMorePlans, 0);  // the other ranks wait for a next plan
+  } else {
+    code = follow(*session);
+  }
+  session->finish();
+  return code;
+}
+
+}  // namespace fb
