@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,52 +35,51 @@ namespace {
 
 void on_interrupt(int /*signal*/) { fb::Supervisor::request_stop(); }
 
+// One subcommand: its parsed options (owned here) and what runs it.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+// Registers a subcommand whose options `add` declares and `run` consumes.
+template <typename Options, typename Run>
+Command command(CLI::App& app, CLI::App* (*add)(CLI::App&, Options&), Run run) {
+  auto options = std::make_shared<Options>();
+  return {add(app, *options), [options, run] { return run(*options); }};
+}
+
 int main_with_errors(int argc, char** argv) {
   CLI::App app{"fabricbench: measure what the GPU interconnect really delivers (NCCL/RCCL)"};
   app.set_version_flag("--version", fmt::format("fabricbench {} ({})\n", fb::kToolVersion, fb::kToolGit));
   app.require_subcommand(0, 1);
-  fb::RunOptions run_options;
-  auto* run = fb::add_run_subcommand(app, run_options);
-  fb::TopoOptions topo_options;
-  auto* topo = fb::add_topo_subcommand(app, topo_options);
-  fb::P2pOptions p2p_options;
-  auto* p2p = fb::add_p2p_subcommand(app, p2p_options);
-  fb::AlgosOptions algos_options;
-  auto* algos = fb::add_algos_subcommand(app, algos_options);
-  fb::ScaleOptions scale_options;
-  auto* scale = fb::add_scale_subcommand(app, scale_options);
-  fb::CompareOptions compare_options;
-  auto* compare = fb::add_compare_subcommand(app, compare_options);
-  fb::ReportOptions report_options;
-  auto* report = fb::add_report_subcommand(app, report_options);
-  fb::DoctorOptions doctor_options;
-  fb::add_doctor_subcommand(app, doctor_options);  // also what a bare `fabricbench` runs
+  const std::vector<std::string> line(argv, argv + argc);
+  // The last one, doctor, is also what a bare `fabricbench` runs.
+  const std::vector<Command> commands{
+      command(app, fb::add_run_subcommand, [&](const auto& o) { return fb::run_command(o, line); }),
+      command(app, fb::add_topo_subcommand, [&](const auto& o) { return fb::topo_command(o, line); }),
+      command(app, fb::add_p2p_subcommand, [&](const auto& o) { return fb::p2p_command(o, line); }),
+      command(app, fb::add_algos_subcommand, [&](const auto& o) { return fb::algos_command(o, line); }),
+      command(app, fb::add_scale_subcommand, [&](const auto& o) { return fb::scale_command(o, line); }),
+      command(app, fb::add_compare_subcommand, [](const auto& o) { return fb::compare_command(o); }),
+      command(app, fb::add_report_subcommand, [](const auto& o) { return fb::report_command(o); }),
+      command(app, fb::add_doctor_subcommand, [&](const auto& o) { return fb::doctor_command(o, line); }),
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(fb::ExitCode::usage);
   }
-  const std::vector<std::string> command_line(argv, argv + argc);
-  if (fb::MpiSession::current() != nullptr) {
-    const auto parsed = app.get_subcommands();
-    const std::string name = parsed.empty() ? "doctor" : parsed.front()->get_name();
-    if (!fb::runs_under_mpi(name))
-      throw fb::Error(
-          fb::ExitCode::usage,
-          fmt::format("`fabricbench {}` does not run under mpirun (run, topo, report and compare do); "
-                      "start it without mpirun, it launches its own workers",
-                      name));
-  }
-  if (run->parsed()) return fb::run_command(run_options, command_line);
-  if (topo->parsed()) return fb::topo_command(topo_options, command_line);
-  if (p2p->parsed()) return fb::p2p_command(p2p_options, command_line);
-  if (algos->parsed()) return fb::algos_command(algos_options, command_line);
-  if (scale->parsed()) return fb::scale_command(scale_options, command_line);
-  if (compare->parsed()) return fb::compare_command(compare_options);
-  if (report->parsed()) return fb::report_command(report_options);
-  // `fabricbench` alone is `fabricbench doctor`.
-  return fb::doctor_command(doctor_options, command_line);
+  const auto chosen =
+      std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
+  const Command& cmd = chosen == commands.end() ? commands.back() : *chosen;
+  if (fb::MpiSession::current() != nullptr && !fb::runs_under_mpi(cmd.app->get_name()))
+    throw fb::Error(
+        fb::ExitCode::usage,
+        fmt::format("`fabricbench {}` does not run under mpirun (run, topo, report and compare do); "
+                    "start it without mpirun, it launches its own workers",
+                    cmd.app->get_name()));
+  return cmd.run();
 }
 
 // Runs the command line; the only place that turns errors into messages and exit codes.
