@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "analyse/algo_selection.hpp"
@@ -12,6 +13,7 @@
 #include "app/machine_facts.hpp"
 #include "app/plan_runner.hpp"
 #include "app/result_header.hpp"
+#include "comm/mpi_session.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
@@ -91,7 +93,12 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   const auto protos = checked(split(o.protos), {"LL", "LL128", "Simple"}, "protocol");
   gpu::device_count();
   auto lib = NcclLibrary::load(m.nccl_lib);
-  Plan plan = build_run_plan(m, probe_machine_facts(*lib));
+  auto machine = probe_machine_facts(*lib);
+  const MpiSession* mpi = MpiSession::current();
+  if (mpi != nullptr) machine.mpi_local_ranks = mpi->local_ranks();
+  Plan plan = build_run_plan(m, machine);
+  const int nodes =
+      mpi == nullptr ? 1 : static_cast<int>(std::set(mpi->hosts().begin(), mpi->hosts().end()).size());
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"})
     if (std::getenv(var))
       fmt::print(stderr, "fabricbench: warning: {} is set; the 'default' sweep is not NCCL's own choice\n",
@@ -135,7 +142,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
       tw[i].nccl_algo = w[i].nccl_algo;
       tw[i].nccl_proto = w[i].nccl_proto;
     }
-    write_file_atomically(o.tuner_csv, tuner_csv(coll, plan.nranks(), 1, tw, complete));
+    write_file_atomically(o.tuner_csv, tuner_csv(coll, plan.nranks(), nodes, tw, complete));
     fmt::print("# tuner configuration written to {} (load it with NCCL_TUNER_CONFIG_FILE)\n", o.tuner_csv);
   }
   if (!o.measure.json_path.empty())

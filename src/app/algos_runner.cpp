@@ -46,6 +46,7 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                                 {"NCCL_DEBUG_SUBSYS", "INIT,TUNING"},
                                 {"NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string()}},
                                [](int, const Point&) {});
+  end_mpi_job_if_failed(probe, probed);
   out.log = read_logs(logs);
   const auto& log = out.log;
   if (keep_logs.empty()) fs::remove_all(logs);
@@ -65,6 +66,7 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
     if (!c.proto.empty()) env["NCCL_PROTO"] = c.proto;
     if (!quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
     const auto outcome = run_plan(plan, env, [&](int, const Point& p) { c.points.push_back(p); });
+    end_mpi_job_if_failed(plan, outcome);  // under MPI a failed pair cannot be skipped
     if (!outcome.supervisor.ok) c.failure = outcome.failure;
     if (c.is_default() && !outcome.supervisor.ok)
       throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);

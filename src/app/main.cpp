@@ -76,7 +76,7 @@ int main_with_errors(int argc, char** argv) {
   if (fb::MpiSession::current() != nullptr && !fb::runs_under_mpi(cmd.app->get_name()))
     throw fb::Error(
         fb::ExitCode::usage,
-        fmt::format("`fabricbench {}` does not run under mpirun (run, topo, report and compare do); "
+        fmt::format("`fabricbench {}` does not run under mpirun (run, algos, topo, report and compare do); "
                     "start it without mpirun, it launches its own workers",
                     cmd.app->get_name()));
   return cmd.run();

@@ -7,15 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/plan_runner.hpp"
 #include "app/worker.hpp"
 #include "comm/mpi_session.hpp"
 #include "core/result_json.hpp"
 
 namespace fb {
 namespace {
-
-// What rank 0 broadcasts instead of a plan when its command is over.
-constexpr const char* kNoMorePlans = "done";
 
 // Progress of a rank other than 0: nothing to report but its warnings; the current step names
 // what it was doing if it fails.
@@ -36,9 +34,10 @@ class RankConsole final : public ProgressSink {
 
 int follow(MpiSession& session) {
   for (;;) {
-    const std::string message = session.bootstrap().broadcast(std::string(), 0);
-    if (message == kNoMorePlans) return 0;
-    const Plan plan = nlohmann::json::parse(message).get<Plan>();
+    const auto message = parse_mpi_plan_message(session.bootstrap().broadcast(std::string(), 0));
+    if (!message) return 0;
+    const Plan plan = message->plan.get<Plan>();
+    const ScopedEnv env(message->env);
     RankConsole console(session.rank());
     std::unique_ptr<NcclCollectives> collectives;
     const auto host = session.hosts().at(static_cast<std::size_t>(session.rank()));
@@ -59,7 +58,8 @@ int follow(MpiSession& session) {
 }  // namespace
 
 bool runs_under_mpi(const std::string& command) {
-  return command == "run" || command == "topo" || command == "report" || command == "compare";
+  return command == "run" || command == "algos" || command == "topo" || command == "report" ||
+         command == "compare";
 }
 
 int mpi_main(const std::function<int()>& front_end) {
@@ -75,7 +75,7 @@ int mpi_main(const std::function<int()>& front_end) {
     code = front_end();
     if (session->plan_running())
       session->abort(code == 0 ? ExitCode::run_failed : static_cast<ExitCode>(code));
-    session->bootstrap().broadcast(kNoMorePlans, 0);  // the other ranks wait for a next plan
+    session->bootstrap().broadcast(kMpiNoMorePlans, 0);  // the other ranks wait for a next plan
   } else {
     code = follow(*session);
   }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "app/worker.hpp"
+#include "comm/mpi_session.hpp"
 #include "core/result_json.hpp"
 #include "launch/protocol.hpp"
 
@@ -94,7 +95,7 @@ PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>&
   std::vector<nlohmann::json> starts;
   const int nprocs = process_count(plan);
   for (int i = 0; i < nprocs; ++i)
-    starts.push_back({{"t", msg::start}, {"plan", plan}, {"process", i}, {"nprocs", nprocs}});
+    starts.push_back({{"t", msg::start}, {"plan", plan}, {"process", i}, {"nprocs", nprocs}, {"env", env}});
   PlanOutcome out;
   auto on_message = [&](int /*worker*/, const nlohmann::json& m) {
     const auto type = m.at("t").get<std::string>();
@@ -107,10 +108,18 @@ PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>&
     Supervisor supervisor(start_workers(plan), plan.timeout_s, on_message);
     out.supervisor = supervisor.run(starts);
   }
-  if (!out.supervisor.ok)
+  if (!out.supervisor.ok) {
     out.failure = fmt::format("{} {} during '{}'", who_failed(plan, out.supervisor), out.supervisor.reason,
                               out.supervisor.step);
+  }
   return out;
+}
+
+void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome) {
+  MpiSession* mpi = MpiSession::current();
+  if (outcome.supervisor.ok || mpi == nullptr || plan.launcher != LauncherKind::mpi) return;
+  fmt::print(stderr, "fabricbench: ending every MPI rank: {}\n", outcome.failure);
+  mpi->abort(outcome.supervisor.code);
 }
 
 }  // namespace fb

@@ -25,6 +25,10 @@ struct PlanOutcome {
 PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env,
                      const PointHandler& on_point);
 
+// Under MPI, after a failed plan the other ranks may wait in a collective for ever: the only
+// way on is to end the whole job (MPI_Abort). Call once the failure is reported and written.
+void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome);
+
 // Each of `gpus`' local CPUs ("0-31"), from the topology; "" where unknown.
 std::vector<std::string> local_cpulists(const Topology& topology, const std::vector<int>& gpus);
 

@@ -93,8 +93,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     if (!options.json_path.empty())
       fmt::print(stderr, "fabricbench: the points completed before the failure are in {}\n",
                  options.json_path);
-    // The other MPI ranks may wait in a collective for ever: end the whole job.
-    if (mpi != nullptr) mpi->abort(outcome.supervisor.code);
+    end_mpi_job_if_failed(plan, outcome);
     // A worker thread stuck in NCCL cannot be joined: leave without running destructors.
     if (plan.launcher == LauncherKind::threads) {
       std::cout.flush();

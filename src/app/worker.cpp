@@ -73,7 +73,8 @@ int worker_main(int fd) {
       // This is MPI rank 0's in-process worker: hand the plan to the other ranks first.
       auto& session = *MpiSession::current();
       session.set_plan_running(true);
-      session.bootstrap().broadcast(start->at("plan").dump(), 0);
+      session.bootstrap().broadcast(
+          mpi_plan_message(start->at("plan"), start->value("env", std::map<std::string, std::string>{})), 0);
       run_worker(plan, process, session.bootstrap(), link, collectives);
       session.set_plan_running(false);
     } else {

@@ -33,6 +33,19 @@ F symbol(void* lib, const char* name, const std::string& path) {
 
 }  // namespace
 
+std::string mpi_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env) {
+  std::map<std::string, std::string> passed;
+  for (const auto& [k, v] : env)
+    if (!k.starts_with("NCCL_DEBUG")) passed[k] = v;
+  return nlohmann::json{{"plan", plan}, {"env", passed}}.dump();
+}
+
+std::optional<MpiPlanMessage> parse_mpi_plan_message(const std::string& text) {
+  if (text == kMpiNoMorePlans) return std::nullopt;
+  const auto j = nlohmann::json::parse(text);
+  return MpiPlanMessage{j.at("plan"), j.at("env").get<std::map<std::string, std::string>>()};
+}
+
 bool launched_by_mpi() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"})
     if (std::getenv(v) != nullptr) return true;

@@ -2,6 +2,9 @@
 // A run started by mpirun/srun: one fabricbench process per GPU, possibly on many hosts.
 // MPI itself lives in the plugin libfabricbench_mpi.so (comm/mpi_plugin_api.hpp), loaded here
 // only when an MPI launcher started this process.
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +18,18 @@ bool launched_by_mpi();
 
 // Each rank's index among the ranks of its host, in rank order: {"a","a","b"} -> {0,1,0}.
 std::vector<int> local_ranks_of(const std::vector<std::string>& hosts);
+
+// What MPI rank 0 broadcasts to the other ranks: each plan with the environment its workers
+// need (NCCL_ALGO, NCCL_PROTO, ...; NCCL's debug-log settings stay on rank 0, which alone reads
+// the log), then "done" when its command is over.
+inline constexpr const char* kMpiNoMorePlans = "done";
+std::string mpi_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env);
+struct MpiPlanMessage {
+  nlohmann::json plan;
+  std::map<std::string, std::string> env;
+};
+// nullopt for kMpiNoMorePlans; throws on anything else that is not a plan message.
+std::optional<MpiPlanMessage> parse_mpi_plan_message(const std::string& text);
 
 class MpiSession {
  public:
