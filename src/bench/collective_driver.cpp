@@ -105,7 +105,7 @@ class Driver {
   }
 
   void synchronize() {
-    for (auto& g : gpus_) g->stream.synchronize();
+    for (auto& g : gpus_) g->stream.wait_yielding();
     coll_.check_errors();
   }
 
@@ -171,7 +171,7 @@ class Driver {
     for (auto& g : gpus_) g->stop.record(g->stream);
     double worst_ms = 0;
     for (auto& g : gpus_) {
-      g->stop.synchronize();
+      g->stop.wait_yielding();
       worst_ms = std::max(worst_ms, gpu::Event::elapsed_ms(g->start, g->stop));
     }
     coll_.check_errors();

@@ -99,10 +99,10 @@ Stream::Stream() {
 Stream::~Stream() {
   if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
-// Waits by polling and yielding the CPU between polls, as nccl-tests does, rather than with
-// cudaStreamSynchronize's spin: a rank bound to one core (mpirun's default) shares it with
-// NCCL's proxy thread, which the network transport needs to make progress. Spinning there
-// measured all_reduce 64 MiB over NCCL's socket transport at 0.41 GB/s.
+// Spinning in cudaStreamSynchronize on a core shared with NCCL's proxy thread measured
+// all_reduce 64 MiB over NCCL's socket transport at 0.41 GB/s; polling and yielding, 3.2 GB/s.
+// The copy benchmarks keep the runtime's spin: with the yielding wait, host->device copies
+// read 1.5-3% lower on 2 x H200 (four of four pairs).
 namespace {
 template <typename Query, typename Object>
 cudaError_t wait_yielding(Query query, Object object) {
@@ -112,7 +112,9 @@ cudaError_t wait_yielding(Query query, Object object) {
 }
 }  // namespace
 
-void Stream::synchronize() const { FB_CUDA(wait_yielding(cudaStreamQuery, as_stream(*this))); }
+void Stream::synchronize() const { FB_CUDA(cudaStreamSynchronize(as_stream(*this))); }
+
+void Stream::wait_yielding() const { FB_CUDA(fb::gpu::wait_yielding(cudaStreamQuery, as_stream(*this))); }
 
 Event::Event() {
   cudaEvent_t e = nullptr;
@@ -125,7 +127,11 @@ Event::~Event() {
 void Event::record(const Stream& s) {
   FB_CUDA(cudaEventRecord(static_cast<cudaEvent_t>(event_), as_stream(s)));
 }
-void Event::synchronize() const { FB_CUDA(wait_yielding(cudaEventQuery, static_cast<cudaEvent_t>(event_))); }
+void Event::synchronize() const { FB_CUDA(cudaEventSynchronize(static_cast<cudaEvent_t>(event_))); }
+
+void Event::wait_yielding() const {
+  FB_CUDA(fb::gpu::wait_yielding(cudaEventQuery, static_cast<cudaEvent_t>(event_)));
+}
 double Event::elapsed_ms(const Event& start, const Event& stop) {
   float ms = 0;
   FB_CUDA(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start.event_),

@@ -42,7 +42,10 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
   [[nodiscard]] void* handle() const { return stream_; }
-  void synchronize() const;
+  void synchronize() const;  // the runtime's wait (spins on this host)
+  // Polls and yields the CPU between polls, as nccl-tests does: a rank bound to one core
+  // (mpirun's default) shares it with NCCL's proxy thread, which the network transport needs.
+  void wait_yielding() const;
 
  private:
   void* stream_ = nullptr;
@@ -56,6 +59,7 @@ class Event {
   Event& operator=(const Event&) = delete;
   void record(const Stream& s);
   void synchronize() const;
+  void wait_yielding() const;  // see Stream::wait_yielding
   // Milliseconds between two recorded events.
   static double elapsed_ms(const Event& start, const Event& stop);
 
