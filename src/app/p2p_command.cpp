@@ -22,18 +22,24 @@
 namespace fb {
 namespace {
 
-P2pPlan build_plan(const P2pOptions& o, const Topology& topo, int visible) {
-  P2pPlan plan;
-  plan.bytes = parse_size(o.size, "--size");
-  if (plan.bytes % 4096 != 0) FB_USAGE_ERROR(fmt::format("--size {} is not a multiple of 4 KiB", o.size));
+// Usage errors, before any GPU is touched.
+void check_options(const P2pOptions& o) {
+  if (parse_size(o.size, "--size") % 4096 != 0)
+    FB_USAGE_ERROR(fmt::format("--size {} is not a multiple of 4 KiB", o.size));
   if (o.copies < 1) FB_USAGE_ERROR(fmt::format("--copies must be at least 1 (got {})", o.copies));
   if (o.samples < 1) FB_USAGE_ERROR(fmt::format("--samples must be at least 1 (got {})", o.samples));
   if (!(o.margin > 0 && o.margin < 1))
     FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", o.margin));
-  plan.latency_bytes = parse_size(o.latency_size, "--latency-size");
-  plan.latency_stride = parse_size(o.latency_stride, "--latency-stride");
-  if (plan.latency_stride % 8 != 0 || plan.latency_stride * 2 > plan.latency_bytes)
+  const auto stride = parse_size(o.latency_stride, "--latency-stride");
+  if (stride % 8 != 0 || stride * 2 > parse_size(o.latency_size, "--latency-size"))
     FB_USAGE_ERROR("--latency-stride must be a multiple of 8 bytes and at most half of --latency-size");
+}
+
+P2pPlan build_plan(const P2pOptions& o, const Topology& topo, int visible) {
+  P2pPlan plan;
+  plan.bytes = parse_size(o.size);
+  plan.latency_bytes = parse_size(o.latency_size);
+  plan.latency_stride = parse_size(o.latency_stride);
   plan.gpus = parse_gpu_selection(o.gpus, visible);
   plan.cpulists = local_cpulists(topo, plan.gpus);
   plan.copies_per_sample = o.copies;
@@ -47,6 +53,7 @@ P2pPlan build_plan(const P2pOptions& o, const Topology& topo, int visible) {
 }  // namespace
 
 int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_line) {
+  check_options(o);
   const int visible = gpu::device_count();  // no GPU: environment error
   Result result = make_result_header(command_line, nullptr);
   result.topology = probe_topology({});

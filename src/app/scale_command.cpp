@@ -81,6 +81,7 @@ Run run_scale_point(const RunOptions& m, const MachineFacts& facts, const Topolo
 int scale_command(const ScaleOptions& o, const std::vector<std::string>& command_line) {
   RunOptions m = o.measure;
   if (!m.gpus.empty()) FB_USAGE_ERROR("scale chooses the GPUs itself: give --counts instead of --gpus");
+  parse_size(o.size, "--size");  // named as the user wrote it
   m.sizes = {o.size};
   check_run_options(m);
   if (m.collectives.size() != 1) FB_USAGE_ERROR("scale takes exactly one collective");

@@ -23,6 +23,10 @@ expect 2 "--iters must be at least 1" run all_reduce -n 0
 expect 2 "collectives is required" run
 expect 2 "launcher" run all_reduce --launcher mpi
 expect 0 "Examples" run --help
+expect 2 "--size 5000 is not a multiple of 4 KiB" p2p --size 5000
+expect 2 "--size '0' must be at least 1 byte" p2p --size 0
+expect 2 "--latency-stride must be a multiple of 8" p2p --latency-stride 3
+expect 2 "--size '1X' has an unknown suffix" scale all_reduce --size 1X
 
 # compare needs no GPU: malformed and unrelated files, a regression, identical files.
 tmp=$(mktemp -d)
