@@ -55,6 +55,7 @@ bool launched_by_mpi() {
 std::vector<int> local_ranks_of(const std::vector<std::string>& hosts) {
   std::map<std::string, int> seen;
   std::vector<int> out;
+  out.reserve(hosts.size());
   for (const auto& h : hosts) out.push_back(seen[h]++);
   return out;
 }
