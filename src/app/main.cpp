@@ -99,14 +99,19 @@ int front_end(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (const char* fd = std::getenv(fb::msg::worker_fd_env)) {
-    const int worker_fd = std::atoi(fd);
-    ::unsetenv(fb::msg::worker_fd_env);
-    return fb::worker_main(worker_fd);
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if printing the error fails
+  try {
+    if (const char* fd = std::getenv(fb::msg::worker_fd_env)) {
+      const int worker_fd = std::atoi(fd);
+      ::unsetenv(fb::msg::worker_fd_env);
+      return fb::worker_main(worker_fd);
+    }
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+    if (fb::launched_by_mpi()) return fb::mpi_main([&] { return front_end(argc, argv); });
+    return front_end(argc, argv);
+  } catch (const std::exception& e) {  // the worker's or MPI's set-up, before their own handlers
+    fmt::print(stderr, "fabricbench: internal error: {}\n", e.what());
+    return static_cast<int>(fb::ExitCode::run_failed);
   }
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
-  if (fb::launched_by_mpi()) return fb::mpi_main([&] { return front_end(argc, argv); });
-  return front_end(argc, argv);
 }

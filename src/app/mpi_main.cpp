@@ -71,13 +71,18 @@ int mpi_main(const std::function<int()>& front_end) {
     return static_cast<int>(e.code());
   }
   int code = 0;
-  if (session->rank() == 0) {
-    code = front_end();
-    if (session->plan_running())
-      session->abort(code == 0 ? ExitCode::run_failed : static_cast<ExitCode>(code));
-    session->bootstrap().broadcast(kMpiNoMorePlans, 0);  // the other ranks wait for a next plan
-  } else {
-    code = follow(*session);
+  try {
+    if (session->rank() == 0) {
+      code = front_end();
+      if (session->plan_running())
+        session->abort(code == 0 ? ExitCode::run_failed : static_cast<ExitCode>(code));
+      session->bootstrap().broadcast(kMpiNoMorePlans, 0);  // the other ranks wait for a next plan
+    } else {
+      code = follow(*session);
+    }
+  } catch (const std::exception& e) {  // a garbled hand-off: no rank may be left waiting
+    fmt::print(stderr, "fabricbench: internal error on MPI rank {}: {}\n", session->rank(), e.what());
+    session->abort(ExitCode::run_failed);
   }
   session->finish();
   return code;

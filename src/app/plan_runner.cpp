@@ -94,6 +94,7 @@ PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>&
                      const PointHandler& on_point) {
   std::vector<nlohmann::json> starts;
   const int nprocs = process_count(plan);
+  starts.reserve(static_cast<std::size_t>(nprocs));
   for (int i = 0; i < nprocs; ++i)
     starts.push_back({{"t", msg::start}, {"plan", plan}, {"process", i}, {"nprocs", nprocs}, {"env", env}});
   PlanOutcome out;
