@@ -48,12 +48,13 @@ void add_timing_options(CLI::App* app, RunOptions& o) {
 
 void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
   const char* grp = "GPUs and launch";
-  app->add_option("--gpus", o.gpus, "N (the first N GPUs) or a list/range: 0,2 or 0-3 (default all)")
+  app->add_option("--gpus", o.gpus,
+                  "N (the first N GPUs) or a list/range: 0,2 or 0-3 (default all; under mpirun: per host)")
       ->group(grp);
   if (launcher)
     app->add_option("--launcher", o.launcher,
                     "processes: one worker process per GPU (default); threads: one process drives "
-                    "all GPUs")
+                    "all GPUs. Under mpirun each MPI rank drives one GPU (leave this out)")
         ->check(CLI::IsMember({"processes", "threads"}))
         ->group(grp);
   app->add_option("--cpu-bind", o.cpu_bind,

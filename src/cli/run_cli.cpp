@@ -13,7 +13,9 @@ Examples:
   fabricbench run all_reduce -b 8 -e 8G -f 2          # sweep 8 B .. 8 GiB, doubling
   fabricbench run all_reduce all_gather --sizes 1M,64M,1G -c 1 --json out.json
   fabricbench run all_reduce -b 8 -e 64K -G 100       # small sizes with CUDA graphs
-  fabricbench run sendrecv --gpus 0,1 --launcher threads)");
+  fabricbench run sendrecv --gpus 0,1 --launcher threads
+  mpirun -np 16 -H node1:8,node2:8 fabricbench run all_reduce -b 1M -e 8G
+                                                      # one rank per GPU, across hosts)");
 
   run->add_option("collectives", o.collectives, "Collectives to run (or 'all')")->required();
   add_size_options(run, o);

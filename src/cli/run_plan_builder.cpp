@@ -191,6 +191,9 @@ std::vector<int> gpus_of_mpi_ranks(const RunOptions& o, const std::vector<int>& 
                                    const std::vector<int>& local_ranks) {
   if (o.launcher == "threads")
     FB_USAGE_ERROR("under mpirun every MPI rank drives one GPU: drop --launcher threads");
+  if (o.cpu_bind != "none")
+    FB_USAGE_ERROR(
+        "under mpirun the ranks are bound by mpirun: use its --bind-to (or --map-by) instead of --cpu-bind");
   std::vector<int> gpus;
   for (std::size_t r = 0; r < local_ranks.size(); ++r) {
     const auto local = static_cast<std::size_t>(local_ranks[r]);

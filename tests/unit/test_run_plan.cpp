@@ -228,6 +228,9 @@ TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
   machine.mpi_local_ranks = {0, 1};
   expect_usage_error([&] { fb::build_run_plan(o, machine); }, "drop --launcher threads");
   o.launcher = "processes";
+  o.cpu_bind = "numa";
+  expect_usage_error([&] { fb::build_run_plan(o, machine); }, "use its --bind-to");
+  o.cpu_bind = "none";
   o.root = 3;  // ranks are MPI ranks: root 3 exists only with 4 of them
   expect_usage_error([&] { fb::build_run_plan(o, machine); }, "-r/--root 3");
   machine.mpi_local_ranks = {0, 1, 0, 1};
