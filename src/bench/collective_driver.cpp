@@ -75,8 +75,7 @@ class Driver {
 
   // Buffers of iteration `iter`: shifted by whole point sizes, as nccl-tests shifts them.
   CallBuffers buffers(const LocalGpu& g, const PointPlan& p, std::size_t elem, int iter = 0) const {
-    const std::size_t shift = static_cast<std::size_t>(iter) %
-                              rotation_steps(p, elem, needs_, plan_.sampling.iters) *
+    const std::size_t shift = static_cast<std::size_t>(iter) % point_steps_ *
                               std::max<std::size_t>(p.counts.send, p.counts.recv) * elem;
     char* send = static_cast<char*>(g.send.data()) + shift;
     char* recv = static_cast<char*>(g.recv.data()) + shift;
@@ -188,6 +187,7 @@ class Driver {
 
   Point run_point(const RunPlan& run, const PointPlan& p) {
     const auto& spec = collective(run.collective);
+    point_steps_ = rotation_steps(p, dtype_info(run.dtype).size, needs_, plan_.sampling.iters);
     Point point;
     point.bytes = p.bytes;
     point.count = p.counts.param;  // nccl-tests' count column: NCCL's count argument
@@ -231,6 +231,7 @@ class Driver {
   Bootstrap& boot_;
   ProgressSink& sink_;
   const BufferNeeds needs_;
+  std::size_t point_steps_ = 1;  // buffer offsets the current point's iterations cycle through
   std::vector<std::unique_ptr<LocalGpu>> gpus_;
 };
 
