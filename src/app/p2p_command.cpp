@@ -22,26 +22,19 @@
 namespace fb {
 namespace {
 
-// Usage errors, before any GPU is touched.
-void check_options(const P2pOptions& o) {
-  if (parse_size(o.size, "--size") % 4096 != 0)
-    FB_USAGE_ERROR(fmt::format("--size {} is not a multiple of 4 KiB", o.size));
+// The plan's settings from the options: usage errors here, before any GPU is touched.
+P2pPlan plan_from_options(const P2pOptions& o) {
+  P2pPlan plan;
+  plan.bytes = parse_size(o.size, "--size");
+  if (plan.bytes % 4096 != 0) FB_USAGE_ERROR(fmt::format("--size {} is not a multiple of 4 KiB", o.size));
   if (o.copies < 1) FB_USAGE_ERROR(fmt::format("--copies must be at least 1 (got {})", o.copies));
   if (o.samples < 1) FB_USAGE_ERROR(fmt::format("--samples must be at least 1 (got {})", o.samples));
   if (!(o.margin > 0 && o.margin < 1))
     FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", o.margin));
-  const auto stride = parse_size(o.latency_stride, "--latency-stride");
-  if (stride % 8 != 0 || stride * 2 > parse_size(o.latency_size, "--latency-size"))
+  plan.latency_bytes = parse_size(o.latency_size, "--latency-size");
+  plan.latency_stride = parse_size(o.latency_stride, "--latency-stride");
+  if (plan.latency_stride % 8 != 0 || plan.latency_stride * 2 > plan.latency_bytes)
     FB_USAGE_ERROR("--latency-stride must be a multiple of 8 bytes and at most half of --latency-size");
-}
-
-P2pPlan build_plan(const P2pOptions& o, const Topology& topo, int visible) {
-  P2pPlan plan;
-  plan.bytes = parse_size(o.size);
-  plan.latency_bytes = parse_size(o.latency_size);
-  plan.latency_stride = parse_size(o.latency_stride);
-  plan.gpus = parse_gpu_selection(o.gpus, visible);
-  plan.cpulists = local_cpulists(topo, plan.gpus);
   plan.copies_per_sample = o.copies;
   plan.samples = o.samples;
   plan.pairs = !o.no_pairs;
@@ -53,11 +46,12 @@ P2pPlan build_plan(const P2pOptions& o, const Topology& topo, int visible) {
 }  // namespace
 
 int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_line) {
-  check_options(o);
+  P2pPlan plan = plan_from_options(o);
   const int visible = gpu::device_count();  // no GPU: environment error
   Result result = make_result_header(command_line, nullptr);
   result.topology = probe_topology({});
-  const auto plan = build_plan(o, *result.topology, visible);
+  plan.gpus = parse_gpu_selection(o.gpus, visible);
+  plan.cpulists = local_cpulists(*result.topology, plan.gpus);
   add_gpus(result, plan.gpus);
   if (plan.gpus.size() == 1 && plan.pairs)
     fmt::print(stderr, "fabricbench: note: one GPU selected: measuring host<->device only\n");
