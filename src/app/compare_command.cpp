@@ -7,6 +7,7 @@
 
 #include "analyse/compare.hpp"
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "core/result_json.hpp"
 #include "core/units.hpp"
 
@@ -14,12 +15,9 @@ namespace fb {
 namespace {
 
 Result load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) FB_USAGE_ERROR(fmt::format("cannot read {}", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string text = read_file(path);
   try {
-    return parse_result(ss.str());
+    return parse_result(text);
   } catch (const Error& e) {
     FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
   }

@@ -6,12 +6,13 @@
 #include <iostream>
 
 #include "analyse/p2p_analysis.hpp"
-#include "app/plan_runner.hpp"
-#include "app/result_header.hpp"
+#include "engine/plan_runner.hpp"
+#include "engine/result_header.hpp"
 #include "bench/p2p_bench.hpp"
 #include "cli/run_plan_builder.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "core/result_json.hpp"
 #include "core/units.hpp"
 #include "gpu/runtime.hpp"

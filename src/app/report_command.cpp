@@ -8,6 +8,7 @@
 
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "core/result_json.hpp"
 #include "report/documents.hpp"
 #include "report/json_reporter.hpp"
@@ -16,13 +17,10 @@
 namespace fb {
 
 int report_command(const ReportOptions& o) {
-  std::ifstream in(o.input);
-  if (!in) FB_USAGE_ERROR(fmt::format("cannot read {}", o.input));
-  std::stringstream ss;
-  ss << in.rdbuf();
+  const std::string text = read_file(o.input);
   Result r;
   try {
-    r = parse_result(ss.str());
+    r = parse_result(text);
   } catch (const Error& e) {
     FB_USAGE_ERROR(fmt::format("{}: {}", o.input, e.what()));
   }

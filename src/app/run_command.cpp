@@ -8,9 +8,9 @@
 #include <iostream>
 #include <map>
 
-#include "app/machine_facts.hpp"
-#include "app/plan_runner.hpp"
-#include "app/result_header.hpp"
+#include "engine/machine_facts.hpp"
+#include "engine/plan_runner.hpp"
+#include "engine/result_header.hpp"
 #include "bench/plan.hpp"
 #include "cli/run_plan_builder.hpp"
 #include "comm/mpi_session.hpp"

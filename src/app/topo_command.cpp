@@ -2,9 +2,10 @@
 
 #include <iostream>
 
-#include "app/result_header.hpp"
+#include "engine/result_header.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "core/result_json.hpp"
 #include "report/json_reporter.hpp"
 #include "report/topology_console.hpp"

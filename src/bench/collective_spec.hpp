@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "comm/collectives.hpp"
+#include "core/verify_values.hpp"
 
 namespace fb {
 
@@ -21,23 +22,6 @@ struct CollectiveCounts {
   bool recv_inside_send = false;
   // Bytes the point is reported as (nccl-tests' "size"): the larger buffer.
   [[nodiscard]] std::size_t reported_elements() const { return send > recv ? send : recv; }
-};
-
-// Where each output element's expected value comes from, for verification.
-enum class VerifySource {
-  reduce_all_ranks,  // op over every rank's input at the source index
-  root_rank,         // the root's input
-  block_rank,        // rank (out_index / block)
-  previous_rank,     // rank (rank - 1 + n) % n
-};
-
-// The layout's block is one rank's share, CollectiveCounts::param: all_gather's send count,
-// reduce_scatter's receive count, alltoall's per-peer count.
-struct VerifyLayout {
-  VerifySource source = VerifySource::reduce_all_ranks;
-  bool offset_by_rank_block = false;  // source index starts at rank * block
-  bool index_mod_block = false;       // source index uses out_index % block
-  bool only_root_checks = false;      // output defined on the root only
 };
 
 using LaunchFn = void (*)(Collectives&, const CollectiveCall&);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bench/collective_spec.hpp"
-#include "bench/dtypes.hpp"
+#include "core/dtypes.hpp"
 
 namespace fb {
 

@@ -8,23 +8,13 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "core/units.hpp"
 
 namespace fb {
 namespace {
 
 constexpr std::size_t kMaxSizes = 4096;
-
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto end = std::min(text.find(sep, start), text.size());
-    out.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
-}
 
 int parse_int(const std::string& text, const char* what) {
   int v = 0;

@@ -3,7 +3,7 @@
 // Buffers and streams are opaque pointers here so that nothing above comm/ names a runtime.
 #include <cstddef>
 
-#include "bench/dtypes.hpp"
+#include "core/dtypes.hpp"
 
 namespace fb {
 

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace fb {
 namespace {
@@ -31,11 +32,6 @@ constexpr std::array<Suffix, 13> kSuffixes{{{"", 0},
                                             {"mb", -1},
                                             {"gb", -1}}};
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 }  // namespace
 

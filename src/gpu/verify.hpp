@@ -4,9 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "bench/collective_spec.hpp"
-#include "bench/dtypes.hpp"
-#include "bench/verify_values.hpp"
+#include "core/dtypes.hpp"
+#include "core/verify_values.hpp"
 #include "gpu/runtime.hpp"
 
 namespace fb::gpu {

@@ -19,7 +19,4 @@ class JsonReporter final : public Reporter {
   std::string path_;
 };
 
-// Writes `text` to `path` atomically; throws Error(usage) when the file cannot be written.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace fb

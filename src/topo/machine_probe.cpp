@@ -7,21 +7,13 @@
 
 #include "core/error.hpp"
 #include "gpu/runtime.hpp"
-#include "report/json_reporter.hpp"
+#include "core/file_io.hpp"
 #include "topo/amd_smi_probe.hpp"
 #include "topo/nvml_probe.hpp"
 #include "topo/topology_builder.hpp"
 
 namespace fb {
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) FB_USAGE_ERROR(fmt::format("cannot read {}", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::optional<RuntimePeers> read_runtime(std::vector<std::string>& missing) {
   try {
@@ -61,7 +53,7 @@ Topology probe_topology(const TopologySources& s) {
   for (const auto& g : in.sysfs.gpus) (g.vendor == "nvidia" ? any_nvidia : any_amd) = true;
 
   if (!s.nvml_file.empty()) {
-    in.nvml = nlohmann::json::parse(read_text(s.nvml_file)).get<NvmlReadout>();
+    in.nvml = nlohmann::json::parse(read_file(s.nvml_file)).get<NvmlReadout>();
     in.sources.push_back(fmt::format("NVML readout ({})", s.nvml_file));
   } else {
     std::string why;
@@ -76,7 +68,7 @@ Topology probe_topology(const TopologySources& s) {
   }
 
   if (!s.rocm_smi_file.empty()) {
-    in.amd = parse_rocm_smi_topo(read_text(s.rocm_smi_file));
+    in.amd = parse_rocm_smi_topo(read_file(s.rocm_smi_file));
     in.sources.push_back(fmt::format("rocm-smi output ({})", s.rocm_smi_file));
   } else if (any_amd) {
     std::string why;

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "comm/channel.hpp"
-#include "comm/hub_bootstrap.hpp"
+#include "launch/hub_bootstrap.hpp"
 #include "launch/protocol.hpp"
 
 int main() {

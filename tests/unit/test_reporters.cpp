@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "core/result_json.hpp"
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "bench/dtypes.hpp"
-#include "bench/verify_values.hpp"
+#include "core/dtypes.hpp"
+#include "core/verify_values.hpp"
 
 namespace v = fb::verify;
 

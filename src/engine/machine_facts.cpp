@@ -1,4 +1,4 @@
-#include "app/machine_facts.hpp"
+#include "engine/machine_facts.hpp"
 
 #include "gpu/runtime.hpp"
 

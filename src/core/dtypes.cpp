@@ -1,4 +1,4 @@
-#include "bench/dtypes.hpp"
+#include "core/dtypes.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,11 +1,11 @@
-#include "app/plan_runner.hpp"
+#include "engine/plan_runner.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <cstdlib>
 
-#include "app/worker.hpp"
+#include "engine/worker.hpp"
 #include "comm/mpi_session.hpp"
 #include "core/result_json.hpp"
 #include "launch/protocol.hpp"

@@ -1,4 +1,4 @@
-#include "app/worker.hpp"
+#include "engine/worker.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "bench/collective_driver.hpp"
 #include "comm/channel.hpp"
-#include "comm/hub_bootstrap.hpp"
+#include "launch/hub_bootstrap.hpp"
 #include "comm/mpi_session.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/environment.hpp"

@@ -1,4 +1,4 @@
-#include "comm/hub_bootstrap.hpp"
+#include "launch/hub_bootstrap.hpp"
 
 #include "core/error.hpp"
 #include "launch/protocol.hpp"

@@ -1,4 +1,4 @@
-#include "app/algos_runner.hpp"
+#include "engine/algos_runner.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -7,8 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/plan_runner.hpp"
+#include "engine/plan_runner.hpp"
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 
 namespace fb {
 namespace {
@@ -18,10 +19,7 @@ namespace fs = std::filesystem;
 NcclLogSummary read_logs(const fs::path& dir) {
   NcclLogSummary all;
   for (const auto& entry : fs::directory_iterator(dir)) {
-    std::ifstream in(entry.path());
-    std::stringstream ss;
-    ss << in.rdbuf();
-    merge_nccl_logs(all, parse_nccl_log(ss.str()));
+    merge_nccl_logs(all, parse_nccl_log(read_file(entry.path().string())));
   }
   return all;
 }

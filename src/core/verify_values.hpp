@@ -96,3 +96,24 @@ FB_HD inline double tolerance(const ValueRule& r, double type_epsilon, double ex
 }
 
 }  // namespace fb::verify
+
+namespace fb {
+
+// Where each output element's expected value comes from, for verification.
+enum class VerifySource {
+  reduce_all_ranks,  // op over every rank's input at the source index
+  root_rank,         // the root's input
+  block_rank,        // rank (out_index / block)
+  previous_rank,     // rank (rank - 1 + n) % n
+};
+
+// The layout's block is one rank's share, CollectiveCounts::param: all_gather's send count,
+// reduce_scatter's receive count, alltoall's per-peer count.
+struct VerifyLayout {
+  VerifySource source = VerifySource::reduce_all_ranks;
+  bool offset_by_rank_block = false;  // source index starts at rank * block
+  bool index_mod_block = false;       // source index uses out_index % block
+  bool only_root_checks = false;      // output defined on the root only
+};
+
+}  // namespace fb

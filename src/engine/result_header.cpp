@@ -1,6 +1,6 @@
-#include "app/result_header.hpp"
+#include "engine/result_header.hpp"
 
-#include "app/version.hpp"
+#include "core/version.hpp"
 #include "core/environment.hpp"
 #include "gpu/runtime.hpp"
 

@@ -1,4 +1,4 @@
-#include "app/mpi_main.hpp"
+#include "engine/mpi_main.hpp"
 
 #include <fmt/format.h>
 
@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/plan_runner.hpp"
-#include "app/worker.hpp"
+#include "engine/plan_runner.hpp"
+#include "engine/worker.hpp"
 #include "comm/mpi_session.hpp"
 #include "core/result_json.hpp"
 

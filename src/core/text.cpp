@@ -1,0 +1,33 @@
+#include "core/text.hpp"
+
+#include <cctype>
+
+namespace fb {
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<std::string> split(std::string_view text, char sep) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = text.find(sep, start);
+    out.emplace_back(text.substr(start, end == std::string_view::npos ? text.size() - start : end - start));
+    if (end == std::string_view::npos) return out;
+    start = end + 1;
+  }
+}
+
+std::string join_ints(const std::vector<int>& values, std::string_view sep) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += sep;
+    out += std::to_string(values[i]);
+  }
+  return out;
+}
+
+}  // namespace fb

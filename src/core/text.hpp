@@ -1,0 +1,19 @@
+#pragma once
+// Small text helpers shared by every layer: one definition each, one set of rules.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fb {
+
+// ASCII lower case.
+std::string lower(std::string_view text);
+
+// Pieces between `sep`, empty pieces kept ("a,,b" -> "a", "", "b"; "" -> one empty piece), so
+// that a caller can reject an empty entry by name rather than skip it silently.
+std::vector<std::string> split(std::string_view text, char sep);
+
+// "0,1,2" (or with another separator): how GPU ids are written in messages, options and CSV.
+std::string join_ints(const std::vector<int>& values, std::string_view sep = ",");
+
+}  // namespace fb
