@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "gpu/cuda_check.hpp"
 #include "gpu/runtime.hpp"
 
 namespace fb {
@@ -55,8 +56,6 @@ ncclRedOp_t to_nccl(RedOp op) {
   }
   return ncclSum;
 }
-
-cudaStream_t as_stream(void* s) { return static_cast<cudaStream_t>(s); }
 
 }  // namespace
 
@@ -114,36 +113,38 @@ void NcclCollectives::check_errors() const {
 
 void NcclCollectives::all_reduce(const CollectiveCall& c) {
   check(lib_->api().AllReduce(c.send, c.recv, c.count, to_nccl(c.dtype), to_nccl(c.op), comms_.at(c.local),
-                              as_stream(c.stream)),
+                              gpu::as_stream(c.stream)),
         "ncclAllReduce");
 }
 void NcclCollectives::all_gather(const CollectiveCall& c) {
   check(lib_->api().AllGather(c.send, c.recv, c.count, to_nccl(c.dtype), comms_.at(c.local),
-                              as_stream(c.stream)),
+                              gpu::as_stream(c.stream)),
         "ncclAllGather");
 }
 void NcclCollectives::reduce_scatter(const CollectiveCall& c) {
   check(lib_->api().ReduceScatter(c.send, c.recv, c.count, to_nccl(c.dtype), to_nccl(c.op),
-                                  comms_.at(c.local), as_stream(c.stream)),
+                                  comms_.at(c.local), gpu::as_stream(c.stream)),
         "ncclReduceScatter");
 }
 void NcclCollectives::broadcast(const CollectiveCall& c) {
   check(lib_->api().Broadcast(c.send, c.recv, c.count, to_nccl(c.dtype), c.root, comms_.at(c.local),
-                              as_stream(c.stream)),
+                              gpu::as_stream(c.stream)),
         "ncclBroadcast");
 }
 void NcclCollectives::reduce(const CollectiveCall& c) {
   check(lib_->api().Reduce(c.send, c.recv, c.count, to_nccl(c.dtype), to_nccl(c.op), c.root,
-                           comms_.at(c.local), as_stream(c.stream)),
+                           comms_.at(c.local), gpu::as_stream(c.stream)),
         "ncclReduce");
 }
 void NcclCollectives::send(const CollectiveCall& c, int peer) {
-  check(lib_->api().Send(c.send, c.count, to_nccl(c.dtype), peer, comms_.at(c.local), as_stream(c.stream)),
-        "ncclSend");
+  check(
+      lib_->api().Send(c.send, c.count, to_nccl(c.dtype), peer, comms_.at(c.local), gpu::as_stream(c.stream)),
+      "ncclSend");
 }
 void NcclCollectives::recv(const CollectiveCall& c, int peer) {
-  check(lib_->api().Recv(c.recv, c.count, to_nccl(c.dtype), peer, comms_.at(c.local), as_stream(c.stream)),
-        "ncclRecv");
+  check(
+      lib_->api().Recv(c.recv, c.count, to_nccl(c.dtype), peer, comms_.at(c.local), gpu::as_stream(c.stream)),
+      "ncclRecv");
 }
 void NcclCollectives::group_start() { check(lib_->api().GroupStart(), "ncclGroupStart"); }
 void NcclCollectives::group_end() { check(lib_->api().GroupEnd(), "ncclGroupEnd"); }

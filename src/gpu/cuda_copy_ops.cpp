@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 
+#include <cerrno>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -11,25 +12,25 @@
 
 #include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
+#include "core/units.hpp"
 #include "gpu/copy_ops.hpp"
+#include "gpu/cuda_check.hpp"
 #include "gpu/kernels/copy_kernels.hpp"
 #include "gpu/kernels/pattern.hpp"
 
 namespace fb::gpu {
 namespace {
 
-void check(cudaError_t err, const char* what) {
-  if (err != cudaSuccess)
-    throw Error(ExitCode::run_failed, fmt::format("{}: {} ({})", what, cudaGetErrorString(err), cudaGetErrorName(err)));
+int current_device_attribute(cudaDeviceAttr attribute) {
+  int dev = 0;
+  int value = 0;
+  FB_CUDA(cudaGetDevice(&dev));
+  FB_CUDA(cudaDeviceGetAttribute(&value, attribute, dev));
+  return value;
 }
 
-cudaStream_t as_stream(const Stream& s) { return static_cast<cudaStream_t>(s.handle()); }
-
 int sm_count() {
-  int dev = 0;
-  int sms = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  const int sms = current_device_attribute(cudaDevAttrMultiProcessorCount);
   return sms > 0 ? sms : 1;
 }
 
@@ -37,7 +38,7 @@ int sm_count() {
 
 bool enable_peer_access(int device, int peer) {
   int can = 0;
-  check(cudaDeviceCanAccessPeer(&can, device, peer), "cudaDeviceCanAccessPeer");
+  FB_CUDA(cudaDeviceCanAccessPeer(&can, device, peer));
   if (!can) return false;
   set_device(device);
   const cudaError_t err = cudaDeviceEnablePeerAccess(peer, 0);
@@ -45,27 +46,31 @@ bool enable_peer_access(int device, int peer) {
     cudaGetLastError();
     return true;
   }
-  check(err, "cudaDeviceEnablePeerAccess");
+  check_cuda(err, "cudaDeviceEnablePeerAccess(peer, 0)", __FILE__, __LINE__);
   return true;
 }
 
-void copy_peer_async(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes, const Stream& s) {
-  check(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, as_stream(s)), "cudaMemcpyPeerAsync");
+void copy_peer_async(void* dst, int dst_device, const void* src, int src_device, std::size_t bytes,
+                     const Stream& s) {
+  FB_CUDA(cudaMemcpyPeerAsync(dst, dst_device, src, src_device, bytes, as_stream(s)));
 }
 
 void copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s) {
-  check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, as_stream(s)), "cudaMemcpyAsync");
+  FB_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, as_stream(s)));
 }
 
 void sm_copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s) {
   kernels::sm_copy(dst, src, bytes, sm_count() * 4, as_stream(s));
-  check_last_launch("SM copy kernel");
+  FB_CUDA_LAUNCH("SM copy kernel");
 }
 
 PinnedBuffer::PinnedBuffer(std::size_t bytes, const std::string& cpulist) : bytes_(bytes) {
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
-    throw Error(ExitCode::usage, fmt::format("cannot allocate {} bytes of host memory", bytes));
+    raise(ExitCode::environment,
+          fmt::format("cannot allocate {} of host memory: {}; use a smaller --size", format_bytes(bytes),
+                      std::strerror(errno)),
+          __FILE__, __LINE__, "mmap");
   // First touch from a thread on the GPU's local CPUs: Linux places the pages on their node.
   std::thread toucher([&] {
     bind_to_cpus(parse_cpulist(cpulist));
@@ -73,10 +78,8 @@ PinnedBuffer::PinnedBuffer(std::size_t bytes, const std::string& cpulist) : byte
   });
   toucher.join();
   const cudaError_t err = cudaHostRegister(p, bytes, cudaHostRegisterMapped | cudaHostRegisterPortable);
-  if (err != cudaSuccess) {
-    ::munmap(p, bytes);
-    throw Error(ExitCode::usage, fmt::format("cannot pin {} bytes of host memory: {}", bytes, cudaGetErrorString(err)));
-  }
+  if (err != cudaSuccess) ::munmap(p, bytes);
+  check_allocation(err, bytes, Memory::pinned_host, "cudaHostRegister(p, bytes, ...)", __FILE__, __LINE__);
   ptr_ = p;
 }
 
@@ -88,7 +91,7 @@ PinnedBuffer::~PinnedBuffer() {
 
 StartGate::StartGate() {
   int* p = nullptr;
-  check(cudaHostAlloc(&p, sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable), "cudaHostAlloc (start gate)");
+  FB_CUDA(cudaHostAlloc(&p, sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
   *p = 0;
   flag_ = p;
 }
@@ -99,15 +102,12 @@ StartGate::~StartGate() {
 
 void StartGate::hold(const Stream& s) {
   *flag_ = 0;
-  int dev = 0;
-  int khz = 0;
-  cudaGetDevice(&dev);
-  cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev);
+  const int khz = current_device_attribute(cudaDevAttrClockRate);
   const long long ten_seconds = static_cast<long long>(khz > 0 ? khz : 2000000) * 1000LL * 10;
   int* device_flag = nullptr;
-  check(cudaHostGetDevicePointer(&device_flag, const_cast<int*>(flag_), 0), "cudaHostGetDevicePointer");
+  FB_CUDA(cudaHostGetDevicePointer(&device_flag, const_cast<int*>(flag_), 0));
   kernels::spin(device_flag, ten_seconds, as_stream(s));
-  check_last_launch("start gate kernel");
+  FB_CUDA_LAUNCH("start gate kernel");
 }
 
 void StartGate::release() {
@@ -118,7 +118,7 @@ void StartGate::release() {
 
 void fill_pattern(void* buf, std::size_t bytes, std::uint32_t seed, const Stream& s) {
   kernels::fill_pattern(static_cast<std::uint32_t*>(buf), bytes / 4, seed, sm_count() * 4, as_stream(s));
-  check_last_launch("pattern fill");
+  FB_CUDA_LAUNCH("pattern fill kernel");
 }
 
 void fill_pattern_host(void* buf, std::size_t bytes, std::uint32_t seed) {
@@ -126,14 +126,15 @@ void fill_pattern_host(void* buf, std::size_t bytes, std::uint32_t seed) {
   for (std::size_t i = 0; i < bytes / 4; ++i) w[i] = pattern(i, seed);
 }
 
-std::uint64_t count_pattern_mismatches(const void* buf, std::size_t bytes, std::uint32_t seed, const Stream& s) {
+std::uint64_t count_pattern_mismatches(const void* buf, std::size_t bytes, std::uint32_t seed,
+                                       const Stream& s) {
   DeviceBuffer counter(sizeof(unsigned long long));
   memset_async(counter.data(), 0, sizeof(unsigned long long), s);
   kernels::check_pattern(static_cast<const std::uint32_t*>(buf), bytes / 4, seed,
                          static_cast<unsigned long long*>(counter.data()), sm_count() * 4, as_stream(s));
-  check_last_launch("pattern check");
+  FB_CUDA_LAUNCH("pattern check kernel");
   unsigned long long bad = 0;
-  check(cudaMemcpyAsync(&bad, counter.data(), sizeof bad, cudaMemcpyDeviceToHost, as_stream(s)), "read check count");
+  FB_CUDA(cudaMemcpyAsync(&bad, counter.data(), sizeof bad, cudaMemcpyDeviceToHost, as_stream(s)));
   s.synchronize();
   return bad;
 }
@@ -147,7 +148,7 @@ std::uint64_t count_pattern_mismatches_host(const void* buf, std::size_t bytes, 
 
 const void* mapped_device_pointer(const void* host) {
   void* dev = nullptr;
-  check(cudaHostGetDevicePointer(&dev, const_cast<void*>(host), 0), "cudaHostGetDevicePointer");
+  FB_CUDA(cudaHostGetDevicePointer(&dev, const_cast<void*>(host), 0));
   return dev;
 }
 
@@ -162,7 +163,7 @@ void build_chase(void* buf, std::size_t bytes, std::size_t stride, bool host_mem
   if (host_memory) {
     std::memcpy(buf, image.data(), bytes);
   } else {
-    check(cudaMemcpyAsync(buf, image.data(), bytes, cudaMemcpyHostToDevice, as_stream(s)), "chase upload");
+    FB_CUDA(cudaMemcpyAsync(buf, image.data(), bytes, cudaMemcpyHostToDevice, as_stream(s)));
     s.synchronize();
   }
 }
@@ -171,11 +172,13 @@ double chase_ns_per_hop(const void* start, int hops, const Stream& s) {
   DeviceBuffer sink(sizeof(std::uint64_t));
   Event a;
   Event b;
-  kernels::chase(static_cast<const std::uint64_t*>(start), 64, static_cast<std::uint64_t*>(sink.data()), as_stream(s));
+  kernels::chase(static_cast<const std::uint64_t*>(start), 64, static_cast<std::uint64_t*>(sink.data()),
+                 as_stream(s));
   a.record(s);
-  kernels::chase(static_cast<const std::uint64_t*>(start), hops, static_cast<std::uint64_t*>(sink.data()), as_stream(s));
+  kernels::chase(static_cast<const std::uint64_t*>(start), hops, static_cast<std::uint64_t*>(sink.data()),
+                 as_stream(s));
   b.record(s);
-  check_last_launch("pointer chase");
+  FB_CUDA_LAUNCH("pointer chase kernel");
   b.synchronize();
   return Event::elapsed_ms(a, b) * 1e6 / hops;
 }

@@ -6,25 +6,13 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "gpu/cuda_check.hpp"
 #include "gpu/runtime.hpp"
 
 namespace fb::gpu {
 namespace {
 
-void check(cudaError_t err, const char* expr, const char* file, int line,
-           ExitCode code = ExitCode::run_failed) {
-  if (err == cudaSuccess) return;
-  raise(code,
-        fmt::format("CUDA error {} ({}): {}", static_cast<int>(err), cudaGetErrorName(err),
-                    cudaGetErrorString(err)),
-        file, line, expr);
-}
-
-#define FB_CUDA(expr) check((expr), #expr, __FILE__, __LINE__)
-
 std::string version_string(int v) { return fmt::format("{}.{}", v / 1000, v % 1000 / 10); }
-
-cudaStream_t as_stream(const Stream& s) { return static_cast<cudaStream_t>(s.handle()); }
 
 }  // namespace
 
@@ -141,12 +129,7 @@ double Event::elapsed_ms(const Event& start, const Event& stop) {
 
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
-  const cudaError_t err = cudaMalloc(&ptr_, bytes);
-  if (err != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky-free allocation error
-    throw Error(ExitCode::usage,
-                fmt::format("could not allocate {} bytes on the GPU: {}", bytes, cudaGetErrorString(err)));
-  }
+  FB_CUDA_ALLOC(cudaMalloc(&ptr_, bytes), bytes, Memory::device);
 }
 DeviceBuffer::~DeviceBuffer() {
   if (ptr_) cudaFree(ptr_);
@@ -192,12 +175,6 @@ void Graph::launch(const Stream& s) const {
 
 void memset_async(void* ptr, int byte, std::size_t bytes, const Stream& s) {
   FB_CUDA(cudaMemsetAsync(ptr, byte, bytes, as_stream(s)));
-}
-
-void check_last_launch(const char* what) {
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess)
-    throw Error(ExitCode::run_failed, fmt::format("{} failed to launch: {}", what, cudaGetErrorString(err)));
 }
 
 }  // namespace fb::gpu

@@ -107,7 +107,5 @@ class Graph {
 };
 
 void memset_async(void* ptr, int byte, std::size_t bytes, const Stream& s);
-// Throws if the last kernel launch failed.
-void check_last_launch(const char* what);
 
 }  // namespace fb::gpu

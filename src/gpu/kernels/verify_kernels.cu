@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/error.hpp"
+#include "gpu/cuda_check.hpp"
 #include "gpu/verify.hpp"
 
 namespace fb::gpu {
@@ -137,12 +137,12 @@ void dispatch(DType t, F&& f) {
 void fill_inputs(void* buffer, std::size_t count, DType t, const verify::ValueRule& rule, int rank,
                  const Stream& s) {
   if (count == 0) return;
-  auto stream = static_cast<cudaStream_t>(s.handle());
+  const cudaStream_t stream = as_stream(s);
   dispatch(t, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     fill_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(buffer), count, rule, rank);
   });
-  check_last_launch("fill kernel");
+  FB_CUDA_LAUNCH("fill kernel");
 }
 
 Verifier::Verifier() : counter_(sizeof(unsigned long long)) {}
@@ -150,7 +150,7 @@ Verifier::Verifier() : counter_(sizeof(unsigned long long)) {}
 std::uint64_t Verifier::count_wrong(const void* out, std::size_t count, DType t, const VerifyParams& p,
                                     const Stream& s) {
   if (count == 0) return 0;
-  auto stream = static_cast<cudaStream_t>(s.handle());
+  const cudaStream_t stream = as_stream(s);
   memset_async(counter_.data(), 0, sizeof(unsigned long long), s);
   auto* counter = static_cast<unsigned long long*>(counter_.data());
   dispatch(t, [&](auto* tag) {
@@ -158,11 +158,10 @@ std::uint64_t Verifier::count_wrong(const void* out, std::size_t count, DType t,
     verify_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const T*>(out), count, p,
                                                                  epsilon_of(t), counter);
   });
-  check_last_launch("verify kernel");
+  FB_CUDA_LAUNCH("verify kernel");
   unsigned long long wrong = 0;
-  if (cudaMemcpyAsync(&wrong, counter, sizeof wrong, cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
-      cudaStreamSynchronize(stream) != cudaSuccess)
-    throw Error(ExitCode::run_failed, "could not read the verification result from the GPU");
+  FB_CUDA(cudaMemcpyAsync(&wrong, counter, sizeof wrong, cudaMemcpyDeviceToHost, stream));
+  s.synchronize();
   return wrong;
 }
 
