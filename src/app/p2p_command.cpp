@@ -76,7 +76,7 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   if (!o.json_path.empty()) write_file_atomically(o.json_path, nlohmann::json(result).dump(2) + "\n");
   if (!o.csv_path.empty()) {
     std::ofstream csv(o.csv_path);
-    if (!csv) FB_USAGE_ERROR(fmt::format("cannot write {}", o.csv_path));
+    if (!csv) throw Error(ExitCode::run_failed, fmt::format("cannot write {}", o.csv_path));
     write_p2p_csv(csv, result.p2p);
   }
   for (const auto& f : result.findings)

@@ -135,7 +135,7 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
   if (!m.json_path.empty()) write_file_atomically(m.json_path, nlohmann::json(result).dump(2) + "\n");
   if (!m.csv_path.empty()) {
     std::ofstream csv(m.csv_path);
-    if (!csv) FB_USAGE_ERROR(fmt::format("cannot write {}", m.csv_path));
+    if (!csv) throw Error(ExitCode::run_failed, fmt::format("cannot write {}", m.csv_path));
     csv << "collective,bytes,gpus,placement,gpu_ids,time_us,algbw_gbps,busbw_gbps,scaling_efficiency,"
            "failure\n";
     for (const auto& r : rows) {

@@ -243,9 +243,11 @@ void check_free_memory(const Plan& plan, const LocalAssignment& local) {
   for (const int dev : local.devices) {
     gpu::set_device(dev);
     const auto mem = gpu::mem_info();
+    // More than the GPU has in all is a wrong size (usage); more than is free now, a GPU
+    // that others are using (environment), as a failed allocation would be.
     if (mem.free < total)
       throw Error(
-          ExitCode::usage,
+          total > mem.total ? ExitCode::usage : ExitCode::environment,
           fmt::format("the largest point needs {} on GPU {} (send {} + receive {} + {} for "
                       "NCCL) but only {} of {} is free; lower -e/--maxbytes or free the GPU",
                       format_bytes(total), dev, format_bytes(needs.send), format_bytes(needs.recv),

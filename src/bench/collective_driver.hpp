@@ -14,7 +14,8 @@ void run_collective_plan(const Plan& plan, const LocalAssignment& local, Collect
                          Bootstrap& bootstrap, ProgressSink& sink);
 
 // Per-GPU memory the plan needs beyond NCCL's own, checked against free memory before anything
-// is allocated. Throws a usage error naming the GPU, the need and what is free.
+// is allocated. Throws Error naming the GPU, the need and what is free: usage when the GPU has
+// not that much in all, environment when it is taken by others.
 void check_free_memory(const Plan& plan, const LocalAssignment& local);
 
 }  // namespace fb

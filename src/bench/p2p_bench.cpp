@@ -67,13 +67,16 @@ class P2pBench {
   }
 
  private:
+  // More than the GPU has in all is a wrong --size (usage); more than is free now, a GPU
+  // that others are using (environment).
   void check_memory(int dev) const {
     const auto need = 2 * plan_.bytes + (plan_.latency ? plan_.latency_bytes : 0);
     const auto mem = gpu::mem_info();
     if (mem.free < need)
-      throw Error(ExitCode::usage, fmt::format("p2p with {} per copy needs {} on GPU {} but {} is free; lower --size",
-                                               format_bytes(plan_.bytes), format_bytes(need), dev,
-                                               format_bytes(mem.free)));
+      throw Error(need > mem.total ? ExitCode::usage : ExitCode::environment,
+                  fmt::format("p2p with {} per copy needs {} on GPU {} but {} of {} is free; lower --size",
+                              format_bytes(plan_.bytes), format_bytes(need), dev, format_bytes(mem.free),
+                              format_bytes(mem.total)));
   }
 
   // Per-lane bandwidth (GB/s) of each sample.

@@ -1,6 +1,6 @@
 #pragma once
-// The one exception type of fabricbench: carries the exit code the failure maps to
-// (DESIGN.md: 2 usage, 3 environment, 4 run failed) and where it was raised.
+// The one exception type of fabricbench: carries the exit code the failure maps to (the
+// codes and what each covers: docs/cli.md, "Exit codes") and where it was raised.
 #include <stdexcept>
 #include <string>
 
@@ -8,10 +8,10 @@ namespace fb {
 
 enum class ExitCode : int {
   ok = 0,           // done and healthy
-  finding = 1,      // done, with an error-level finding or wrong data
-  usage = 2,        // bad flags or input files
-  environment = 3,  // no GPU, no driver, no NCCL
-  run_failed = 4,   // a worker crashed or timed out
+  finding = 1,      // done, with an error-level finding, wrong data or a regression
+  usage = 2,        // bad flags or input files; a size larger than the GPU has in all
+  environment = 3,  // no GPU, driver or NCCL; not enough free GPU or host memory
+  run_failed = 4,   // a worker crashed, failed or timed out; an output file not written
 };
 
 class Error : public std::runtime_error {

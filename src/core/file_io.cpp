@@ -21,15 +21,22 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+// A run that cannot deliver its output has failed (run_failed), unlike an unreadable input,
+// which is the user's to fix (usage).
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
-    if (!out) throw Error(ExitCode::usage, fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
+    out.flush();
+    if (!out)
+      throw Error(ExitCode::run_failed, fmt::format("cannot write {}: {}", path, std::strerror(errno)));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw Error(ExitCode::usage, fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    std::remove(tmp.c_str());
+    throw Error(ExitCode::run_failed, fmt::format("cannot write {}: {}", path, std::strerror(rename_errno)));
+  }
 }
 
 }  // namespace fb

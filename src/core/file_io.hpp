@@ -8,7 +8,7 @@ namespace fb {
 std::string read_file(const std::string& path);
 
 // Writes `text` to `path` atomically (a temporary beside it, then rename), so that a reader
-// never sees half a document; throws Error naming the file when it cannot be written.
+// never sees half a document; throws Error(run_failed) naming the file when it cannot be written.
 void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace fb

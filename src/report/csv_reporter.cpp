@@ -12,7 +12,8 @@
 namespace fb {
 
 CsvReporter::CsvReporter(const std::string& path) : file_(path, std::ios::trunc), out_(&file_) {
-  if (!file_) throw Error(ExitCode::usage, fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  if (!file_)
+    throw Error(ExitCode::run_failed, fmt::format("cannot write {}: {}", path, std::strerror(errno)));
 }
 
 void CsvReporter::begin(const Result& /*result*/) {

@@ -9,7 +9,7 @@ namespace fb {
 
 class CsvReporter final : public Reporter {
  public:
-  // Opens (truncates) `path`; throws Error(usage) when it cannot.
+  // Opens (truncates) `path`; throws Error(run_failed) when it cannot.
   explicit CsvReporter(const std::string& path);
   // Writes to an existing stream (tests).
   explicit CsvReporter(std::ostream& out) : out_(&out) {}

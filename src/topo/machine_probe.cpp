@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "gpu/runtime.hpp"
 #include "core/file_io.hpp"
+#include "gpu/runtime.hpp"
 #include "topo/amd_smi_probe.hpp"
 #include "topo/nvml_probe.hpp"
 #include "topo/topology_builder.hpp"
@@ -40,6 +40,15 @@ std::optional<RuntimePeers> read_runtime(std::vector<std::string>& missing) {
   }
 }
 
+// A saved readout given with --nvml-file: an input file, so a malformed one is a usage error.
+NvmlReadout read_nvml_readout(const std::string& path) {
+  try {
+    return nlohmann::json::parse(read_file(path)).get<NvmlReadout>();
+  } catch (const nlohmann::json::exception& e) {
+    FB_USAGE_ERROR(fmt::format("{}: not an NVML readout: {}", path, e.what()));
+  }
+}
+
 }  // namespace
 
 Topology probe_topology(const TopologySources& s) {
@@ -53,7 +62,7 @@ Topology probe_topology(const TopologySources& s) {
   for (const auto& g : in.sysfs.gpus) (g.vendor == "nvidia" ? any_nvidia : any_amd) = true;
 
   if (!s.nvml_file.empty()) {
-    in.nvml = nlohmann::json::parse(read_file(s.nvml_file)).get<NvmlReadout>();
+    in.nvml = read_nvml_readout(s.nvml_file);
     in.sources.push_back(fmt::format("NVML readout ({})", s.nvml_file));
   } else {
     std::string why;

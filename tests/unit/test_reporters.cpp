@@ -16,20 +16,13 @@
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = std::string(FB_GOLDEN_DIR) + "/" + name;
   if (std::getenv("FB_UPDATE_GOLDEN")) {
     std::ofstream(path) << actual;
     return;
   }
-  EXPECT_EQ(actual, read_file(path)) << "golden file " << path;
+  EXPECT_EQ(actual, fb::read_file(path)) << "golden file " << path;
 }
 
 // Replays a finished result through a reporter as the launcher would: begin, each point, end.
@@ -78,23 +71,43 @@ TEST(Reporters, Csv) {
   expect_golden("run.csv", out.str());
 }
 
+// After begin and after every point the file holds the document as it stands then, whole,
+// so that a run that dies keeps every point it finished.
 TEST(Reporters, JsonFileIsTheWholeDocumentAfterEveryPoint) {
   const std::string path = ::testing::TempDir() + "/fb_result.json";
+  const auto on_disk = [&] { return nlohmann::json::parse(fb::read_file(path)); };
+  const auto full = sample_result();
+  ASSERT_EQ(full.runs.size(), 1u);
+  ASSERT_EQ(full.runs[0].points.size(), 2u);
   fb::JsonReporter rep(path);
-  auto r = sample_result();
-  rep.begin(r);
-  EXPECT_EQ(fb::parse_result(read_file(path)).runs.size(), 1u);
-  rep.end(r);
-  const auto back = fb::parse_result(read_file(path));
-  EXPECT_EQ(nlohmann::json(back), nlohmann::json(r));
+  auto growing = full;
+  growing.runs[0].points.clear();
+  growing.status = "running";
+  rep.begin(growing);
+  EXPECT_EQ(on_disk(), nlohmann::json(growing));
+  for (std::size_t p = 0; p < full.runs[0].points.size(); ++p) {
+    growing.runs[0].points.push_back(full.runs[0].points[p]);
+    rep.point(growing, 0, p);
+    const auto doc = on_disk();
+    ASSERT_EQ(doc.at("runs").at(0).at("points").size(), p + 1) << "after point " << p;
+    EXPECT_EQ(doc.at("runs").at(0).at("points").at(p).at("bytes").get<std::uint64_t>(),
+              full.runs[0].points[p].bytes);
+    EXPECT_EQ(doc, nlohmann::json(growing)) << "after point " << p;
+  }
+  rep.end(full);
+  EXPECT_EQ(on_disk().at("status"), "complete");
+  EXPECT_EQ(on_disk(), nlohmann::json(full));
 }
 
-TEST(Reporters, UnwritableJsonPathIsAUsageError) {
+// The run could not deliver its output: exit 4, naming the file the user gave.
+TEST(Reporters, UnwritableJsonPathIsARunFailure) {
   fb::JsonReporter rep("/nonexistent-dir/x.json");
   try {
     rep.begin(sample_result());
     FAIL();
   } catch (const fb::Error& e) {
-    EXPECT_EQ(e.code(), fb::ExitCode::usage);
+    EXPECT_EQ(e.code(), fb::ExitCode::run_failed);
+    EXPECT_NE(std::string(e.what()).find("cannot write /nonexistent-dir/x.json:"), std::string::npos)
+        << e.what();
   }
 }

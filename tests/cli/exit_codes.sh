@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One case per exit code (docs/cli.md, "Exit codes"), with the real binary and no GPU:
+# 0 healthy, 1 an error-level finding, 2 usage (bad flag, unreadable or malformed input),
+# 4 an output that cannot be written. 3 (no GPU) is tests/cli/no_gpu.sh: it needs a machine
+# without one.
+set -u
+bin=$1
+fixtures=$2
+fail=0
+expect() {  # expect CODE NEEDLE ARGS...
+  local code=$1 needle=$2
+  shift 2
+  local out rc
+  out=$("$bin" "$@" 2>&1)
+  rc=$?
+  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: ${out:0:300}"; fail=1; return; fi
+  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return; fi
+  echo "ok: fabricbench $* -> $code"
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+healthy=$fixtures/h200x2-run-6coll-1M-4G-procs.json
+
+# 0: a healthy document, rendered and analysed.
+expect 0 "all_reduce" report "$healthy" --format md
+expect 0 "" report "$healthy" --analyse
+expect 0 "" report "$healthy" -o "$tmp/report.html"
+[[ -s "$tmp/report.html" && ! -e "$tmp/report.html.tmp" ]] || { echo "FAIL: report.html not written whole"; fail=1; }
+
+# 1: the same document with wrong elements in one point: DATA_WRONG is an error finding.
+python3 - "$healthy" "$tmp/wrong.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["runs"][0]["points"][0]["wrong"] = 3
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+expect 1 "DATA_WRONG" report "$tmp/wrong.json" --analyse
+
+# 2: a bad flag, an unreadable input, a malformed one.
+expect 2 "--no-such-flag" report "$healthy" --no-such-flag
+expect 2 "cannot read $tmp/missing.json" report "$tmp/missing.json"
+echo '{"gpus": 3' > "$tmp/bad-nvml.json"
+expect 2 "not an NVML readout" topo --no-runtime --nvml-file "$tmp/bad-nvml.json"
+
+# 4: the output cannot be written (its folder does not exist); the input was fine.
+expect 4 "cannot write $tmp/no-dir/report.html" report "$healthy" -o "$tmp/no-dir/report.html"
+expect 4 "cannot write $tmp/no-dir/topo.json" topo --no-runtime --json "$tmp/no-dir/topo.json"
+exit $fail
