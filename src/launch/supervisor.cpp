@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -82,114 +83,125 @@ void Supervisor::kill_all() {
 
 SupervisorOutcome Supervisor::run(const std::vector<nlohmann::json>& start_messages) {
   State s;
-  const auto n = workers_.size();
-  s.workers.resize(n);
-  s.contributions.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    try {
-      workers_[i].channel->send(start_messages.at(i));
-    } catch (const Error&) {
-      s.workers[i].closed = true;  // reported below as a worker that went away
-    }
-  }
-
-  auto handle = [&](std::size_t i, const nlohmann::json& m) {
-    const auto type = m.at("t").get<std::string>();
-    auto& w = s.workers[i];
-    if (type == msg::allgather) {
-      s.contributions[i] = m.at("d").get<std::string>();
-      bool all = true;
-      for (const auto& c : s.contributions) all = all && c.has_value();
-      if (!all) return;
-      std::vector<std::string> gathered;
-      for (auto& c : s.contributions) gathered.push_back(*std::exchange(c, std::nullopt));
-      const nlohmann::json reply{{"t", msg::allgather}, {"all", gathered}};
-      for (auto& other : workers_) {
-        try {
-          other.channel->send(reply);
-        } catch (const Error&) {
-          // A worker that went away is reported when its channel closes.
-        }
-      }
-    } else if (type == msg::begin) {
-      w.step = m.at("label").get<std::string>();
-      w.since = Clock::now();
-    } else if (type == msg::fatal) {
-      s.fail(static_cast<ExitCode>(m.at("code").get<int>()), {static_cast<int>(i)}, w.step,
-             m.at("text").get<std::string>());
-    } else if (type == msg::done) {
-      w.done = true;
-    } else {
-      handler_(static_cast<int>(i), m);
-    }
-  };
-
+  s.workers.resize(workers_.size());
+  s.contributions.resize(workers_.size());
+  send_start_messages(s, start_messages);
   while (s.outcome.ok) {
     if (g_stop_requested) {
       s.fail(ExitCode::run_failed, {}, s.workers.empty() ? "" : s.workers[0].step, "interrupted");
       break;
     }
-    std::vector<pollfd> fds;
-    std::vector<std::size_t> owner;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (s.workers[i].closed) continue;
-      fds.push_back({workers_[i].channel->fd(), POLLIN, 0});
-      owner.push_back(i);
-    }
-    if (!fds.empty()) ::poll(fds.data(), fds.size(), kPollMs);
-    for (std::size_t k = 0; k < fds.size(); ++k) {
-      if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-      const auto i = owner[k];
-      const bool open = workers_[i].channel->pump();
-      while (auto m = workers_[i].channel->next()) handle(i, *m);
-      if (!open) s.workers[i].closed = true;
-    }
-    // A worker whose channel closed before it said "done" has died (or was never started).
-    for (std::size_t i = 0; i < n && s.outcome.ok; ++i) {
-      const auto& w = s.workers[i];
-      if (!w.closed || w.done) continue;
-      std::string how = "ended without finishing";
-      if (workers_[i].pid > 0) {
-        if (const auto status = reap(workers_[i].pid, std::chrono::seconds(2))) {
-          how = describe_exit(*status);
-          workers_[i].pid = -1;
-        } else {
-          how = "closed its channel";
-        }
-      }
-      s.fail(ExitCode::run_failed, {static_cast<int>(i)}, w.step, how);
-    }
-    // A step that runs past the timeout means a hang (or a much too slow link).
-    std::vector<int> late;
-    std::string late_step;
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto& w = s.workers[i];
-      if (w.done || w.closed) continue;
-      const double secs = std::chrono::duration<double>(Clock::now() - w.since).count();
-      if (secs > timeout_s_) {
-        late.push_back(static_cast<int>(i));
-        late_step = w.step;
-      }
-    }
-    if (!late.empty())
-      s.fail(ExitCode::run_failed, late, late_step,
-             fmt::format("did not finish within --timeout {} s", timeout_s_));
-    bool all_done = true;
-    for (const auto& w : s.workers) all_done = all_done && w.done;
-    if (all_done) break;
+    read_messages(s);
+    check_closed_channels(s);
+    check_timeouts(s);
+    if (std::all_of(s.workers.begin(), s.workers.end(), [](const WorkerState& w) { return w.done; })) break;
   }
-
-  if (!s.outcome.ok) {
-    kill_all();
-    return s.outcome;
-  }
-  // Every worker said done: give each a moment to tear NCCL down and exit.
-  for (auto& w : workers_) {
-    if (w.pid <= 0) continue;
-    if (reap(w.pid, kReapGrace)) w.pid = -1;
+  if (s.outcome.ok) {
+    // Every worker said done: give each a moment to tear NCCL down and exit.
+    for (auto& w : workers_)
+      if (w.pid > 0 && reap(w.pid, kReapGrace)) w.pid = -1;
   }
   kill_all();
   return s.outcome;
+}
+
+void Supervisor::send_start_messages(State& s, const std::vector<nlohmann::json>& start_messages) {
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    try {
+      workers_[i].channel->send(start_messages.at(i));
+    } catch (const Error&) {
+      s.workers[i].closed = true;  // reported by check_closed_channels as a worker that went away
+    }
+  }
+}
+
+// Waits up to kPollMs for any open channel, then handles every complete message that came in.
+void Supervisor::read_messages(State& s) {
+  std::vector<pollfd> fds;
+  std::vector<std::size_t> owner;
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    if (s.workers[i].closed) continue;
+    fds.push_back({workers_[i].channel->fd(), POLLIN, 0});
+    owner.push_back(i);
+  }
+  if (!fds.empty()) ::poll(fds.data(), fds.size(), kPollMs);
+  for (std::size_t k = 0; k < fds.size(); ++k) {
+    if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+    const auto i = owner[k];
+    const bool open = workers_[i].channel->pump();
+    while (auto m = workers_[i].channel->next()) handle(s, i, *m);
+    if (!open) s.workers[i].closed = true;
+  }
+}
+
+void Supervisor::handle(State& s, std::size_t i, const nlohmann::json& m) {
+  const auto type = m.at("t").get<std::string>();
+  auto& w = s.workers[i];
+  if (type == msg::allgather) {
+    serve_allgather(s, i, m);
+  } else if (type == msg::begin) {
+    w.step = m.at("label").get<std::string>();
+    w.since = Clock::now();
+  } else if (type == msg::fatal) {
+    s.fail(static_cast<ExitCode>(m.at("code").get<int>()), {static_cast<int>(i)}, w.step,
+           m.at("text").get<std::string>());
+  } else if (type == msg::done) {
+    w.done = true;
+  } else {
+    handler_(static_cast<int>(i), m);
+  }
+}
+
+// Keeps worker i's contribution; once every worker has given one, sends all of them to all.
+void Supervisor::serve_allgather(State& s, std::size_t i, const nlohmann::json& m) {
+  s.contributions[i] = m.at("d").get<std::string>();
+  for (const auto& c : s.contributions)
+    if (!c) return;
+  std::vector<std::string> gathered;
+  for (auto& c : s.contributions) gathered.push_back(*std::exchange(c, std::nullopt));
+  const nlohmann::json reply{{"t", msg::allgather}, {"all", gathered}};
+  for (auto& other : workers_) {
+    try {
+      other.channel->send(reply);
+    } catch (const Error&) {
+      // A worker that went away is reported when its channel closes.
+    }
+  }
+}
+
+// A worker whose channel closed before it said "done" has died (or was never started).
+void Supervisor::check_closed_channels(State& s) {
+  for (std::size_t i = 0; i < workers_.size() && s.outcome.ok; ++i) {
+    const auto& w = s.workers[i];
+    if (!w.closed || w.done) continue;
+    std::string how = "ended without finishing";
+    if (workers_[i].pid > 0) {
+      if (const auto status = reap(workers_[i].pid, std::chrono::seconds(2))) {
+        how = describe_exit(*status);
+        workers_[i].pid = -1;
+      } else {
+        how = "closed its channel";
+      }
+    }
+    s.fail(ExitCode::run_failed, {static_cast<int>(i)}, w.step, how);
+  }
+}
+
+// A step that runs past the timeout means a hang (or a much too slow link).
+void Supervisor::check_timeouts(State& s) const {
+  std::vector<int> late;
+  std::string late_step;
+  for (std::size_t i = 0; i < s.workers.size(); ++i) {
+    const auto& w = s.workers[i];
+    if (w.done || w.closed) continue;
+    if (std::chrono::duration<double>(Clock::now() - w.since).count() > timeout_s_) {
+      late.push_back(static_cast<int>(i));
+      late_step = w.step;
+    }
+  }
+  if (!late.empty())
+    s.fail(ExitCode::run_failed, late, late_step,
+           fmt::format("did not finish within --timeout {} s", timeout_s_));
 }
 
 }  // namespace fb

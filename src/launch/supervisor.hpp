@@ -36,6 +36,12 @@ class Supervisor {
 
  private:
   struct State;
+  void send_start_messages(State& s, const std::vector<nlohmann::json>& start_messages);
+  void read_messages(State& s);
+  void handle(State& s, std::size_t worker, const nlohmann::json& message);
+  void serve_allgather(State& s, std::size_t worker, const nlohmann::json& message);
+  void check_closed_channels(State& s);
+  void check_timeouts(State& s) const;
   void kill_all();
   std::vector<WorkerHandle> workers_;
   double timeout_s_;
