@@ -10,25 +10,43 @@
 
 namespace v = fb::verify;
 
+namespace {
+
+double combine(int op, double acc, double x) {
+  switch (op) {
+    case v::op_prod:
+      return acc * x;
+    case v::op_max:
+      return std::max(acc, x);
+    case v::op_min:
+      return std::min(acc, x);
+    default:  // sum, avg (NCCL sums, then divides)
+      return acc + x;
+  }
+}
+
+}  // namespace
+
+// Inputs are whole, non-negative and (for prod) at least 1, so every partial result in any
+// reduction order lies between the smallest input and the reduction over all ranks: both
+// bounds must be exact in the type, for sum, prod, max, min and avg alike.
 TEST(VerifyValues, AllPartialResultsStayExactForEveryTypeOpAndRankCount) {
   for (const auto& t : fb::all_dtypes()) {
     for (const auto& op : fb::all_redops()) {
       for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 16, 64}) {
         const v::ValueRule rule{static_cast<int>(op.id), n, t.exact_int_limit, t.is_float};
         for (std::uint64_t i = 0; i < 97; ++i) {
+          const auto where = ::testing::Message() << t.name << " " << op.name << " n=" << n << " i=" << i;
           double acc = v::input_value(rule, 0, i);
-          double hi = acc;
-          for (int r = 1; r < n; ++r) {
+          for (int r = 0; r < n; ++r) {
             const double x = v::input_value(rule, r, i);
-            ASSERT_EQ(x, std::floor(x));
-            ASSERT_GE(x, 0);
-            if (rule.op == v::op_prod)
-              acc *= x;
-            else if (rule.op == v::op_sum || rule.op == v::op_avg)
-              acc += x;
-            hi = std::max(hi, acc);
+            ASSERT_EQ(x, std::floor(x)) << where;
+            ASSERT_GE(x, rule.op == v::op_prod ? 1 : 0) << where;
+            ASSERT_LE(x, t.exact_int_limit) << where;
+            if (r > 0) acc = combine(rule.op, acc, x);
           }
-          ASSERT_LE(hi, t.exact_int_limit) << t.name << " " << op.name << " n=" << n << " i=" << i;
+          ASSERT_LE(acc, t.exact_int_limit) << where;
+          if (rule.op != v::op_avg) ASSERT_EQ(acc, v::reduced_value(rule, i)) << where;
         }
       }
     }
