@@ -19,7 +19,6 @@ class BatchSampler {
   // that every rank takes the same decision).
   [[nodiscard]] bool done(double elapsed_s) const;
 
-  [[nodiscard]] const std::vector<double>& samples() const { return samples_; }
   [[nodiscard]] TimeStats stats() const { return summarize(samples_); }
 
  private:

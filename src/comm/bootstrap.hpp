@@ -1,7 +1,8 @@
 #pragma once
 // Bootstrap: how the worker processes of one run find each other and agree (rank/size,
-// allgather, broadcast, barrier). Implementations: the launcher's hub (local socket), MPI and
-// environment (torchrun/Slurm) ones for multi-node come later.
+// allgather, broadcast, barrier). Implementations: the launcher's hub over local sockets
+// (launch/hub_bootstrap), and MPI under mpirun/srun (comm/mpi_bootstrap_plugin, loaded by
+// comm/mpi_session).
 #include <string>
 #include <vector>
 

@@ -55,15 +55,16 @@ class StartGate {
 // 32-bit words pattern(i, seed), never 0.
 void fill_pattern(void* buf, std::size_t bytes, std::uint32_t seed, const Stream& s);
 void fill_pattern_host(void* buf, std::size_t bytes, std::uint32_t seed);
-std::uint64_t count_pattern_mismatches(const void* buf, std::size_t bytes, std::uint32_t seed, const Stream& s);
+std::uint64_t count_pattern_mismatches(const void* buf, std::size_t bytes, std::uint32_t seed,
+                                       const Stream& s);
 std::uint64_t count_pattern_mismatches_host(const void* buf, std::size_t bytes, std::uint32_t seed);
 
-// Pointer chase: `buf` (device or mapped host memory, `bytes` long) becomes a cycle with
-// `stride`-byte steps; chase() follows it `hops` times from one thread on the current device
-// and returns the time per hop in nanoseconds.
 // The device's address of mapped, page-locked host memory.
 const void* mapped_device_pointer(const void* host);
 
+// Pointer chase: `buf` (device or mapped host memory, `bytes` long) becomes a cycle with
+// `stride`-byte steps; chase_ns_per_hop() follows it `hops` times from one thread on the
+// current device and returns the time per hop in nanoseconds.
 void build_chase(void* buf, std::size_t bytes, std::size_t stride, bool host_memory, const Stream& s);
 double chase_ns_per_hop(const void* buf, int hops, const Stream& s);
 

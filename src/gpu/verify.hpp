@@ -1,6 +1,6 @@
 #pragma once
 // Fills verification inputs and counts wrong output elements on the GPU
-// (values and expectations: bench/verify_values.hpp).
+// (values and expectations: core/verify_values.hpp).
 #include <cstddef>
 #include <cstdint>
 

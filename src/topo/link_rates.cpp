@@ -37,21 +37,10 @@ constexpr std::array<XgmiProduct, 3> kXgmi{{
 
 }  // namespace
 
-std::span<const NvlinkGeneration> nvlink_generations() { return kNvlink; }
-std::span<const PcieGeneration> pcie_generations() { return kPcie; }
-std::span<const XgmiProduct> xgmi_products() { return kXgmi; }
-
 const NvlinkGeneration* nvlink_generation(int version) {
   for (const auto& g : kNvlink)
     if (g.version == version) return &g;
   return nullptr;
-}
-
-const NvlinkGeneration* nvlink_generation_by_signal(double signal_gbps) {
-  const NvlinkGeneration* best = nullptr;
-  for (const auto& g : kNvlink)
-    if (std::fabs(g.signal_gbps - signal_gbps) <= 0.01 * g.signal_gbps) best = &g;  // latest match
-  return best;
 }
 
 int pcie_gen_from_gts(double gts) {

@@ -1,6 +1,5 @@
 #pragma once
 // Link-rate tables, as data. Each figure's source is in docs/model.md.
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -27,13 +26,7 @@ struct XgmiProduct {
   double gbps_per_link;            // per direction
 };
 
-std::span<const NvlinkGeneration> nvlink_generations();
-std::span<const PcieGeneration> pcie_generations();
-std::span<const XgmiProduct> xgmi_products();
-
 const NvlinkGeneration* nvlink_generation(int version);
-// Generation whose nvidia-smi link speed is `signal_gbps` (within 1%); nullptr if none.
-const NvlinkGeneration* nvlink_generation_by_signal(double signal_gbps);
 // PCIe generation for a per-lane rate in GT/s (0 when unknown).
 int pcie_gen_from_gts(double gts);
 // Payload bandwidth of a PCIe link, one direction, GB/s (0 when unknown).
