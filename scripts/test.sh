@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3 chromium openmpi-bin
+  clang-format clang-tidy
   libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
