@@ -82,7 +82,7 @@ inline fb::Topology every_field_topology() {
   fb::TopoPair nv;
   nv.a = 5;
   nv.b = 6;
-  nv.connection = "NV12";
+  nv.connection = fb::Connection::nvlink(12);
   nv.pcie_class = "PXB";
   nv.links = 12;
   nv.link_gbps = 25.0;
@@ -95,7 +95,7 @@ inline fb::Topology every_field_topology() {
   fb::TopoPair sys;
   sys.a = 5;
   sys.b = 7;
-  sys.connection = "SYS";
+  sys.connection = fb::Connection(fb::Connection::Kind::sys);
   sys.pcie_class = "SYS";
   sys.wire_gbps = 31.5;
   sys.limit = "PCIe Gen4 x16";
@@ -108,7 +108,7 @@ inline fb::Topology every_field_topology() {
 
 inline fb::Run every_field_scale_run() {
   fb::Run run;
-  run.kind = "scale";
+  run.kind = fb::RunKind::scale;
   run.label = "worst";
   run.collective = "reduce";
   run.dtype = "bfloat16";
@@ -152,23 +152,24 @@ inline fb::Result every_field_result() {
   r.command = {"fabricbench", "doctor", "--quick"};
   r.started = "2026-01-02T03:04:05Z";
   r.finished = "2026-01-02T03:09:10Z";
-  r.status = "failed";
+  r.status = fb::RunStatus::failed;
   r.failure = "rank 1 was killed";
   r.host = {"node-7", "12.9", "12.8", {"RCCL", "2.21.5", 22105, "/opt/librccl.so"}};
   r.env = {{"NCCL_ALGO", "Ring"}, {"NCCL_PROTO", "LL128"}};
   r.gpus = {{3, 4, "GPU-A", "0000:1B:00.0", 85899345920ULL, 89, "node-8"}};
   r.topology = every_field_topology();
   fb::Run algos;
-  algos.kind = "algos";
+  algos.kind = fb::RunKind::algos;
   algos.collective = "all_gather";
   algos.dtype = "int8";
   algos.gpus = {1};
   algos.launcher = "mpi";
   r.runs = {every_field_scale_run(), algos};
-  r.p2p = {{"sm_bidir", 1, 2, "GB/s", 700.5, 690.25, 710.75, 6, 1048576, 0, 900.0, 780.0,
-            "staged through host memory: no peer access"},
-           {"host_latency", -1, 3, "ns", 812.0, 800.0, 830.0, 4, 2097152, -1, 0.0, 0.0, "pointer chase"}};
-  r.findings = {{"TOPO_NO_P2P", "error", "GPU5 - GPU7", "peer access", "check ACS"},
-                {"RESULT_NOISY", "warning", "+-9%", "+-5%", "idle"}};
+  r.p2p = {{fb::P2pTest::sm_bidir, 1, 2, fb::P2pUnit::gbps, 700.5, 690.25, 710.75, 6, 1048576, 0, 900.0,
+            780.0, "staged through host memory: no peer access"},
+           {fb::P2pTest::host_latency, -1, 3, fb::P2pUnit::ns, 812.0, 800.0, 830.0, 4, 2097152, -1, 0.0, 0.0,
+            "pointer chase"}};
+  r.findings = {{"TOPO_NO_P2P", fb::Severity::error, "GPU5 - GPU7", "peer access", "check ACS"},
+                {"RESULT_NOISY", fb::Severity::warning, "+-9%", "+-5%", "idle"}};
   return r;
 }

@@ -56,7 +56,7 @@ TEST(ResultJsonText, ParsesHeaderFields) {
   EXPECT_EQ(r.command, (std::vector<std::string>{"fabricbench", "doctor", "--quick"}));
   EXPECT_EQ(r.started, "2026-01-02T03:04:05Z");
   EXPECT_EQ(r.finished, "2026-01-02T03:09:10Z");
-  EXPECT_EQ(r.status, "failed");
+  EXPECT_EQ(r.status, fb::RunStatus::failed);
   EXPECT_EQ(r.failure, "rank 1 was killed");
   EXPECT_EQ(r.host.hostname, "node-7");
   EXPECT_EQ(r.host.driver, "12.9");
@@ -114,7 +114,7 @@ TEST(ResultJsonText, ParsesTopologyPairs) {
   const auto& p = r.topology->pairs[0];
   EXPECT_EQ(p.a, 5);
   EXPECT_EQ(p.b, 6);
-  EXPECT_EQ(p.connection, "NV12");
+  EXPECT_EQ(p.connection, fb::Connection::nvlink(12));
   EXPECT_EQ(p.pcie_class, "PXB");
   EXPECT_EQ(p.links, 12);
   EXPECT_DOUBLE_EQ(p.link_gbps, 25.0);
@@ -125,7 +125,7 @@ TEST(ResultJsonText, ParsesTopologyPairs) {
   EXPECT_EQ(p.p2p, std::optional<bool>(true));
   EXPECT_EQ(p.p2p_detail, "NVML: OK");
   const auto& q = r.topology->pairs[1];
-  EXPECT_EQ(q.connection, "SYS");
+  EXPECT_EQ(q.connection, fb::Connection(fb::Connection::Kind::sys));
   EXPECT_FALSE(q.p2p.has_value());  // null: could not be read
 }
 
@@ -133,7 +133,7 @@ TEST(ResultJsonText, ParsesRunAndPoints) {
   const auto r = fb::parse_result(kEveryFieldJson);
   ASSERT_EQ(r.runs.size(), 2u);
   const auto& run = r.runs[0];
-  EXPECT_EQ(run.kind, "scale");
+  EXPECT_EQ(run.kind, fb::RunKind::scale);
   EXPECT_EQ(run.label, "worst");
   EXPECT_EQ(run.collective, "reduce");
   EXPECT_EQ(run.dtype, "bfloat16");
@@ -177,7 +177,7 @@ TEST(ResultJsonText, ParsesNullsAsTheirMeaning) {
   EXPECT_EQ(p.nccl_algo, "");                    // null: NCCL's choice not read
   EXPECT_EQ(p.nccl_channels, 0);
   const auto& algos = r.runs[1];
-  EXPECT_EQ(algos.kind, "algos");
+  EXPECT_EQ(algos.kind, fb::RunKind::algos);
   EXPECT_EQ(algos.op, "");  // null: the collective does not reduce
   EXPECT_EQ(algos.launcher, "mpi");
 }
@@ -186,10 +186,10 @@ TEST(ResultJsonText, ParsesP2pAndFindings) {
   const auto r = fb::parse_result(kEveryFieldJson);
   ASSERT_EQ(r.p2p.size(), 2u);
   const auto& m = r.p2p[0];
-  EXPECT_EQ(m.test, "sm_bidir");
+  EXPECT_EQ(m.test, fb::P2pTest::sm_bidir);
   EXPECT_EQ(m.src, 1);
   EXPECT_EQ(m.dst, 2);
-  EXPECT_EQ(m.unit, "GB/s");
+  EXPECT_EQ(m.unit, fb::P2pUnit::gbps);
   EXPECT_DOUBLE_EQ(m.value, 700.5);
   EXPECT_DOUBLE_EQ(m.min, 690.25);
   EXPECT_DOUBLE_EQ(m.max, 710.75);
@@ -199,18 +199,18 @@ TEST(ResultJsonText, ParsesP2pAndFindings) {
   EXPECT_DOUBLE_EQ(m.wire_gbps, 900.0);
   EXPECT_DOUBLE_EQ(m.ceiling_gbps, 780.0);
   EXPECT_EQ(m.note, "staged through host memory: no peer access");
-  EXPECT_EQ(r.p2p[1].test, "host_latency");
-  EXPECT_EQ(r.p2p[1].unit, "ns");
+  EXPECT_EQ(r.p2p[1].test, fb::P2pTest::host_latency);
+  EXPECT_EQ(r.p2p[1].unit, fb::P2pUnit::ns);
   EXPECT_EQ(r.p2p[1].src, -1);
   EXPECT_EQ(r.p2p[1].wrong, -1);
   ASSERT_EQ(r.findings.size(), 2u);
   const auto& f = r.findings[0];
   EXPECT_EQ(f.code, "TOPO_NO_P2P");
-  EXPECT_EQ(f.severity, "error");
+  EXPECT_EQ(f.severity, fb::Severity::error);
   EXPECT_EQ(f.evidence, "GPU5 - GPU7");
   EXPECT_EQ(f.expected, "peer access");
   EXPECT_EQ(f.hint, "check ACS");
-  EXPECT_EQ(r.findings[1].severity, "warning");
+  EXPECT_EQ(r.findings[1].severity, fb::Severity::warning);
 }
 
 // (b) A result built in C++ serialises to exactly the hand-written document.
