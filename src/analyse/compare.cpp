@@ -39,7 +39,7 @@ std::map<std::string, Figure> figures(const Result& r) {
     if (m.samples == 0) continue;
     const double spread = m.value > 0 ? (m.max - m.min) / (2 * m.value) : 0.05;
     out[fmt::format("p2p {} {}->{} {} B", m.test, m.src, m.dst, m.bytes)] = {
-        m.bytes, m.value, std::max(spread, 0.01), m.unit == "ns"};
+        m.bytes, m.value, std::max(spread, 0.01), m.unit == P2pUnit::ns};
   }
   return out;
 }

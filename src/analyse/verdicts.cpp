@@ -20,9 +20,8 @@ constexpr double kBelowCeiling = 0.6;
 constexpr double kNoisy = 0.05;
 
 bool has_fabric_or_p2p(const Topology& t) {
-  return std::any_of(t.pairs.begin(), t.pairs.end(), [](const TopoPair& p) {
-    return (p.p2p && *p.p2p) || p.connection.rfind("NV", 0) == 0 || p.connection == "XGMI";
-  });
+  return std::any_of(t.pairs.begin(), t.pairs.end(),
+                     [](const TopoPair& p) { return (p.p2p && *p.p2p) || p.connection.is_gpu_fabric(); });
 }
 
 }  // namespace
@@ -53,7 +52,7 @@ std::vector<Finding> check_environment(const Result& r) {
   if (set.empty()) return {};
   const bool only_nvls_off =
       set.size() == 1 && r.env.count("NCCL_NVLS_ENABLE") && r.env.at("NCCL_NVLS_ENABLE") == "0";
-  return {{"ENV_NCCL_OVERRIDE", only_nvls_off ? "info" : "warning",
+  return {{"ENV_NCCL_OVERRIDE", only_nvls_off ? Severity::info : Severity::warning,
            fmt::format("NCCL settings in the environment: {}", fmt::join(set, " ")),
            "NCCL's own choices (no overrides) when judging the machine",
            only_nvls_off
@@ -72,7 +71,7 @@ std::vector<Finding> check_transports(const Result& r) {
       if (t.rfind("SHM", 0) == 0 || t.rfind("NET", 0) == 0) slow.push_back(t);
     if (slow.empty()) continue;
     out.push_back(
-        {"NCCL_FALLBACK", "error",
+        {"NCCL_FALLBACK", Severity::error,
          fmt::format("{}: NCCL connected the GPUs via {} although they have peer access or a GPU fabric",
                      run.collective, fmt::join(slow, ", ")),
          "P2P transport (P2P/CUMEM or P2P/direct) between GPUs of one machine",
@@ -87,13 +86,13 @@ std::vector<Finding> check_ceilings(const Result& r) {
   std::vector<Finding> out;
   if (!r.topology) return out;
   for (const auto& run : r.runs) {
-    if (run.kind != "collective" || run.gpus.size() < 2) continue;
+    if (run.kind != RunKind::collective || run.gpus.size() < 2) continue;
     const double ceiling = ring_sm_ceiling(*r.topology, run.gpus);
     if (ceiling <= 0) continue;
     for (const auto& p : run.points) {
       if (p.bytes < kLarge || p.busbw_gbps >= kBelowCeiling * ceiling) continue;
       out.push_back(
-          {"BUSBW_BELOW_CEILING", "warning",
+          {"BUSBW_BELOW_CEILING", Severity::warning,
            fmt::format("{} {} B: busbw {:.1f} GB/s is {:.0f}% of the ring's SM ceiling {:.1f} GB/s",
                        run.collective, p.bytes, p.busbw_gbps, p.busbw_gbps / ceiling * 100, ceiling),
            fmt::format("at least {:.0f}% of {:.1f} GB/s at large sizes", kBelowCeiling * 100, ceiling),
@@ -116,15 +115,18 @@ std::vector<Finding> check_data_and_noise(const Result& r) {
         noisy.push_back(fmt::format("+-{:.1f}% at {} B", p.time_us.median_ci * 100, p.bytes));
     }
     if (!wrong.empty())
-      out.push_back({"DATA_WRONG", "error",
-                     fmt::format("{} {}: wrong elements {}", run.collective, run.dtype, fmt::join(wrong, ", ")),
-                     "every element exact", "rerun with -c 1; repeated errors point at a GPU, a link or the NCCL build"});
+      out.push_back(
+          {"DATA_WRONG", Severity::error,
+           fmt::format("{} {}: wrong elements {}", run.collective, run.dtype, fmt::join(wrong, ", ")),
+           "every element exact",
+           "rerun with -c 1; repeated errors point at a GPU, a link or the NCCL build"});
     if (!noisy.empty())
-      out.push_back({"RESULT_NOISY", "warning",
-                     fmt::format("{}: median time known only to {}", run.collective, fmt::join(noisy, ", ")),
-                     fmt::format("+-{:.0f}% or better", kNoisy * 100),
-                     "something else uses the GPUs or CPUs (nvidia-smi, top); rerun on an idle machine or raise "
-                     "--max-time"});
+      out.push_back(
+          {"RESULT_NOISY", Severity::warning,
+           fmt::format("{}: median time known only to {}", run.collective, fmt::join(noisy, ", ")),
+           fmt::format("+-{:.0f}% or better", kNoisy * 100),
+           "something else uses the GPUs or CPUs (nvidia-smi, top); rerun on an idle machine or raise "
+           "--max-time"});
   }
   return out;
 }
@@ -133,7 +135,7 @@ std::vector<Finding> check_scaling(const Result& r) {
   std::vector<Finding> out;
   std::map<std::string, double> base;  // per collective and placement: the smallest multi-GPU group
   for (const auto& run : r.runs) {
-    if (run.kind != "scale" || run.points.empty() || run.gpus.size() < 2) continue;
+    if (run.kind != RunKind::scale || run.points.empty() || run.gpus.size() < 2) continue;
     const auto& p = run.points[0];
     double& first = base[run.collective + " " + run.label];
     if (first <= 0) {
@@ -142,7 +144,7 @@ std::vector<Finding> check_scaling(const Result& r) {
     }
     if (p.busbw_gbps < 0.9 * first)
       out.push_back(
-          {"SCALE_BUSBW_DROP", "warning",
+          {"SCALE_BUSBW_DROP", Severity::warning,
            fmt::format(
                "{} on {} GPUs ({} placement): busbw {:.1f} GB/s is {:.0f}% of {:.1f} GB/s on fewer GPUs",
                run.collective, run.gpus.size(), run.label, p.busbw_gbps, p.busbw_gbps / first * 100, first),
@@ -155,7 +157,7 @@ std::vector<Finding> check_scaling(const Result& r) {
 std::vector<Finding> check_algorithms(const Result& r) {
   std::vector<AlgoConfig> configs;
   for (const auto& run : r.runs) {
-    if (run.kind != "algos") continue;
+    if (run.kind != RunKind::algos) continue;
     AlgoConfig c;
     if (const auto it = run.forced.find("NCCL_ALGO"); it != run.forced.end()) c.algo = it->second;
     if (const auto it = run.forced.find("NCCL_PROTO"); it != run.forced.end()) c.proto = it->second;

@@ -122,7 +122,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   }
   result.findings = forced_beats_default(configs, 0.01, 0);
   result.finished = now_iso8601();
-  result.status = "complete";
+  result.status = RunStatus::complete;
 
   fmt::print("# fabricbench algos {} ({} {}), {} GPUs, {} {}\n", coll, dtype_info(plan.runs[0].dtype).name,
              redop_info(plan.runs[0].op).name, plan.nranks(), result.host.comm.name,

@@ -118,7 +118,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
     result.runs[slot[index]].points.push_back(p);
   });
   if (!outcome.supervisor.ok) {
-    result.status = "failed";
+    result.status = RunStatus::failed;
     result.failure = outcome.failure;
     write_outputs(dir, result);
     throw Error(outcome.supervisor.code, "collectives stage failed: " + outcome.failure);
@@ -158,7 +158,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   for (const auto& run : sweep.runs) result.runs.push_back(run);
   // The communicator set-up NCCL logged holds for every run of this machine.
   for (auto& run : result.runs)
-    if (run.kind == "collective" && run.nccl_transports.empty()) {
+    if (run.kind == RunKind::collective && run.nccl_transports.empty()) {
       run.nccl_transports.assign(sweep.log.transports.begin(), sweep.log.transports.end());
       run.nccl_coll_channels = sweep.log.coll_channels;
       run.nccl_p2p_channels = sweep.log.p2p_channels;
@@ -166,15 +166,14 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
 
   result.findings = analyse_result(result);
   result.finished = now_iso8601();
-  result.status = "complete";
+  result.status = RunStatus::complete;
   write_outputs(dir, result);
 
   fmt::print("{}", markdown_summary(result));
   fmt::print("\nfabricbench doctor: {:.0f} s; wrote {}, {}, {}\n",
              std::chrono::duration<double>(Clock::now() - t0).count(), (dir / "result.json").string(),
              (dir / "report.html").string(), (dir / "summary.md").string());
-  for (const auto& f : result.findings)
-    if (f.severity == "error") return static_cast<int>(ExitCode::finding);
+  if (has_error_finding(result.findings)) return static_cast<int>(ExitCode::finding);
   return 0;
 }
 

@@ -70,7 +70,7 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   attach_p2p_ceilings(result.p2p, *result.topology);
   result.findings = check_p2p(result.p2p, *result.topology, o.margin);
   result.finished = now_iso8601();
-  result.status = "complete";
+  result.status = RunStatus::complete;
 
   print_p2p(std::cout, result);
   if (!o.json_path.empty()) write_file_atomically(o.json_path, nlohmann::json(result).dump(2) + "\n");
@@ -79,8 +79,7 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
     if (!csv) throw Error(ExitCode::run_failed, fmt::format("cannot write {}", o.csv_path));
     write_p2p_csv(csv, result.p2p);
   }
-  for (const auto& f : result.findings)
-    if (f.severity == "error") return static_cast<int>(ExitCode::finding);
+  if (has_error_finding(result.findings)) return static_cast<int>(ExitCode::finding);
   return 0;
 }
 

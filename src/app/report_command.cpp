@@ -28,8 +28,7 @@ int report_command(const ReportOptions& o) {
     r.findings = analyse_result(r);
     if (o.output.empty() && o.format.empty()) {
       print_findings(std::cout, r.findings);
-      for (const auto& f : r.findings)
-        if (f.severity == "error") return static_cast<int>(ExitCode::finding);
+      if (has_error_finding(r.findings)) return static_cast<int>(ExitCode::finding);
       return 0;
     }
   }

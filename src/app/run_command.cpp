@@ -84,7 +84,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
 
   if (!outcome.gpus.empty()) result.gpus = outcome.gpus;
   result.finished = now_iso8601();
-  result.status = outcome.supervisor.ok ? "complete" : "failed";
+  result.status = outcome.supervisor.ok ? RunStatus::complete : RunStatus::failed;
   result.failure = outcome.failure;
   reporters.end(result);
 

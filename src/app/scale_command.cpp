@@ -72,7 +72,7 @@ Run run_scale_point(const RunOptions& m, const MachineFacts& facts, const Topolo
   const auto outcome = run_plan(plan, {}, [&](int, const Point& p) { *point = p; });
   *failure = outcome.failure;
   Run run = make_run(plan, 0, {});
-  run.kind = "scale";
+  run.kind = RunKind::scale;
   run.label = name;
   run.failure = outcome.failure;
   if (outcome.failure.empty()) run.points = {*point};
@@ -113,7 +113,7 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
   }
   result.findings = check_scaling(result);
   result.finished = now_iso8601();
-  result.status = "complete";
+  result.status = RunStatus::complete;
 
   fmt::print("# fabricbench scale {} at {}, {} {}\n", m.collectives[0], format_bytes(parse_size(o.size)),
              result.host.comm.name, result.host.comm.version);

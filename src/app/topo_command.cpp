@@ -26,12 +26,11 @@ int topo_command(const TopoOptions& o, const std::vector<std::string>& command_l
   result.topology = probe_topology(sources);
   result.findings = check_topology(*result.topology);
   result.finished = now_iso8601();
-  result.status = "complete";
+  result.status = RunStatus::complete;
 
   print_topology(std::cout, *result.topology, result.findings);
   if (!o.json_path.empty()) write_file_atomically(o.json_path, nlohmann::json(result).dump(2) + "\n");
-  for (const auto& f : result.findings)
-    if (f.severity == "error") return static_cast<int>(ExitCode::finding);
+  if (has_error_finding(result.findings)) return static_cast<int>(ExitCode::finding);
   return 0;
 }
 

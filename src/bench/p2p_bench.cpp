@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/error.hpp"
+#include "core/p2p_tests.hpp"
 #include "core/units.hpp"
 #include "gpu/copy_ops.hpp"
 #include "gpu/runtime.hpp"
@@ -104,14 +105,14 @@ class P2pBench {
     return gbps;
   }
 
-  static P2pMeasurement summarize(const std::string& test, int src, int dst, const std::vector<double>& v) {
+  static P2pMeasurement summarize(P2pTest test, int src, int dst, const std::vector<double>& v) {
     auto sorted = v;
     std::sort(sorted.begin(), sorted.end());
     P2pMeasurement m;
     m.test = test;
     m.src = src;
     m.dst = dst;
-    m.unit = "GB/s";
+    m.unit = p2p_test_spec(test).unit;
     m.value = sorted[sorted.size() / 2];
     m.min = sorted.front();
     m.max = sorted.back();
@@ -127,10 +128,12 @@ class P2pBench {
 
   std::int64_t verify(Side& holder, std::uint32_t seed) {
     gpu::set_device(holder.device);
-    return static_cast<std::int64_t>(gpu::count_pattern_mismatches(holder.dst.data(), plan_.bytes, seed, holder.stream));
+    return static_cast<std::int64_t>(
+        gpu::count_pattern_mismatches(holder.dst.data(), plan_.bytes, seed, holder.stream));
   }
 
-  // One copy direction a -> b, measured four ways.
+  // One copy direction a -> b, measured each way the table lists (copy engine or SM kernel, issued
+  // by the destination (read) or the source (write)).
   void unidirectional(Side& a, Side& b) {
     const bool b_reads_a = gpu::enable_peer_access(b.device, a.device);
     const bool a_writes_b = gpu::enable_peer_access(a.device, b.device);
@@ -138,36 +141,35 @@ class P2pBench {
     const std::uint64_t bytes = plan_.bytes;
     auto ce = [pa = &a, pb = &b, bytes](Side& runner) {
       return Lane{&runner, [pa, pb, r = &runner, bytes] {
-                    gpu::copy_peer_async(pb->dst.data(), pb->device, pa->src.data(), pa->device, bytes, r->stream);
+                    gpu::copy_peer_async(pb->dst.data(), pb->device, pa->src.data(), pa->device, bytes,
+                                         r->stream);
                   }};
     };
     auto sm = [pa = &a, pb = &b, bytes](Side& runner) {
-      return Lane{&runner, [pa, pb, r = &runner, bytes] { gpu::sm_copy_async(pb->dst.data(), pa->src.data(), bytes, r->stream); }};
+      return Lane{&runner, [pa, pb, r = &runner, bytes] {
+                    gpu::sm_copy_async(pb->dst.data(), pa->src.data(), bytes, r->stream);
+                  }};
     };
-    struct Variant {
-      const char* test;
-      Lane lane;
-      bool possible;
-    };
-    std::vector<Variant> variants{{"ce_read", ce(b), true},
-                                  {"ce_write", ce(a), true},
-                                  {"sm_read", sm(b), b_reads_a},
-                                  {"sm_write", sm(a), a_writes_b}};
-    for (auto& v : variants) {
-      if (!v.possible) {
+    for (const auto& spec : kP2pTests) {
+      if (spec.path != P2pPath::peer || spec.bidirectional || spec.unit != P2pUnit::gbps) continue;
+      const bool reads = spec.issuer == P2pIssuer::destination;
+      Side& runner = reads ? b : a;
+      // A copy engine stages through the host without peer access; an SM kernel cannot.
+      const bool possible = spec.copier == P2pCopier::copy_engine || (reads ? b_reads_a : a_writes_b);
+      if (!possible) {
         P2pMeasurement m;
-        m.test = v.test;
+        m.test = spec.id;
         m.src = a.device;
         m.dst = b.device;
-        m.unit = "GB/s";
+        m.unit = spec.unit;
         m.note = "not measured: an SM copy needs peer access";
         out_.push_back(m);
         continue;
       }
-      progress_(fmt::format("{} GPU{} -> GPU{}", v.test, a.device, b.device));
+      progress_(fmt::format("{} GPU{} -> GPU{}", spec.id, a.device, b.device));
       poison(b);
-      std::vector<Lane> lanes{v.lane};
-      auto m = summarize(v.test, a.device, b.device, time_lanes(lanes)[0]);
+      std::vector<Lane> lanes{spec.copier == P2pCopier::copy_engine ? ce(runner) : sm(runner)};
+      auto m = summarize(spec.id, a.device, b.device, time_lanes(lanes)[0]);
       m.bytes = plan_.bytes;
       m.wrong = verify(b, static_cast<std::uint32_t>(a.device));
       m.note = staged;
@@ -177,9 +179,12 @@ class P2pBench {
 
   // Both directions at once; the figure is the sum of the two directions (nvbandwidth's total).
   void bidirectional(Side& a, Side& b) {
-    const bool peers = gpu::enable_peer_access(a.device, b.device) && gpu::enable_peer_access(b.device, a.device);
-    for (const bool sm : {false, true}) {
-      const char* test = sm ? "sm_bidir" : "ce_bidir";
+    const bool peers =
+        gpu::enable_peer_access(a.device, b.device) && gpu::enable_peer_access(b.device, a.device);
+    for (const auto& spec : kP2pTests) {
+      if (spec.path != P2pPath::peer || !spec.bidirectional) continue;
+      const bool sm = spec.copier == P2pCopier::sm;
+      const P2pTest test = spec.id;
       if (sm && !peers) continue;
       progress_(fmt::format("{} GPU{} <-> GPU{}", test, a.device, b.device));
       poison(a);
@@ -187,8 +192,11 @@ class P2pBench {
       const std::uint64_t bytes = plan_.bytes;
       auto copy_into = [bytes, sm](Side& to, Side& from) {
         return Lane{&to, [t = &to, f = &from, bytes, sm] {
-                      if (sm) gpu::sm_copy_async(t->dst.data(), f->src.data(), bytes, t->stream);
-                      else gpu::copy_peer_async(t->dst.data(), t->device, f->src.data(), f->device, bytes, t->stream);
+                      if (sm)
+                        gpu::sm_copy_async(t->dst.data(), f->src.data(), bytes, t->stream);
+                      else
+                        gpu::copy_peer_async(t->dst.data(), t->device, f->src.data(), f->device, bytes,
+                                             t->stream);
                     }};
       };
       std::vector<Lane> lanes{copy_into(b, a), copy_into(a, b)};
@@ -197,20 +205,22 @@ class P2pBench {
       for (std::size_t k = 0; k < per_lane[0].size(); ++k) total.push_back(per_lane[0][k] + per_lane[1][k]);
       auto m = summarize(test, a.device, b.device, total);
       m.bytes = plan_.bytes;
-      m.wrong = verify(b, static_cast<std::uint32_t>(a.device)) + verify(a, static_cast<std::uint32_t>(b.device));
+      m.wrong =
+          verify(b, static_cast<std::uint32_t>(a.device)) + verify(a, static_cast<std::uint32_t>(b.device));
       m.note = peers ? "" : "staged through host memory: no peer access";
       out_.push_back(m);
     }
   }
 
-  P2pMeasurement chase(const std::string& test, int src, Side& runner, const void* start, bool host) {
+  P2pMeasurement chase(P2pTest test, int src, Side& runner, const void* start, bool host) {
     std::vector<double> ns;
-    for (int s = 0; s < plan_.samples; ++s) ns.push_back(gpu::chase_ns_per_hop(start, plan_.latency_hops, runner.stream));
+    for (int s = 0; s < plan_.samples; ++s)
+      ns.push_back(gpu::chase_ns_per_hop(start, plan_.latency_hops, runner.stream));
     auto m = summarize(test, src, runner.device, ns);
-    m.unit = "ns";
     m.bytes = plan_.latency_bytes;
-    m.note = fmt::format("pointer chase over {} {} memory, {} B stride, one thread", format_bytes(plan_.latency_bytes),
-                         host ? "pinned host" : "peer", plan_.latency_stride);
+    m.note =
+        fmt::format("pointer chase over {} {} memory, {} B stride, one thread",
+                    format_bytes(plan_.latency_bytes), host ? "pinned host" : "peer", plan_.latency_stride);
     return m;
   }
 
@@ -221,7 +231,7 @@ class P2pBench {
     gpu::set_device(a.device);
     gpu::build_chase(a.chase.data(), plan_.latency_bytes, plan_.latency_stride, false, a.stream);
     gpu::set_device(b.device);
-    out_.push_back(chase("latency", a.device, b, a.chase.data(), false));
+    out_.push_back(chase(P2pTest::latency, a.device, b, a.chase.data(), false));
   }
 
   void host_tests() {
@@ -234,15 +244,16 @@ class P2pBench {
       gpu::fill_pattern_host(h.data(), plan_.bytes, kHostSeed + s.device);
       poison(s);
       std::vector<Lane> h2d{{&s, [&] { gpu::copy_async(s.dst.data(), h.data(), plan_.bytes, s.stream); }}};
-      auto m = summarize("h2d", -1, s.device, time_lanes(h2d)[0]);
+      auto m = summarize(P2pTest::h2d, -1, s.device, time_lanes(h2d)[0]);
       m.bytes = plan_.bytes;
       m.wrong = verify(s, kHostSeed + static_cast<std::uint32_t>(s.device));
       out_.push_back(m);
 
       std::vector<Lane> d2h{{&s, [&] { gpu::copy_async(h.data(), s.src.data(), plan_.bytes, s.stream); }}};
-      auto back = summarize("d2h", s.device, -1, time_lanes(d2h)[0]);
+      auto back = summarize(P2pTest::d2h, s.device, -1, time_lanes(d2h)[0]);
       back.bytes = plan_.bytes;
-      back.wrong = static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(h.data(), plan_.bytes, s.device));
+      back.wrong =
+          static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(h.data(), plan_.bytes, s.device));
       out_.push_back(back);
     }
     if (sides_.size() > 1) all_at_once(host);
@@ -253,15 +264,17 @@ class P2pBench {
         gpu::PinnedBuffer buf(plan_.latency_bytes, s.cpulist);
         gpu::set_device(s.device);
         gpu::build_chase(buf.data(), plan_.latency_bytes, plan_.latency_stride, true, s.stream);
-        out_.push_back(chase("host_latency", -1, s, gpu::mapped_device_pointer(buf.data()), true));
+        out_.push_back(chase(P2pTest::host_latency, -1, s, gpu::mapped_device_pointer(buf.data()), true));
       }
     }
   }
 
   // Every GPU's host link at once: shared PCIe uplinks and root ports show up here.
   void all_at_once(std::vector<std::unique_ptr<gpu::PinnedBuffer>>& host) {
-    for (const bool to_device : {true, false}) {
-      const char* test = to_device ? "h2d_all" : "d2h_all";
+    for (const auto& spec : kP2pTests) {
+      if (!spec.every_gpu) continue;
+      const bool to_device = spec.path == P2pPath::host_to_gpu;
+      const P2pTest test = spec.id;
       progress_(fmt::format("{}: every GPU at once", test));
       std::vector<Lane> lanes;
       for (std::size_t i = 0; i < sides_.size(); ++i) {
@@ -272,8 +285,10 @@ class P2pBench {
           poison(s);
         }
         lanes.push_back({&s, [ps = &s, ph = &h, bytes = plan_.bytes, to_device] {
-                           if (to_device) gpu::copy_async(ps->dst.data(), ph->data(), bytes, ps->stream);
-                           else gpu::copy_async(ph->data(), ps->src.data(), bytes, ps->stream);
+                           if (to_device)
+                             gpu::copy_async(ps->dst.data(), ph->data(), bytes, ps->stream);
+                           else
+                             gpu::copy_async(ph->data(), ps->src.data(), bytes, ps->stream);
                          }});
       }
       const auto per_lane = time_lanes(lanes);
@@ -282,7 +297,8 @@ class P2pBench {
         auto m = summarize(test, to_device ? -1 : s.device, to_device ? s.device : -1, per_lane[i]);
         m.bytes = plan_.bytes;
         m.wrong = to_device ? verify(s, kHostSeed + static_cast<std::uint32_t>(s.device))
-                            : static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(host[i]->data(), plan_.bytes, s.device));
+                            : static_cast<std::int64_t>(
+                                  gpu::count_pattern_mismatches_host(host[i]->data(), plan_.bytes, s.device));
         out_.push_back(m);
       }
     }

@@ -1,11 +1,14 @@
 #pragma once
 // The result document: plain data shared by every command (docs/result-schema.md).
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/p2p_tests.hpp"
+#include "core/result_enums.hpp"
 #include "core/stats.hpp"
 #include "core/topology.hpp"
 
@@ -58,8 +61,8 @@ struct Point {
 };
 
 struct Run {
-  std::string kind = "collective";  // collective | algos | scale
-  std::string label;                // scale: the placement ("best", "worst")
+  RunKind kind = RunKind::collective;
+  std::string label;  // scale: the placement ("best", "worst")
   std::string collective;
   std::string dtype;
   std::string op;  // empty for collectives that do not reduce
@@ -78,12 +81,11 @@ struct Run {
 
 // One p2p figure: a copy's bandwidth or a latency, between two GPUs or a GPU and the host.
 struct P2pMeasurement {
-  std::string test;  // ce_read ce_write sm_read sm_write ce_bidir sm_bidir latency h2d d2h h2d_all
-                     // d2h_all host_latency
-  int src = -1;      // GPU index; -1: host
+  P2pTest test = P2pTest::ce_read;
+  int src = -1;  // GPU index; -1: host
   int dst = -1;
-  std::string unit;  // "GB/s" or "ns"
-  double value = 0;  // median over samples (bidirectional: both directions summed)
+  P2pUnit unit = P2pUnit::gbps;  // the test's unit (kP2pTests)
+  double value = 0;              // median over samples (bidirectional: both directions summed)
   double min = 0;
   double max = 0;
   int samples = 0;
@@ -96,7 +98,7 @@ struct P2pMeasurement {
 
 struct Finding {
   std::string code;
-  std::string severity;  // "info" | "warning" | "error"
+  Severity severity = Severity::info;
   std::string evidence;
   std::string expected;
   std::string hint;
@@ -106,10 +108,10 @@ struct Result {
   std::string schema = kResultSchema;
   ToolInfo tool;
   std::vector<std::string> command;
-  std::string started;             // ISO 8601, UTC
-  std::string finished;            // empty while the run is in progress
-  std::string status = "running";  // running | complete | failed
-  std::string failure;             // why the run ended early
+  std::string started;   // ISO 8601, UTC
+  std::string finished;  // empty while the run is in progress
+  RunStatus status = RunStatus::running;
+  std::string failure;  // why the run ended early
   HostInfo host;
   std::map<std::string, std::string> env;
   std::vector<GpuInfo> gpus;
@@ -118,5 +120,11 @@ struct Result {
   std::vector<P2pMeasurement> p2p;
   std::vector<Finding> findings;
 };
+
+// Whether any finding is an error (the commands then exit 1).
+inline bool has_error_finding(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.severity == Severity::error; });
+}
 
 }  // namespace fb

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/json_optional.hpp"
 #include "core/topology_json.hpp"
 
 namespace fb {
@@ -82,9 +83,10 @@ void to_json(json& j, const Run& v) {
              {"p2p_channels", v.nccl_p2p_channels}}},
            {"points", v.points}};
 }
+// label, failure and nccl_setup are absent from documents written before runs carried them.
 void from_json(const json& j, Run& v) {
   j.at("kind").get_to(v.kind);
-  if (j.contains("label")) j.at("label").get_to(v.label);
+  v.label = j.value("label", std::string());
   j.at("collective").get_to(v.collective);
   j.at("dtype").get_to(v.dtype);
   v.op = j.at("op").is_null() ? std::string() : j.at("op").get<std::string>();
@@ -93,7 +95,7 @@ void from_json(const json& j, Run& v) {
   j.at("launcher").get_to(v.launcher);
   j.at("graph_launches").get_to(v.graph_launches);
   j.at("forced").get_to(v.forced);
-  if (j.contains("failure")) j.at("failure").get_to(v.failure);
+  v.failure = j.value("failure", std::string());
   if (j.contains("nccl_setup")) {
     const auto& n = j.at("nccl_setup");
     n.at("transports").get_to(v.nccl_transports);
@@ -103,84 +105,17 @@ void from_json(const json& j, Run& v) {
   j.at("points").get_to(v.points);
 }
 
-void to_json(json& j, const GpuInfo& v) {
-  j = json{{"index", v.index},
-           {"rank", v.rank},
-           {"name", v.name},
-           {"pci_bus_id", v.pci_bus_id},
-           {"memory_bytes", v.memory_bytes},
-           {"compute_capability", v.compute_capability},
-           {"host", v.host}};
-}
-void from_json(const json& j, GpuInfo& v) {
-  j.at("index").get_to(v.index);
-  j.at("rank").get_to(v.rank);
-  j.at("name").get_to(v.name);
-  j.at("pci_bus_id").get_to(v.pci_bus_id);
-  j.at("memory_bytes").get_to(v.memory_bytes);
-  j.at("compute_capability").get_to(v.compute_capability);
-  j.at("host").get_to(v.host);
-}
-
-void to_json(json& j, const HostInfo& v) {
-  j = json{{"hostname", v.hostname},
-           {"driver", v.driver},
-           {"runtime", v.runtime},
-           {"comm",
-            {{"name", v.comm.name},
-             {"version", v.comm.version},
-             {"version_code", v.comm.version_code},
-             {"path", v.comm.path}}}};
-}
-void from_json(const json& j, HostInfo& v) {
-  j.at("hostname").get_to(v.hostname);
-  j.at("driver").get_to(v.driver);
-  j.at("runtime").get_to(v.runtime);
-  const auto& c = j.at("comm");
-  c.at("name").get_to(v.comm.name);
-  c.at("version").get_to(v.comm.version);
-  c.at("version_code").get_to(v.comm.version_code);
-  c.at("path").get_to(v.comm.path);
-}
-
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(P2pMeasurement, test, src, dst, unit, value, min, max, samples, bytes,
-                                   wrong, wire_gbps, ceiling_gbps, note)
-
-void to_json(json& j, const Finding& v) {
-  j = json{{"code", v.code},
-           {"severity", v.severity},
-           {"evidence", v.evidence},
-           {"expected", v.expected},
-           {"hint", v.hint}};
-}
-void from_json(const json& j, Finding& v) {
-  j.at("code").get_to(v.code);
-  j.at("severity").get_to(v.severity);
-  j.at("evidence").get_to(v.evidence);
-  j.at("expected").get_to(v.expected);
-  j.at("hint").get_to(v.hint);
-}
-
 void to_json(json& j, const Result& v) {
-  j = json{{"schema", v.schema},
-           {"tool", {{"version", v.tool.version}, {"git", v.tool.git}}},
-           {"command", v.command},
-           {"started", v.started},
-           {"finished", v.finished},
-           {"status", v.status},
-           {"failure", v.failure},
-           {"host", v.host},
-           {"env", v.env},
-           {"gpus", v.gpus},
-           {"topology", v.topology ? json(*v.topology) : json(nullptr)},
-           {"runs", v.runs},
-           {"p2p", v.p2p},
-           {"findings", v.findings}};
+  j = json{{"schema", v.schema},   {"tool", v.tool},         {"command", v.command},
+           {"started", v.started}, {"finished", v.finished}, {"status", v.status},
+           {"failure", v.failure}, {"host", v.host},         {"env", v.env},
+           {"gpus", v.gpus},       {"topology", v.topology}, {"runs", v.runs},
+           {"p2p", v.p2p},         {"findings", v.findings}};
 }
+// p2p is absent from documents written before the p2p command.
 void from_json(const json& j, Result& v) {
   j.at("schema").get_to(v.schema);
-  j.at("tool").at("version").get_to(v.tool.version);
-  j.at("tool").at("git").get_to(v.tool.git);
+  j.at("tool").get_to(v.tool);
   j.at("command").get_to(v.command);
   j.at("started").get_to(v.started);
   j.at("finished").get_to(v.finished);
@@ -189,9 +124,9 @@ void from_json(const json& j, Result& v) {
   j.at("host").get_to(v.host);
   j.at("env").get_to(v.env);
   j.at("gpus").get_to(v.gpus);
-  if (j.contains("topology") && !j.at("topology").is_null()) v.topology = j.at("topology").get<Topology>();
+  v.topology = j.value("topology", json()).get<std::optional<Topology>>();
   j.at("runs").get_to(v.runs);
-  if (j.contains("p2p")) j.at("p2p").get_to(v.p2p);
+  v.p2p = j.value("p2p", json::array()).get<std::vector<P2pMeasurement>>();
   j.at("findings").get_to(v.findings);
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/connection.hpp"
+
 namespace fb {
 
 struct PcieLinkState {
@@ -40,7 +42,7 @@ struct TopoGpu {
 struct TopoPair {
   int a = 0;
   int b = 0;
-  std::string connection;  // "NV18", "XGMI", "PIX", "PXB", "PHB", "NODE", "SYS"
+  Connection connection;   // NV18, XGMI, or the PCIe class; "?" unknown
   std::string pcie_class;  // the PCIe path class alone (what traffic takes without the fabric)
   int links = 0;           // fabric links between the pair (through a switch: the smaller side)
   double link_gbps = 0;    // one direction, per link
@@ -59,6 +61,11 @@ struct Topology {
   std::map<int, std::string> numa_cpulists;  // NUMA node -> CPUs
   std::vector<std::string> sources;          // what was read: "sysfs", "NVML", "CUDA runtime", ...
   std::vector<std::string> missing;          // what could not be read, and why
+
+  // The pair of GPUs a and b (runtime indices, either order); nullptr when there is none.
+  [[nodiscard]] const TopoPair* find_pair(int a, int b) const;
+  // The GPU with runtime index `index`; nullptr when there is none.
+  [[nodiscard]] const TopoGpu* find_gpu(int index) const;
 };
 
 }  // namespace fb

@@ -69,7 +69,7 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
     if (c.is_default() && !outcome.supervisor.ok)
       throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
     Run run = make_run(plan, 0, env);
-    run.kind = "algos";
+    run.kind = RunKind::algos;
     run.failure = c.failure;
     run.points = c.points;
     if (c.is_default()) {

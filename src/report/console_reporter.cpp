@@ -81,7 +81,7 @@ void ConsoleReporter::end(const Result& r) {
                  run.points.size() == 1 ? "" : "s");
   }
   if (checked) fmt::print(out_, "# wrong elements: {}{}\n", wrong, wrong ? "  <-- DATA ERRORS" : "");
-  if (r.status == "failed") fmt::print(out_, "# FAILED: {}\n", r.failure);
+  if (r.status == RunStatus::failed) fmt::print(out_, "# FAILED: {}\n", r.failure);
   out_.flush();
 }
 

@@ -26,7 +26,7 @@ struct Headline {
 std::vector<Headline> headlines(const Result& r) {
   std::vector<Headline> out;
   for (const auto& run : r.runs) {
-    if (run.kind != "collective" || run.points.empty()) continue;
+    if (run.kind != RunKind::collective || run.points.empty()) continue;
     const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                       [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
     out.push_back(
@@ -35,14 +35,14 @@ std::vector<Headline> headlines(const Result& r) {
   return out;
 }
 
-std::string severity_color(const std::string& s) {
-  return s == "error" ? "#c0392b" : s == "warning" ? "#d68910" : "#2e86c1";
+std::string severity_color(Severity s) {
+  return s == Severity::error ? "#c0392b" : s == Severity::warning ? "#d68910" : "#2e86c1";
 }
 
 std::string collective_charts(const Result& r) {
   std::string html;
   for (const auto& run : r.runs) {
-    if (run.kind != "collective" || run.points.empty()) continue;
+    if (run.kind != RunKind::collective || run.points.empty()) continue;
     Series s{run.collective + " " + run.dtype, {}};
     for (const auto& p : run.points)
       if (!p.in_place) s.points.emplace_back(static_cast<double>(p.bytes), p.busbw_gbps);
@@ -66,7 +66,7 @@ std::string pair_heatmap(const Result& r) {
   for (int g : ids) labels.push_back(fmt::format("GPU{}", g));
   std::vector<std::vector<double>> v(ids.size(), std::vector<double>(ids.size(), 0));
   for (const auto& m : r.p2p) {
-    if (m.test != "ce_read" || m.src < 0 || m.dst < 0) continue;
+    if (m.test != P2pTest::ce_read || m.src < 0 || m.dst < 0) continue;
     const auto a = std::find(ids.begin(), ids.end(), m.src) - ids.begin();
     const auto b = std::find(ids.begin(), ids.end(), m.dst) - ids.begin();
     v[static_cast<std::size_t>(a)][static_cast<std::size_t>(b)] = m.value;
@@ -78,7 +78,7 @@ std::string pair_heatmap(const Result& r) {
 std::string scaling_chart(const Result& r) {
   std::map<std::string, Series> by_label;
   for (const auto& run : r.runs) {
-    if (run.kind != "scale" || run.points.empty()) continue;
+    if (run.kind != RunKind::scale || run.points.empty()) continue;
     auto& s = by_label[run.label];
     s.name = run.label + " placement";
     s.points.emplace_back(static_cast<double>(run.gpus.size()), run.points[0].busbw_gbps);
@@ -92,7 +92,7 @@ std::string scaling_chart(const Result& r) {
 std::string algo_grid(const Result& r) {
   std::vector<const Run*> runs;
   for (const auto& run : r.runs)
-    if (run.kind == "algos" && !run.points.empty()) runs.push_back(&run);
+    if (run.kind == RunKind::algos && !run.points.empty()) runs.push_back(&run);
   if (runs.empty()) return "";
   std::string html =
       "<h2>Algorithms and protocols (busbw GB/s)</h2>\n<table class=\"algos\"><tr><th>size (B)</th>";
@@ -133,7 +133,7 @@ border-left:4px solid}.charts svg{margin:8px 8px 8px 0;border:1px solid #eee}</s
       "fabricbench {} ({}) &middot; {} to {} &middot; status {}</p>\n",
       escape_html(r.host.hostname), escape_html(r.host.comm.name), escape_html(r.host.comm.version),
       escape_html(r.host.driver), escape_html(r.host.runtime), escape_html(r.tool.version),
-      escape_html(r.tool.git), escape_html(r.started), escape_html(r.finished), escape_html(r.status));
+      escape_html(r.tool.git), escape_html(r.started), escape_html(r.finished), r.status);
   if (!r.failure.empty()) html += fmt::format("<p><b>Failed:</b> {}</p>\n", escape_html(r.failure));
   html +=
       "<h2>Headline</h2>\n<table><tr><th>collective</th><th>size (B)</th><th>busbw (GB/s)</th><th>ring SM "
@@ -149,7 +149,7 @@ border-left:4px solid}.charts svg{margin:8px 8px 8px 0;border:1px solid #eee}</s
     html += fmt::format(
         "<div class=\"finding\" style=\"border-color:{}\"><b>[{}] {}</b>: {}<br>expected: {}<br>hint: "
         "{}</div>\n",
-        severity_color(f.severity), escape_html(f.severity), escape_html(f.code), escape_html(f.evidence),
+        severity_color(f.severity), f.severity, escape_html(f.code), escape_html(f.evidence),
         escape_html(f.expected), escape_html(f.hint));
   html += "<h2>Charts</h2>\n<div class=\"charts\">\n" + collective_charts(r) + pair_heatmap(r) +
           scaling_chart(r) + "</div>\n" + algo_grid(r);
@@ -159,7 +159,7 @@ border-left:4px solid}.charts svg{margin:8px 8px 8px 0;border:1px solid #eee}</s
         "by</th></tr>\n";
     for (const auto& p : r.topology->pairs)
       html += fmt::format("<tr><td>GPU{}-GPU{}</td><td>{}</td><td>{:.1f}</td><td>{}</td></tr>\n", p.a, p.b,
-                          escape_html(p.connection), p.wire_gbps, escape_html(p.limit));
+                          p.connection, p.wire_gbps, escape_html(p.limit));
     html += "</table>\n";
   }
   html += "<h2>Environment</h2>\n<table>";

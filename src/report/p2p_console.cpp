@@ -12,22 +12,7 @@
 namespace fb {
 namespace {
 
-struct TestInfo {
-  const char* test;
-  const char* title;
-};
-
-constexpr TestInfo kPairTests[] = {
-    {"ce_read", "copy engine, read: the destination's copy engine pulls (cudaMemcpyPeer on the destination)"},
-    {"ce_write", "copy engine, write: the source's copy engine pushes"},
-    {"sm_read", "SM copy kernel on the destination, reading the source's memory"},
-    {"sm_write", "SM copy kernel on the source, writing the destination's memory"},
-    {"ce_bidir", "copy engines, both directions at once (sum of the two)"},
-    {"sm_bidir", "SM copy kernels, both directions at once (sum of the two)"},
-    {"latency", "latency: one dependent load at a time from the source's memory (ns)"},
-};
-
-const P2pMeasurement* find(const std::vector<P2pMeasurement>& ms, const std::string& test, int src, int dst) {
+const P2pMeasurement* find(const std::vector<P2pMeasurement>& ms, P2pTest test, int src, int dst) {
   for (const auto& m : ms)
     if (m.test == test && m.src == src && m.dst == dst) return &m;
   return nullptr;
@@ -35,16 +20,15 @@ const P2pMeasurement* find(const std::vector<P2pMeasurement>& ms, const std::str
 
 std::string value_text(const P2pMeasurement* m) {
   if (!m || m->samples == 0) return "-";
-  return m->unit == "ns" ? fmt::format("{:.0f}", m->value) : fmt::format("{:.1f}", m->value);
+  return m->unit == P2pUnit::ns ? fmt::format("{:.0f}", m->value) : fmt::format("{:.1f}", m->value);
 }
 
-void print_matrix(std::ostream& out, const std::vector<P2pMeasurement>& ms, const TestInfo& t,
+void print_matrix(std::ostream& out, const std::vector<P2pMeasurement>& ms, const P2pTestSpec& t,
                   const std::vector<int>& gpus) {
-  const bool any = std::any_of(ms.begin(), ms.end(), [&](const auto& m) { return m.test == t.test; });
+  const bool any = std::any_of(ms.begin(), ms.end(), [&](const auto& m) { return m.test == t.id; });
   if (!any) return;
-  const bool bidir = std::string(t.test).ends_with("_bidir");
-  fmt::print(out, "#\n# {}{}\n", t.title,
-             std::string(t.test) == "latency" ? "" : ", GB/s");
+  const bool bidir = t.bidirectional;
+  fmt::print(out, "#\n# {}{}\n", t.title, t.unit == P2pUnit::gbps ? ", GB/s" : "");
   fmt::print(out, "# {:>8}", bidir ? "GPU<->" : "src\\dst");
   for (int d : gpus) fmt::print(out, " {:>9}", fmt::format("GPU{}", d));
   fmt::print(out, "\n");
@@ -52,7 +36,7 @@ void print_matrix(std::ostream& out, const std::vector<P2pMeasurement>& ms, cons
     fmt::print(out, "  {:>8}", fmt::format("GPU{}", s));
     for (int d : gpus) {
       const P2pMeasurement* m = nullptr;
-      if (s != d) m = bidir ? (find(ms, t.test, std::min(s, d), std::max(s, d))) : find(ms, t.test, s, d);
+      if (s != d) m = bidir ? (find(ms, t.id, std::min(s, d), std::max(s, d))) : find(ms, t.id, s, d);
       fmt::print(out, " {:>9}", s == d ? "-" : value_text(m));
     }
     fmt::print(out, "\n");
@@ -60,14 +44,17 @@ void print_matrix(std::ostream& out, const std::vector<P2pMeasurement>& ms, cons
 }
 
 void print_efficiency(std::ostream& out, const Result& r) {
-  fmt::print(out, "#\n# Against the path's peaks (docs/model.md): wire = links x rate; ceiling = what this kind of\n"
-                  "# copy reaches on that wire where measured. Pairs: one direction unless bidirectional.\n");
-  fmt::print(out, "# {:<9} {:<13} {:<6} {:>10} {:>11} {:>7} {:>14} {:>9} {:>6}  {}\n", "test", "path", "class",
-             "GB/s", "wire(GB/s)", "of wire", "ceiling(GB/s)", "of ceil", "wrong", "note");
+  fmt::print(
+      out,
+      "#\n# Against the path's peaks (docs/model.md): wire = links x rate; ceiling = what this kind of\n"
+      "# copy reaches on that wire where measured. Pairs: one direction unless bidirectional.\n");
+  fmt::print(out, "# {:<9} {:<13} {:<6} {:>10} {:>11} {:>7} {:>14} {:>9} {:>6}  {}\n", "test", "path",
+             "class", "GB/s", "wire(GB/s)", "of wire", "ceiling(GB/s)", "of ceil", "wrong", "note");
   for (const auto& m : r.p2p) {
-    if (m.unit != "GB/s" || m.samples == 0) continue;
+    if (m.unit != P2pUnit::gbps || m.samples == 0) continue;
     auto side = [](int g) { return g < 0 ? std::string("host") : fmt::format("GPU{}", g); };
-    const auto path = fmt::format("{}{}{}", side(m.src), m.test.ends_with("_bidir") ? "<->" : "->", side(m.dst));
+    const auto path =
+        fmt::format("{}{}{}", side(m.src), p2p_test_spec(m.test).bidirectional ? "<->" : "->", side(m.dst));
     const auto cls = r.topology ? connection_class(m, *r.topology) : std::string("?");
     fmt::print(out, "  {:<9} {:<13} {:<6} {:>10.1f} {:>11} {:>7} {:>14} {:>9} {:>6}  {}\n", m.test, path, cls,
                m.value, m.wire_gbps > 0 ? fmt::format("{:.1f}", m.wire_gbps) : "-",
@@ -86,9 +73,9 @@ void print_host(std::ostream& out, const std::vector<P2pMeasurement>& ms, const 
              "d2h all-at-once", "host latency");
   for (int g : gpus)
     fmt::print(out, "  {:>6} {:>9} {:>9} {:>14} {:>14} {:>13}\n", fmt::format("GPU{}", g),
-               value_text(find(ms, "h2d", -1, g)), value_text(find(ms, "d2h", g, -1)),
-               value_text(find(ms, "h2d_all", -1, g)), value_text(find(ms, "d2h_all", g, -1)),
-               value_text(find(ms, "host_latency", -1, g)));
+               value_text(find(ms, P2pTest::h2d, -1, g)), value_text(find(ms, P2pTest::d2h, g, -1)),
+               value_text(find(ms, P2pTest::h2d_all, -1, g)), value_text(find(ms, P2pTest::d2h_all, g, -1)),
+               value_text(find(ms, P2pTest::host_latency, -1, g)));
 }
 
 }  // namespace
@@ -96,7 +83,8 @@ void print_host(std::ostream& out, const std::vector<P2pMeasurement>& ms, const 
 void print_p2p(std::ostream& out, const Result& r) {
   std::vector<int> gpus;
   for (const auto& g : r.gpus) gpus.push_back(g.index);
-  for (const auto& t : kPairTests) print_matrix(out, r.p2p, t, gpus);
+  for (const auto& t : kP2pTests)
+    if (t.path == P2pPath::peer) print_matrix(out, r.p2p, t, gpus);
   print_host(out, r.p2p, gpus);
   print_efficiency(out, r);
   fmt::print(out, "#\n");
@@ -109,8 +97,9 @@ void write_p2p_csv(std::ostream& out, const std::vector<P2pMeasurement>& ms) {
   for (const auto& m : ms)
     fmt::print(out, "{},{},{},{},{:.3f},{:.3f},{:.3f},{},{},{},{:.3f},{:.3f},{:.4f},\"{}\"\n", m.test,
                m.src < 0 ? "host" : std::to_string(m.src), m.dst < 0 ? "host" : std::to_string(m.dst), m.unit,
-               m.value, m.min, m.max, m.samples, m.bytes, m.wrong < 0 ? std::string() : std::to_string(m.wrong),
-               m.wire_gbps, m.ceiling_gbps, efficiency(m), m.note);
+               m.value, m.min, m.max, m.samples, m.bytes,
+               m.wrong < 0 ? std::string() : std::to_string(m.wrong), m.wire_gbps, m.ceiling_gbps,
+               efficiency(m), m.note);
 }
 
 }  // namespace fb

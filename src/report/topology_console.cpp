@@ -16,9 +16,8 @@ std::string pcie_text(int gen, int width) {
 
 std::string cell(const Topology& t, int a, int b) {
   if (a == b) return "X";
-  for (const auto& p : t.pairs)
-    if ((p.a == a && p.b == b) || (p.a == b && p.b == a)) return p.connection;
-  return "?";
+  const auto* p = t.find_pair(a, b);
+  return p ? p->connection.to_string() : "?";
 }
 
 void print_matrix(std::ostream& out, const Topology& t) {

@@ -8,14 +8,7 @@ using nlohmann::json;
 void to_json(json& j, const NvmlReadout& r) {
   json gpus = json::object();
   for (const auto& [bus, g] : r.gpus) {
-    json links = json::array();
-    for (const auto& l : g.links)
-      links.push_back({{"index", l.index},
-                       {"active", l.active},
-                       {"version", l.version},
-                       {"remote", l.remote},
-                       {"remote_type", l.remote_type}});
-    gpus[bus] = {{"name", g.name}, {"links", links}};
+    gpus[bus] = {{"name", g.name}, {"links", g.links}};
   }
   json p2p = json::array();
   for (const auto& [pair, status] : r.p2p)
@@ -29,9 +22,7 @@ void from_json(const json& j, NvmlReadout& r) {
   for (const auto& [bus, g] : j.at("gpus").items()) {
     NvmlGpu gpu;
     g.at("name").get_to(gpu.name);
-    for (const auto& l : g.at("links"))
-      gpu.links.push_back({l.at("index").get<int>(), l.at("active").get<bool>(), l.at("version").get<int>(),
-                           l.at("remote").get<std::string>(), l.at("remote_type").get<std::string>()});
+    g.at("links").get_to(gpu.links);
     r.gpus[bus] = std::move(gpu);
   }
   r.p2p.clear();

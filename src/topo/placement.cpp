@@ -23,12 +23,6 @@ struct GroupScore {
   }
 };
 
-const TopoPair* find_pair(const Topology& t, int a, int b) {
-  for (const auto& p : t.pairs)
-    if ((p.a == a && p.b == b) || (p.a == b && p.b == a)) return &p;
-  return nullptr;
-}
-
 GroupScore score(const Topology& t, const std::vector<int>& group) {
   GroupScore s{5, 1e30, 0, 0, 0};
   std::set<int> numa;
@@ -36,7 +30,7 @@ GroupScore score(const Topology& t, const std::vector<int>& group) {
     const auto& g = t.gpus.at(static_cast<std::size_t>(group[i]));
     numa.insert(g.numa_node);
     for (std::size_t j = i + 1; j < group.size(); ++j) {
-      const auto* p = find_pair(t, group[i], group[j]);
+      const auto* p = t.find_pair(group[i], group[j]);
       const int rank = p ? connection_rank(p->connection) : 0;
       const double gbps = p ? p->wire_gbps : 0;
       s.weakest_rank = std::min(s.weakest_rank, rank);
@@ -52,13 +46,20 @@ GroupScore score(const Topology& t, const std::vector<int>& group) {
 
 }  // namespace
 
-int connection_rank(const std::string& c) {
-  if (c.rfind("NV", 0) == 0 || c == "XGMI") return 5;
-  if (c == "PIX") return 4;
-  if (c == "PXB") return 3;
-  if (c == "PHB") return 2;
-  if (c == "NODE") return 1;
-  return 0;
+int connection_rank(const Connection& c) {
+  if (c.is_gpu_fabric()) return 5;
+  switch (c.kind()) {
+    case Connection::Kind::pix:
+      return 4;
+    case Connection::Kind::pxb:
+      return 3;
+    case Connection::Kind::phb:
+      return 2;
+    case Connection::Kind::node:
+      return 1;
+    default:
+      return 0;
+  }
 }
 
 std::vector<int> choose_gpus(const Topology& t, int count, Placement placement) {

@@ -15,6 +15,6 @@ enum class Placement { best, worst };
 std::vector<int> choose_gpus(const Topology& t, int count, Placement placement);
 
 // Rank of a pair's connection for placement: fabric 5, PIX 4, PXB 3, PHB 2, NODE 1, SYS 0.
-int connection_rank(const std::string& connection);
+int connection_rank(const Connection& connection);
 
 }  // namespace fb

@@ -73,7 +73,7 @@ void classify_nvlink(const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
   p.links = direct + via_switch;
   if (p.links == 0) return;
   const auto* gen = nvlink_generation(std::min(link_version(a), link_version(b)));
-  p.connection = fmt::format("NV{}", p.links);
+  p.connection = Connection::nvlink(p.links);
   if (gen == nullptr) {
     p.limit = fmt::format("{} NVLinks of unknown generation", p.links);
     return;
@@ -88,7 +88,7 @@ void classify_nvlink(const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
 
 void classify_xgmi(const TopoGpu& a, const TopoGpu& b, const std::string& type, TopoPair& p) {
   if (type != "XGMI") return;
-  p.connection = "XGMI";
+  p.connection = Connection(Connection::Kind::xgmi);
   p.links = 1;  // AMD Instinct platforms give each GPU pair one direct xGMI link
   const auto* product = xgmi_product(a.name, a.device_id);
   if (product == nullptr) product = xgmi_product(b.name, b.device_id);
@@ -102,7 +102,7 @@ void classify_xgmi(const TopoGpu& a, const TopoGpu& b, const std::string& type, 
 }
 
 void classify_pcie(const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
-  p.connection = p.pcie_class.empty() ? "?" : p.pcie_class;
+  p.connection = Connection::parse(p.pcie_class).value_or(Connection());
   const double ga = pcie_gbps(a.pcie.gen, a.pcie.width);
   const double gb = pcie_gbps(b.pcie.gen, b.pcie.width);
   if (ga <= 0 || gb <= 0) {

@@ -10,7 +10,7 @@ inline fb::Result sample_result() {
   r.command = {"fabricbench", "run", "all_reduce", "--sizes", "1M,1G"};
   r.started = "2026-11-29T18:00:00Z";
   r.finished = "2026-11-29T18:00:05Z";
-  r.status = "complete";
+  r.status = fb::RunStatus::complete;
   r.host = {"gpu-host", "13.0", "13.0", {"NCCL", "2.28.3", 22803, "/usr/lib/libnccl.so.2.28.3"}};
   r.env = {{"NCCL_NVLS_ENABLE", "0"}};
   r.gpus = {{0, 0, "NVIDIA H200", "0000:18:00.0", 150754820096ULL, 90, "gpu-host"},
@@ -40,10 +40,10 @@ inline fb::Result sample_result() {
   run.points = {small, big};
   r.runs = {run};
   fb::P2pMeasurement copy;
-  copy.test = "ce_read";
+  copy.test = fb::P2pTest::ce_read;
   copy.src = 0;
   copy.dst = 1;
-  copy.unit = "GB/s";
+  copy.unit = fb::P2pUnit::gbps;
   copy.value = 394.2;
   copy.min = 393.9;
   copy.max = 394.6;
@@ -53,6 +53,6 @@ inline fb::Result sample_result() {
   copy.wire_gbps = 450;
   copy.ceiling_gbps = 396;
   r.p2p = {copy};
-  r.findings = {{"NCCL_OVERRIDE", "warning", "NCCL_PROTO=LL", "no override", "unset NCCL_PROTO"}};
+  r.findings = {{"NCCL_OVERRIDE", fb::Severity::warning, "NCCL_PROTO=LL", "no override", "unset NCCL_PROTO"}};
   return r;
 }

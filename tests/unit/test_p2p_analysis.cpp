@@ -25,7 +25,7 @@ fb::Topology four_gpus() {
       p.a = a;
       p.b = b;
       const bool nv = !(a == 2 && b == 3);
-      p.connection = nv ? "NV18" : "PIX";
+      p.connection = nv ? fb::Connection::nvlink(18) : fb::Connection(fb::Connection::Kind::pix);
       p.wire_gbps = nv ? 450.0 : 63.0;
       p.sm_ceiling_gbps = nv ? 373.5 : 0;
       p.ce_ceiling_gbps = nv ? 396.0 : 0;
@@ -58,7 +58,7 @@ TEST(P2pAnalysis, EfficiencyIsMeasuredOverWire) {
   m.wire_gbps = 0;
   EXPECT_DOUBLE_EQ(fb::efficiency(m), 0.0);
   auto lat = bw("latency", 0, 1, 800);
-  lat.unit = "ns";
+  lat.unit = fb::P2pUnit::ns;
   lat.wire_gbps = 450;
   EXPECT_DOUBLE_EQ(fb::efficiency(lat), 0.0);
 }
@@ -92,6 +92,6 @@ TEST(P2pAnalysis, SlowHostLinkAndWrongDataAndStaging) {
   std::vector<std::string> codes;
   for (const auto& x : f) codes.push_back(x.code);
   EXPECT_EQ(codes, (std::vector<std::string>{"P2P_SLOW_HOST_LINK", "P2P_WRONG_DATA", "P2P_STAGED"}));
-  EXPECT_EQ(f[1].severity, "error");
+  EXPECT_EQ(f[1].severity, fb::Severity::error);
   EXPECT_NE(f[1].evidence.find("7 of 262144 words"), std::string::npos) << f[1].evidence;
 }

@@ -54,7 +54,7 @@ TEST(Reporters, ConsoleTable) {
 
 TEST(Reporters, ConsoleShowsFailureAndDataErrors) {
   auto r = sample_result();
-  r.status = "failed";
+  r.status = fb::RunStatus::failed;
   r.failure =
       "rank 1 (GPU 1) was killed by signal 9 (Killed) during 'all_reduce float sum 1 GiB out-of-place'";
   r.runs[0].points[0].wrong = 3;

@@ -1,9 +1,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "core/result_json.hpp"
+#include "every_field_result.hpp"
 #include "sample_result.hpp"
 
 TEST(ResultJson, RoundTripKeepsEveryField) {
@@ -39,5 +44,210 @@ TEST(ResultJson, MalformedInputIsAUsageError) {
     } catch (const fb::Error& e) {
       EXPECT_EQ(e.code(), fb::ExitCode::usage) << bad;
     }
+  }
+}
+
+// (a) Every field of a hand-written document arrives in its C++ field.
+TEST(ResultJsonText, ParsesHeaderFields) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  EXPECT_EQ(r.schema, "fabricbench.result/1");
+  EXPECT_EQ(r.tool.version, "9.8.7");
+  EXPECT_EQ(r.tool.git, "f00dcafe");
+  EXPECT_EQ(r.command, (std::vector<std::string>{"fabricbench", "doctor", "--quick"}));
+  EXPECT_EQ(r.started, "2026-01-02T03:04:05Z");
+  EXPECT_EQ(r.finished, "2026-01-02T03:09:10Z");
+  EXPECT_EQ(r.status, fb::RunStatus::failed);
+  EXPECT_EQ(r.failure, "rank 1 was killed");
+  EXPECT_EQ(r.host.hostname, "node-7");
+  EXPECT_EQ(r.host.driver, "12.9");
+  EXPECT_EQ(r.host.runtime, "12.8");
+  EXPECT_EQ(r.host.comm.name, "RCCL");
+  EXPECT_EQ(r.host.comm.version, "2.21.5");
+  EXPECT_EQ(r.host.comm.version_code, 22105);
+  EXPECT_EQ(r.host.comm.path, "/opt/librccl.so");
+  EXPECT_EQ(r.env, (std::map<std::string, std::string>{{"NCCL_ALGO", "Ring"}, {"NCCL_PROTO", "LL128"}}));
+  ASSERT_EQ(r.gpus.size(), 1u);
+  const auto& g = r.gpus[0];
+  EXPECT_EQ(g.index, 3);
+  EXPECT_EQ(g.rank, 4);
+  EXPECT_EQ(g.name, "GPU-A");
+  EXPECT_EQ(g.pci_bus_id, "0000:1B:00.0");
+  EXPECT_EQ(g.memory_bytes, 85899345920ULL);
+  EXPECT_EQ(g.compute_capability, 89);
+  EXPECT_EQ(g.host, "node-8");
+}
+
+TEST(ResultJsonText, ParsesTopologyGpus) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  ASSERT_TRUE(r.topology.has_value());
+  const auto& t = *r.topology;
+  ASSERT_EQ(t.gpus.size(), 1u);
+  const auto& g = t.gpus[0];
+  EXPECT_EQ(g.index, 5);
+  EXPECT_EQ(g.name, "GPU-B");
+  EXPECT_EQ(g.vendor, "amd");
+  EXPECT_EQ(g.bus_id, "0000:2c:00.0");
+  EXPECT_EQ(g.device_id, "0x74a1");
+  EXPECT_EQ(g.pci_path, (std::vector<std::string>{"pci0000:20", "0000:20:01.1", "0000:2c:00.0"}));
+  EXPECT_EQ(g.numa_node, 6);
+  EXPECT_EQ(g.cpulist, "48-95");
+  EXPECT_DOUBLE_EQ(g.pcie.speed_gts, 16.0);
+  EXPECT_DOUBLE_EQ(g.pcie.max_speed_gts, 32.0);
+  EXPECT_EQ(g.pcie.width, 8);
+  EXPECT_EQ(g.pcie.max_width, 16);
+  EXPECT_EQ(g.pcie.gen, 4);
+  EXPECT_EQ(g.pcie.max_gen, 5);
+  ASSERT_EQ(g.links.size(), 1u);
+  EXPECT_EQ(g.links[0].index, 2);
+  EXPECT_TRUE(g.links[0].active);
+  EXPECT_EQ(g.links[0].version, 4);
+  EXPECT_EQ(g.links[0].remote, "0000:3d:00.0");
+  EXPECT_EQ(g.links[0].remote_type, "switch");
+  EXPECT_EQ(t.numa_cpulists, (std::map<int, std::string>{{0, "0-47"}, {1, "48-95"}}));
+  EXPECT_EQ(t.sources, (std::vector<std::string>{"sysfs", "NVML"}));
+  EXPECT_EQ(t.missing, (std::vector<std::string>{"rocm-smi: not installed"}));
+}
+
+TEST(ResultJsonText, ParsesTopologyPairs) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  ASSERT_EQ(r.topology->pairs.size(), 2u);
+  const auto& p = r.topology->pairs[0];
+  EXPECT_EQ(p.a, 5);
+  EXPECT_EQ(p.b, 6);
+  EXPECT_EQ(p.connection, fb::Connection::nvlink(12));
+  EXPECT_EQ(p.pcie_class, "PXB");
+  EXPECT_EQ(p.links, 12);
+  EXPECT_DOUBLE_EQ(p.link_gbps, 25.0);
+  EXPECT_DOUBLE_EQ(p.wire_gbps, 300.0);
+  EXPECT_EQ(p.limit, "12 NVLink4 links");
+  EXPECT_DOUBLE_EQ(p.sm_ceiling_gbps, 250.5);
+  EXPECT_DOUBLE_EQ(p.ce_ceiling_gbps, 270.25);
+  EXPECT_EQ(p.p2p, std::optional<bool>(true));
+  EXPECT_EQ(p.p2p_detail, "NVML: OK");
+  const auto& q = r.topology->pairs[1];
+  EXPECT_EQ(q.connection, fb::Connection(fb::Connection::Kind::sys));
+  EXPECT_FALSE(q.p2p.has_value());  // null: could not be read
+}
+
+TEST(ResultJsonText, ParsesRunAndPoints) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  ASSERT_EQ(r.runs.size(), 2u);
+  const auto& run = r.runs[0];
+  EXPECT_EQ(run.kind, fb::RunKind::scale);
+  EXPECT_EQ(run.label, "worst");
+  EXPECT_EQ(run.collective, "reduce");
+  EXPECT_EQ(run.dtype, "bfloat16");
+  EXPECT_EQ(run.op, "max");
+  EXPECT_EQ(run.root, 1);
+  EXPECT_EQ(run.gpus, (std::vector<int>{2, 0}));
+  EXPECT_EQ(run.launcher, "threads");
+  EXPECT_EQ(run.graph_launches, 7);
+  EXPECT_EQ(run.forced, (std::map<std::string, std::string>{{"NCCL_ALGO", "Tree"}}));
+  EXPECT_EQ(run.failure, "out of memory");
+  EXPECT_EQ(run.nccl_transports, (std::vector<std::string>{"P2P/CUMEM", "SHM"}));
+  EXPECT_EQ(run.nccl_coll_channels, 24);
+  EXPECT_EQ(run.nccl_p2p_channels, 32);
+  ASSERT_EQ(run.points.size(), 2u);
+  const auto& p = run.points[0];
+  EXPECT_EQ(p.bytes, 2048u);
+  EXPECT_EQ(p.count, 1024u);
+  EXPECT_TRUE(p.in_place);
+  EXPECT_DOUBLE_EQ(p.time_us.min, 1.5);
+  EXPECT_DOUBLE_EQ(p.time_us.median, 2.5);
+  EXPECT_DOUBLE_EQ(p.time_us.mean, 3.5);
+  EXPECT_DOUBLE_EQ(p.time_us.p99, 4.5);
+  EXPECT_DOUBLE_EQ(p.time_us.max, 5.5);
+  EXPECT_DOUBLE_EQ(p.time_us.median_ci, 0.125);
+  EXPECT_EQ(p.time_us.n, 9);
+  EXPECT_DOUBLE_EQ(p.algbw_gbps, 11.25);
+  EXPECT_DOUBLE_EQ(p.busbw_gbps, 22.5);
+  EXPECT_EQ(p.wrong, 3);
+  EXPECT_EQ(p.iters_per_batch, 40);
+  EXPECT_EQ(p.nccl_algo, "RING");
+  EXPECT_EQ(p.nccl_proto, "SIMPLE");
+  EXPECT_EQ(p.nccl_channels, 16);
+}
+
+TEST(ResultJsonText, ParsesNullsAsTheirMeaning) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  const auto& p = r.runs[0].points[1];
+  EXPECT_FALSE(p.in_place);
+  EXPECT_TRUE(std::isinf(p.time_us.median_ci));  // null: unbounded interval
+  EXPECT_EQ(p.wrong, -1);                        // null: not checked
+  EXPECT_EQ(p.nccl_algo, "");                    // null: NCCL's choice not read
+  EXPECT_EQ(p.nccl_channels, 0);
+  const auto& algos = r.runs[1];
+  EXPECT_EQ(algos.kind, fb::RunKind::algos);
+  EXPECT_EQ(algos.op, "");  // null: the collective does not reduce
+  EXPECT_EQ(algos.launcher, "mpi");
+}
+
+TEST(ResultJsonText, ParsesP2pAndFindings) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  ASSERT_EQ(r.p2p.size(), 2u);
+  const auto& m = r.p2p[0];
+  EXPECT_EQ(m.test, fb::P2pTest::sm_bidir);
+  EXPECT_EQ(m.src, 1);
+  EXPECT_EQ(m.dst, 2);
+  EXPECT_EQ(m.unit, fb::P2pUnit::gbps);
+  EXPECT_DOUBLE_EQ(m.value, 700.5);
+  EXPECT_DOUBLE_EQ(m.min, 690.25);
+  EXPECT_DOUBLE_EQ(m.max, 710.75);
+  EXPECT_EQ(m.samples, 6);
+  EXPECT_EQ(m.bytes, 1048576u);
+  EXPECT_EQ(m.wrong, 0);
+  EXPECT_DOUBLE_EQ(m.wire_gbps, 900.0);
+  EXPECT_DOUBLE_EQ(m.ceiling_gbps, 780.0);
+  EXPECT_EQ(m.note, "staged through host memory: no peer access");
+  EXPECT_EQ(r.p2p[1].test, fb::P2pTest::host_latency);
+  EXPECT_EQ(r.p2p[1].unit, fb::P2pUnit::ns);
+  EXPECT_EQ(r.p2p[1].src, -1);
+  EXPECT_EQ(r.p2p[1].wrong, -1);
+  ASSERT_EQ(r.findings.size(), 2u);
+  const auto& f = r.findings[0];
+  EXPECT_EQ(f.code, "TOPO_NO_P2P");
+  EXPECT_EQ(f.severity, fb::Severity::error);
+  EXPECT_EQ(f.evidence, "GPU5 - GPU7");
+  EXPECT_EQ(f.expected, "peer access");
+  EXPECT_EQ(f.hint, "check ACS");
+  EXPECT_EQ(r.findings[1].severity, fb::Severity::warning);
+}
+
+// (b) A result built in C++ serialises to exactly the hand-written document.
+TEST(ResultJsonText, SerialisesToTheHandWrittenDocument) {
+  const auto expected = nlohmann::json::parse(kEveryFieldJson);
+  const auto written = nlohmann::json(every_field_result());
+  EXPECT_EQ(written, expected) << "diff: " << nlohmann::json::diff(expected, written).dump(1);
+}
+
+TEST(ResultJsonText, NoTopologyIsNull) {
+  auto r = every_field_result();
+  r.topology.reset();
+  EXPECT_TRUE(nlohmann::json(r).at("topology").is_null());
+  EXPECT_FALSE(fb::parse_result(nlohmann::json(r).dump()).topology.has_value());
+}
+
+// Saved documents from before still load: re-serialised, each equals its file, except that
+// fields older documents lack come back with their documented defaults.
+TEST(ResultJsonText, SavedDocumentsLoadAndReserialiseEqual) {
+  for (const char* name :
+       {"h200x2-combined", "h200x2-doctor-quick", "h200x2-run-6coll-1M-4G-procs", "synthetic-scale"}) {
+    const auto text = fb::read_file(std::string(FB_FIXTURE_DIR) + "/results/" + name + ".json");
+    auto expected = nlohmann::json::parse(text);
+    int defaulted = 0;
+    for (auto& run : expected.at("runs")) {
+      if (!run.contains("failure")) {
+        run["failure"] = "";
+        ++defaulted;
+      }
+      if (!run.contains("nccl_setup"))
+        run["nccl_setup"] = {
+            {"transports", nlohmann::json::array()}, {"coll_channels", 0}, {"p2p_channels", 0}};
+      for (auto& p : run.at("points"))
+        if (!p.contains("nccl")) p["nccl"] = nullptr;
+    }
+    if (std::string(name) == "h200x2-combined") EXPECT_GT(defaulted, 0) << "the old algos runs";
+    const auto again = nlohmann::json(fb::parse_result(text));
+    EXPECT_EQ(again, expected) << name << ": " << nlohmann::json::diff(expected, again).dump(1);
   }
 }

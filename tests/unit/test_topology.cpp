@@ -48,7 +48,8 @@ TEST(Topology, RealH200PairMatchesNvidiaSmiTopo) {
     for (std::size_t j = 0; j < t.gpus.size(); ++j) {
       const std::string ours =
           i == j ? "X"
-                 : pair(t, static_cast<int>(std::min(i, j)), static_cast<int>(std::max(i, j))).connection;
+                 : pair(t, static_cast<int>(std::min(i, j)), static_cast<int>(std::max(i, j)))
+                       .connection.to_string();
       EXPECT_EQ(ours, smi.matrix[i][j]) << i << "," << j;
     }
     EXPECT_EQ(t.gpus[i].cpulist, smi.cpu_affinity[i]);
@@ -81,13 +82,13 @@ TEST(Topology, RealH200LinksAndPeaks) {
 
 TEST(Topology, PcieOnlyTwoSocketClasses) {
   const auto t = load("pcie8");
-  EXPECT_EQ(pair(t, 0, 1).connection, "PIX");
-  EXPECT_EQ(pair(t, 4, 5).connection, "PIX");
-  EXPECT_EQ(pair(t, 2, 3).connection, "PXB");
-  EXPECT_EQ(pair(t, 6, 7).connection, "PXB");
-  EXPECT_EQ(pair(t, 0, 2).connection, "PHB");
-  EXPECT_EQ(pair(t, 0, 4).connection, "SYS");
-  EXPECT_EQ(pair(t, 3, 7).connection, "SYS");
+  EXPECT_EQ(pair(t, 0, 1).connection.to_string(), "PIX");
+  EXPECT_EQ(pair(t, 4, 5).connection.to_string(), "PIX");
+  EXPECT_EQ(pair(t, 2, 3).connection.to_string(), "PXB");
+  EXPECT_EQ(pair(t, 6, 7).connection.to_string(), "PXB");
+  EXPECT_EQ(pair(t, 0, 2).connection.to_string(), "PHB");
+  EXPECT_EQ(pair(t, 0, 4).connection.to_string(), "SYS");
+  EXPECT_EQ(pair(t, 3, 7).connection.to_string(), "SYS");
   EXPECT_NEAR(pair(t, 0, 1).wire_gbps, 32.0 * 128 / 130 / 8 * 16, 1e-9);  // Gen5 x16: 63.0 GB/s
   EXPECT_EQ(t.gpus[4].numa_node, 1);
 }
@@ -96,10 +97,12 @@ TEST(Topology, PcieOnlyWarnings) {
   const auto f = fb::check_topology(load("pcie8"));
   EXPECT_EQ(with_code(f, "TOPO_NO_P2P").size(), 16u);  // every cross-socket pair
   const auto host = with_code(f, "TOPO_HOST_PATH");
-  EXPECT_EQ(std::count_if(host.begin(), host.end(), [](auto& x) { return x.severity == "warning"; }), 16);
+  EXPECT_EQ(
+      std::count_if(host.begin(), host.end(), [](auto& x) { return x.severity == fb::Severity::warning; }),
+      16);
   const auto numa = with_code(f, "TOPO_NUMA_SPREAD");
   ASSERT_EQ(numa.size(), 1u);
-  EXPECT_EQ(numa[0].severity, "warning");
+  EXPECT_EQ(numa[0].severity, fb::Severity::warning);
   EXPECT_TRUE(with_code(f, "TOPO_PCIE_WIDTH_DOWN").empty());
   EXPECT_TRUE(with_code(f, "TOPO_NVLINK_DOWN").empty());
 }
@@ -118,14 +121,14 @@ TEST(Topology, DowntrainedLinkIsFoundAndLimitsItsPairs) {
 
 TEST(Topology, NvswitchBoardWithTwoLinksDown) {
   const auto t = load("nvswitch8-links-down");
-  EXPECT_EQ(pair(t, 0, 1).connection, "NV18");
-  EXPECT_EQ(pair(t, 0, 3).connection, "NV16");
-  EXPECT_EQ(pair(t, 3, 7).connection, "NV16");
+  EXPECT_EQ(pair(t, 0, 1).connection.to_string(), "NV18");
+  EXPECT_EQ(pair(t, 0, 3).connection.to_string(), "NV16");
+  EXPECT_EQ(pair(t, 3, 7).connection.to_string(), "NV16");
   EXPECT_DOUBLE_EQ(pair(t, 3, 7).wire_gbps, 400.0);
   const auto f = fb::check_topology(t);
   const auto down = with_code(f, "TOPO_NVLINK_DOWN");
   ASSERT_EQ(down.size(), 1u);
-  EXPECT_EQ(down[0].severity, "error");
+  EXPECT_EQ(down[0].severity, fb::Severity::error);
   EXPECT_NE(down[0].evidence.find("GPU3"), std::string::npos);
   EXPECT_NE(down[0].evidence.find("links 16, 17"), std::string::npos) << down[0].evidence;
   const auto uneven = with_code(f, "TOPO_NVLINK_UNEVEN");
@@ -143,7 +146,7 @@ TEST(Topology, Mi300xMeshFromRocmSmi) {
   const auto t = load("mi300x8");
   ASSERT_EQ(t.pairs.size(), 28u);
   for (const auto& p : t.pairs) {
-    EXPECT_EQ(p.connection, "XGMI");
+    EXPECT_EQ(p.connection.to_string(), "XGMI");
     EXPECT_DOUBLE_EQ(p.wire_gbps, 64.0);
   }
 }
@@ -151,7 +154,7 @@ TEST(Topology, Mi300xMeshFromRocmSmi) {
 TEST(Topology, HealthyMachinesRaiseNoWarnings) {
   for (const char* name : {"h200x2", "nvswitch8", "mi300x8"}) {
     for (const auto& f : fb::check_topology(load(name)))
-      EXPECT_EQ(f.severity, "info") << name << ": " << f.code << " " << f.evidence;
+      EXPECT_EQ(f.severity, fb::Severity::info) << name << ": " << f.code << " " << f.evidence;
   }
 }
 

@@ -42,7 +42,7 @@ fb::Result healthy(const std::string& fixture, double busbw_1g) {
       if (a != b) r.p2p.push_back(p2p_figure("ce_read", a, b, 390 - 0.1 * (a + b)));
   for (int count : {2, 4, 8}) {
     auto s = collective_run("all_reduce", count, {point(1 << 30, busbw_1g * (1 + 0.01 * count))});
-    s.kind = "scale";
+    s.kind = fb::RunKind::scale;
     s.label = "best";
     r.runs.push_back(s);
   }
@@ -50,10 +50,10 @@ fb::Result healthy(const std::string& fixture, double busbw_1g) {
 }
 
 std::vector<std::string> codes(const std::vector<fb::Finding>& f,
-                               const std::string& min_severity = "warning") {
+                               fb::Severity min_severity = fb::Severity::warning) {
   std::vector<std::string> out;
   for (const auto& x : f)
-    if (min_severity == "info" || x.severity != "info") out.push_back(x.code);
+    if (min_severity == fb::Severity::info || x.severity != fb::Severity::info) out.push_back(x.code);
   return out;
 }
 
@@ -73,12 +73,12 @@ TEST(Verdicts, NcclOverridesInTheEnvironment) {
   r.env = {{"NCCL_PROTO", "LL"}, {"NCCL_DEBUG", "INFO"}};
   const auto f = fb::check_environment(r);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].severity, "warning");
+  EXPECT_EQ(f[0].severity, fb::Severity::warning);
   EXPECT_NE(f[0].evidence.find("NCCL_PROTO=LL"), std::string::npos);
   EXPECT_EQ(f[0].evidence.find("NCCL_DEBUG"), std::string::npos);  // says, does not change
   r.env = {{"NCCL_NVLS_ENABLE", "0"}};
   ASSERT_EQ(fb::check_environment(r).size(), 1u);
-  EXPECT_EQ(fb::check_environment(r)[0].severity, "info");
+  EXPECT_EQ(fb::check_environment(r)[0].severity, fb::Severity::info);
 }
 
 TEST(Verdicts, FallbackToSharedMemoryIsAnError) {
@@ -87,7 +87,7 @@ TEST(Verdicts, FallbackToSharedMemoryIsAnError) {
   const auto f = fb::check_transports(r);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].code, "NCCL_FALLBACK");
-  EXPECT_EQ(f[0].severity, "error");
+  EXPECT_EQ(f[0].severity, fb::Severity::error);
   EXPECT_TRUE(has(fb::analyse_result(r), "BUSBW_BELOW_CEILING"));  // 27 of 373.5 GB/s
 }
 
@@ -110,7 +110,7 @@ TEST(Verdicts, WrongDataAndNoise) {
   r.runs[0].points[0].time_us.median_ci = 0.08;
   const auto f = fb::check_data_and_noise(r);
   EXPECT_EQ(codes(f), (std::vector<std::string>{"DATA_WRONG", "RESULT_NOISY"}));
-  EXPECT_EQ(f[0].severity, "error");
+  EXPECT_EQ(f[0].severity, fb::Severity::error);
   EXPECT_NE(f[0].evidence.find("3 at 1073741824 B"), std::string::npos) << f[0].evidence;
 }
 
@@ -125,7 +125,7 @@ TEST(Verdicts, BusbwDroppingAsGpusAreAdded) {
 TEST(Verdicts, ForcedAlgorithmBeatingNcclsChoice) {
   fb::Result r;
   auto def = collective_run("all_reduce", 2, {point(1 << 30, 331)});
-  def.kind = "algos";
+  def.kind = fb::RunKind::algos;
   auto tree = def;
   tree.forced = {{"NCCL_ALGO", "Tree"}};
   tree.points = {point(1 << 30, 343)};

@@ -1,0 +1,175 @@
+#pragma once
+// One result document written by hand, with every field of every struct set to a value of its
+// own, and the same document built in C++. Each null convention appears once each way (wrong,
+// median_ci, op, nccl, p2p). The JSON tests check the serialiser against this text, not against
+// itself, so a field missing from both to_json and from_json fails.
+#include <limits>
+
+#include "core/result.hpp"
+
+inline constexpr const char* kEveryFieldJson = R"({
+  "schema": "fabricbench.result/1",
+  "tool": {"version": "9.8.7", "git": "f00dcafe"},
+  "command": ["fabricbench", "doctor", "--quick"],
+  "started": "2026-01-02T03:04:05Z",
+  "finished": "2026-01-02T03:09:10Z",
+  "status": "failed",
+  "failure": "rank 1 was killed",
+  "host": {"hostname": "node-7", "driver": "12.9", "runtime": "12.8",
+           "comm": {"name": "RCCL", "version": "2.21.5", "version_code": 22105, "path": "/opt/librccl.so"}},
+  "env": {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"},
+  "gpus": [{"index": 3, "rank": 4, "name": "GPU-A", "pci_bus_id": "0000:1B:00.0",
+            "memory_bytes": 85899345920, "compute_capability": 89, "host": "node-8"}],
+  "topology": {
+    "gpus": [{"index": 5, "name": "GPU-B", "vendor": "amd", "bus_id": "0000:2c:00.0", "device_id": "0x74a1",
+              "pci_path": ["pci0000:20", "0000:20:01.1", "0000:2c:00.0"], "numa_node": 6, "cpulist": "48-95",
+              "pcie": {"speed_gts": 16.0, "max_speed_gts": 32.0, "width": 8, "max_width": 16, "gen": 4,
+                       "max_gen": 5},
+              "links": [{"index": 2, "active": true, "version": 4, "remote": "0000:3d:00.0",
+                         "remote_type": "switch"}]}],
+    "pairs": [{"a": 5, "b": 6, "connection": "NV12", "pcie_class": "PXB", "links": 12, "link_gbps": 25.0,
+               "wire_gbps": 300.0, "limit": "12 NVLink4 links", "sm_ceiling_gbps": 250.5,
+               "ce_ceiling_gbps": 270.25, "p2p": true, "p2p_detail": "NVML: OK"},
+              {"a": 5, "b": 7, "connection": "SYS", "pcie_class": "SYS", "links": 0, "link_gbps": 0.0,
+               "wire_gbps": 31.5, "limit": "PCIe Gen4 x16", "sm_ceiling_gbps": 0.0, "ce_ceiling_gbps": 0.0,
+               "p2p": null, "p2p_detail": ""}],
+    "numa_cpulists": {"0": "0-47", "1": "48-95"},
+    "sources": ["sysfs", "NVML"],
+    "missing": ["rocm-smi: not installed"]},
+  "runs": [
+    {"kind": "scale", "label": "worst", "collective": "reduce", "dtype": "bfloat16", "op": "max", "root": 1,
+     "gpus": [2, 0], "launcher": "threads", "graph_launches": 7,
+     "forced": {"NCCL_ALGO": "Tree"}, "failure": "out of memory",
+     "nccl_setup": {"transports": ["P2P/CUMEM", "SHM"], "coll_channels": 24, "p2p_channels": 32},
+     "points": [
+       {"bytes": 2048, "count": 1024, "in_place": true,
+        "time_us": {"min": 1.5, "median": 2.5, "mean": 3.5, "p99": 4.5, "max": 5.5, "median_ci": 0.125, "n": 9},
+        "algbw_gbps": 11.25, "busbw_gbps": 22.5, "wrong": 3, "iters_per_batch": 40,
+        "nccl": {"algo": "RING", "proto": "SIMPLE", "channels": 16}},
+       {"bytes": 4096, "count": 2048, "in_place": false,
+        "time_us": {"min": 6.5, "median": 7.5, "mean": 8.5, "p99": 9.5, "max": 10.5, "median_ci": null, "n": 2},
+        "algbw_gbps": 33.75, "busbw_gbps": 45.0, "wrong": null, "iters_per_batch": 41, "nccl": null}]},
+    {"kind": "algos", "label": "", "collective": "all_gather", "dtype": "int8", "op": null, "root": 0,
+     "gpus": [1], "launcher": "mpi", "graph_launches": 0, "forced": {}, "failure": "",
+     "nccl_setup": {"transports": [], "coll_channels": 0, "p2p_channels": 0}, "points": []}],
+  "p2p": [
+    {"test": "sm_bidir", "src": 1, "dst": 2, "unit": "GB/s", "value": 700.5, "min": 690.25, "max": 710.75,
+     "samples": 6, "bytes": 1048576, "wrong": 0, "wire_gbps": 900.0, "ceiling_gbps": 780.0,
+     "note": "staged through host memory: no peer access"},
+    {"test": "host_latency", "src": -1, "dst": 3, "unit": "ns", "value": 812.0, "min": 800.0, "max": 830.0,
+     "samples": 4, "bytes": 2097152, "wrong": -1, "wire_gbps": 0.0, "ceiling_gbps": 0.0,
+     "note": "pointer chase"}],
+  "findings": [
+    {"code": "TOPO_NO_P2P", "severity": "error", "evidence": "GPU5 - GPU7", "expected": "peer access",
+     "hint": "check ACS"},
+    {"code": "RESULT_NOISY", "severity": "warning", "evidence": "+-9%", "expected": "+-5%", "hint": "idle"}]
+})";
+
+inline fb::Topology every_field_topology() {
+  fb::Topology t;
+  fb::TopoGpu g;
+  g.index = 5;
+  g.name = "GPU-B";
+  g.vendor = "amd";
+  g.bus_id = "0000:2c:00.0";
+  g.device_id = "0x74a1";
+  g.pci_path = {"pci0000:20", "0000:20:01.1", "0000:2c:00.0"};
+  g.numa_node = 6;
+  g.cpulist = "48-95";
+  g.pcie = {16.0, 32.0, 8, 16, 4, 5};
+  g.links = {{2, true, 4, "0000:3d:00.0", "switch"}};
+  t.gpus = {g};
+  fb::TopoPair nv;
+  nv.a = 5;
+  nv.b = 6;
+  nv.connection = fb::Connection::nvlink(12);
+  nv.pcie_class = "PXB";
+  nv.links = 12;
+  nv.link_gbps = 25.0;
+  nv.wire_gbps = 300.0;
+  nv.limit = "12 NVLink4 links";
+  nv.sm_ceiling_gbps = 250.5;
+  nv.ce_ceiling_gbps = 270.25;
+  nv.p2p = true;
+  nv.p2p_detail = "NVML: OK";
+  fb::TopoPair sys;
+  sys.a = 5;
+  sys.b = 7;
+  sys.connection = fb::Connection(fb::Connection::Kind::sys);
+  sys.pcie_class = "SYS";
+  sys.wire_gbps = 31.5;
+  sys.limit = "PCIe Gen4 x16";
+  t.pairs = {nv, sys};
+  t.numa_cpulists = {{0, "0-47"}, {1, "48-95"}};
+  t.sources = {"sysfs", "NVML"};
+  t.missing = {"rocm-smi: not installed"};
+  return t;
+}
+
+inline fb::Run every_field_scale_run() {
+  fb::Run run;
+  run.kind = fb::RunKind::scale;
+  run.label = "worst";
+  run.collective = "reduce";
+  run.dtype = "bfloat16";
+  run.op = "max";
+  run.root = 1;
+  run.gpus = {2, 0};
+  run.launcher = "threads";
+  run.graph_launches = 7;
+  run.forced = {{"NCCL_ALGO", "Tree"}};
+  run.failure = "out of memory";
+  run.nccl_transports = {"P2P/CUMEM", "SHM"};
+  run.nccl_coll_channels = 24;
+  run.nccl_p2p_channels = 32;
+  fb::Point checked;
+  checked.bytes = 2048;
+  checked.count = 1024;
+  checked.in_place = true;
+  checked.time_us = {1.5, 2.5, 3.5, 4.5, 5.5, 0.125, 9};
+  checked.algbw_gbps = 11.25;
+  checked.busbw_gbps = 22.5;
+  checked.wrong = 3;
+  checked.iters_per_batch = 40;
+  checked.nccl_algo = "RING";
+  checked.nccl_proto = "SIMPLE";
+  checked.nccl_channels = 16;
+  fb::Point unchecked;
+  unchecked.bytes = 4096;
+  unchecked.count = 2048;
+  unchecked.time_us = {6.5, 7.5, 8.5, 9.5, 10.5, std::numeric_limits<double>::infinity(), 2};
+  unchecked.algbw_gbps = 33.75;
+  unchecked.busbw_gbps = 45.0;
+  unchecked.wrong = -1;
+  unchecked.iters_per_batch = 41;
+  run.points = {checked, unchecked};
+  return run;
+}
+
+inline fb::Result every_field_result() {
+  fb::Result r;
+  r.tool = {"9.8.7", "f00dcafe"};
+  r.command = {"fabricbench", "doctor", "--quick"};
+  r.started = "2026-01-02T03:04:05Z";
+  r.finished = "2026-01-02T03:09:10Z";
+  r.status = fb::RunStatus::failed;
+  r.failure = "rank 1 was killed";
+  r.host = {"node-7", "12.9", "12.8", {"RCCL", "2.21.5", 22105, "/opt/librccl.so"}};
+  r.env = {{"NCCL_ALGO", "Ring"}, {"NCCL_PROTO", "LL128"}};
+  r.gpus = {{3, 4, "GPU-A", "0000:1B:00.0", 85899345920ULL, 89, "node-8"}};
+  r.topology = every_field_topology();
+  fb::Run algos;
+  algos.kind = fb::RunKind::algos;
+  algos.collective = "all_gather";
+  algos.dtype = "int8";
+  algos.gpus = {1};
+  algos.launcher = "mpi";
+  r.runs = {every_field_scale_run(), algos};
+  r.p2p = {{fb::P2pTest::sm_bidir, 1, 2, fb::P2pUnit::gbps, 700.5, 690.25, 710.75, 6, 1048576, 0, 900.0,
+            780.0, "staged through host memory: no peer access"},
+           {fb::P2pTest::host_latency, -1, 3, fb::P2pUnit::ns, 812.0, 800.0, 830.0, 4, 2097152, -1, 0.0, 0.0,
+            "pointer chase"}};
+  r.findings = {{"TOPO_NO_P2P", fb::Severity::error, "GPU5 - GPU7", "peer access", "check ACS"},
+                {"RESULT_NOISY", fb::Severity::warning, "+-9%", "+-5%", "idle"}};
+  return r;
+}
