@@ -3,20 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <limits>
-#include <map>
 
+#include "bench/collective_spec.hpp"
 #include "core/error.hpp"
+#include "core/text.hpp"
 
 namespace fb {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string forced_text(const AlgoConfig& c) {
   std::string out;
@@ -63,7 +58,8 @@ std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs
   for (std::size_t i = 0; i < def->points.size(); ++i) {
     const AlgoConfig* best = nullptr;
     for (const auto& c : configs)
-      if (!c.is_default() && i < c.points.size() && (!best || c.points[i].busbw_gbps > best->points[i].busbw_gbps))
+      if (!c.is_default() && i < c.points.size() &&
+          (!best || c.points[i].busbw_gbps > best->points[i].busbw_gbps))
         best = &c;
     if (!best) continue;
     const auto& f = best->points[i];
@@ -72,27 +68,23 @@ std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs
     const double gain = f.busbw_gbps / d.busbw_gbps - 1;
     const double threshold = std::max({min_gain, noise(f) + noise(d)});
     if (gain <= threshold) continue;
-    out.push_back({"ALGO_FORCED_FASTER", "warning",
-                   fmt::format("{} reaches {:.1f} GB/s busbw at {} B, NCCL's own choice {:.1f} GB/s ({:+.1f}%, "
-                               "noise +-{:.1f}%)",
-                               forced_text(*best), f.busbw_gbps, f.bytes, d.busbw_gbps, gain * 100, threshold * 100),
-                   "NCCL's choice within the noise of the best forced one",
-                   "write the winners with --tuner-csv and load them with NCCL_TUNER_CONFIG_FILE (NCCL's example "
-                   "tuner plugin), or set NCCL_ALGO/NCCL_PROTO for jobs dominated by this size"});
+    out.push_back(
+        {"ALGO_FORCED_FASTER", "warning",
+         fmt::format("{} reaches {:.1f} GB/s busbw at {} B, NCCL's own choice {:.1f} GB/s ({:+.1f}%, "
+                     "noise +-{:.1f}%)",
+                     forced_text(*best), f.busbw_gbps, f.bytes, d.busbw_gbps, gain * 100, threshold * 100),
+         "NCCL's choice within the noise of the best forced one",
+         "write the winners with --tuner-csv and load them with NCCL_TUNER_CONFIG_FILE (NCCL's example "
+         "tuner plugin), or set NCCL_ALGO/NCCL_PROTO for jobs dominated by this size"});
   }
   return out;
 }
 
-std::string tuner_csv(const std::string& collective, int nranks, int nnodes, const std::vector<SizeWinner>& w,
-                      const std::vector<AlgoConfig>& configs) {
-  static const std::map<std::string, std::string> kTypes{{"all_reduce", "allreduce"},
-                                                         {"all_gather", "allgather"},
-                                                         {"reduce_scatter", "reducescatter"},
-                                                         {"broadcast", "broadcast"},
-                                                         {"reduce", "reduce"}};
-  const auto type = kTypes.find(collective);
-  if (type == kTypes.end())
-    FB_USAGE_ERROR(fmt::format("the NCCL tuner plugin has no entry type for {}", collective));
+std::string tuner_csv(const std::string& collective_name, int nranks, int nnodes,
+                      const std::vector<SizeWinner>& w, const std::vector<AlgoConfig>& configs) {
+  const std::string_view type = collective(collective_name).tuner_type;
+  if (type.empty())
+    FB_USAGE_ERROR(fmt::format("the NCCL tuner plugin has no entry type for {}", collective_name));
   struct Range {
     std::uint64_t lo, hi;
     std::string algo, proto;
@@ -109,10 +101,11 @@ std::string tuner_csv(const std::string& collective, int nranks, int nnodes, con
     if (algo.empty() || proto.empty()) continue;
     const std::uint64_t lo = ranges.empty() ? 0 : ranges.back().hi + 1;
     const std::uint64_t hi =
-        i + 1 < w.size()
-            ? static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<double>(w[i].bytes) * static_cast<double>(w[i + 1].bytes))))
-            : std::numeric_limits<std::uint64_t>::max();
-    if (!ranges.empty() && lower(ranges.back().algo) == lower(algo) && lower(ranges.back().proto) == lower(proto))
+        i + 1 < w.size() ? static_cast<std::uint64_t>(std::floor(std::sqrt(
+                               static_cast<double>(w[i].bytes) * static_cast<double>(w[i + 1].bytes))))
+                         : std::numeric_limits<std::uint64_t>::max();
+    if (!ranges.empty() && lower(ranges.back().algo) == lower(algo) &&
+        lower(ranges.back().proto) == lower(proto))
       ranges.back().hi = hi;
     else
       ranges.push_back({lo, hi, algo, proto});
@@ -122,7 +115,7 @@ std::string tuner_csv(const std::string& collective, int nranks, int nnodes, con
       "# colltype,minbytes,maxbytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n",
       nranks, nnodes, nnodes == 1 ? "" : "s");
   for (const auto& r : ranges)
-    out += fmt::format("{},{},{},{},{},-1,{},{},-1,-1\n", type->second, r.lo, r.hi, lower(r.algo), lower(r.proto),
+    out += fmt::format("{},{},{},{},{},-1,{},{},-1,-1\n", type, r.lo, r.hi, lower(r.algo), lower(r.proto),
                        nnodes, nranks);
   return out;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "bench/collective_spec.hpp"
 #include "core/error.hpp"
@@ -86,6 +87,17 @@ TEST(CollectiveSpec, RootedAndReducingFlags) {
   EXPECT_TRUE(fb::collective("reduce_scatter").reduces);
   EXPECT_FALSE(fb::collective("all_gather").reduces);
   EXPECT_FALSE(fb::collective("alltoall").in_place_supported);
+}
+
+TEST(CollectiveSpec, AlgorithmsNcclOffersOnOneNode) {
+  const auto algos = [](const char* name) {
+    const auto a = fb::collective(name).single_node_algos;
+    return std::vector<std::string>(a.begin(), a.end());
+  };
+  EXPECT_EQ(algos("all_reduce"), (std::vector<std::string>{"Ring", "Tree"}));
+  for (const char* ring : {"all_gather", "reduce_scatter", "broadcast", "reduce"})
+    EXPECT_EQ(algos(ring), std::vector<std::string>{"Ring"}) << ring;
+  for (const char* none : {"alltoall", "sendrecv"}) EXPECT_TRUE(algos(none).empty()) << none;
 }
 
 TEST(CollectiveSpec, UnknownNameIsAUsageErrorListingTheValidOnes) {
