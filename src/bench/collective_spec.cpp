@@ -15,16 +15,18 @@ double factor_all_reduce(int n) { return n > 1 ? 2.0 * (n - 1) / n : 0.0; }
 double factor_gather_like(int n) { return n > 1 ? static_cast<double>(n - 1) / n : 0.0; }
 double factor_one(int /*n*/) { return 1.0; }
 
-CollectiveCounts same_counts(std::size_t c, int /*n*/) { return {c, c, c, false, false}; }
-CollectiveCounts all_gather_counts(std::size_t c, int n) {
+CollectiveCounts same_counts(std::size_t c, int /*n*/, std::size_t /*elem*/) {
+  return {c, c, c, false, false};
+}
+CollectiveCounts all_gather_counts(std::size_t c, int n, std::size_t /*elem*/) {
   const std::size_t per = c / static_cast<std::size_t>(n);
   return {per, per * n, per, true, false};
 }
-CollectiveCounts reduce_scatter_counts(std::size_t c, int n) {
+CollectiveCounts reduce_scatter_counts(std::size_t c, int n, std::size_t /*elem*/) {
   const std::size_t per = c / static_cast<std::size_t>(n);
   return {per * n, per, per, false, true};
 }
-CollectiveCounts alltoall_counts(std::size_t c, int n) {
+CollectiveCounts alltoall_counts(std::size_t c, int n, std::size_t /*elem*/) {
   const std::size_t per = c / static_cast<std::size_t>(n);
   return {per * n, per * n, per, false, false};
 }

@@ -33,8 +33,9 @@ struct CollectiveSpec {
   bool in_place_supported = false;  // nccl-tests runs an in-place variant
   // nccl-tests' bus factor: busbw = algbw * factor(n).
   double (*bus_factor)(int nranks) = nullptr;
-  // Per-rank counts for a total element count (rounded down as nccl-tests does).
-  CollectiveCounts (*counts)(std::size_t total_count, int nranks) = nullptr;
+  // Per-rank counts for a total element count of `elem_size`-byte elements (rounded down as
+  // nccl-tests' GetCollByteCount does; some round to whole 16-byte blocks).
+  CollectiveCounts (*counts)(std::size_t total_count, int nranks, std::size_t elem_size) = nullptr;
   VerifyLayout verify;
   LaunchFn launch = nullptr;
   // NCCL's name for the operation in its logs ("AllReduce"): the key of NcclLogSummary::choices.

@@ -44,26 +44,26 @@ TEST(CollectiveSpec, CountsForOneGiBOfFloatOnOneToEightRanks) {
   const std::size_t total = (1ULL << 30) / 4;  // 268435456 floats
   for (int n = 1; n <= 8; ++n) {
     const std::size_t per = total / n;  // rounded down as nccl-tests does
-    const auto ar = fb::collective("all_reduce").counts(total, n);
+    const auto ar = fb::collective("all_reduce").counts(total, n, 4);
     EXPECT_EQ(ar.send, total);
     EXPECT_EQ(ar.recv, total);
     EXPECT_EQ(ar.param, total);
-    const auto ag = fb::collective("all_gather").counts(total, n);
+    const auto ag = fb::collective("all_gather").counts(total, n, 4);
     EXPECT_EQ(ag.send, per) << n;
     EXPECT_EQ(ag.recv, per * n) << n;
     EXPECT_EQ(ag.param, per) << n;
     EXPECT_TRUE(ag.send_inside_recv);
-    const auto rs = fb::collective("reduce_scatter").counts(total, n);
+    const auto rs = fb::collective("reduce_scatter").counts(total, n, 4);
     EXPECT_EQ(rs.send, per * n) << n;
     EXPECT_EQ(rs.recv, per) << n;
     EXPECT_EQ(rs.param, per) << n;
     EXPECT_TRUE(rs.recv_inside_send);
-    const auto a2a = fb::collective("alltoall").counts(total, n);
+    const auto a2a = fb::collective("alltoall").counts(total, n, 4);
     EXPECT_EQ(a2a.send, per * n) << n;
     EXPECT_EQ(a2a.recv, per * n) << n;
     EXPECT_EQ(a2a.param, per) << n;
     for (const char* same : {"broadcast", "reduce", "sendrecv"}) {
-      const auto c = fb::collective(same).counts(total, n);
+      const auto c = fb::collective(same).counts(total, n, 4);
       EXPECT_EQ(c.send, total);
       EXPECT_EQ(c.recv, total);
       EXPECT_EQ(c.param, total);
@@ -73,11 +73,11 @@ TEST(CollectiveSpec, CountsForOneGiBOfFloatOnOneToEightRanks) {
 
 TEST(CollectiveSpec, ReportedBytesRoundDownToWholeElementsPerRank) {
   // 1 MiB + 4 bytes of float on 3 ranks: 262145 elements -> 87381 per rank -> 262143 reported.
-  const auto c = fb::collective("all_gather").counts((1048576 + 4) / 4, 3);
+  const auto c = fb::collective("all_gather").counts((1048576 + 4) / 4, 3, 4);
   EXPECT_EQ(c.param, 87381u);
   EXPECT_EQ(c.reported_elements() * 4, 262143u * 4);
   // Fewer elements than ranks: nothing to run.
-  EXPECT_EQ(fb::collective("reduce_scatter").counts(7, 8).reported_elements(), 0u);
+  EXPECT_EQ(fb::collective("reduce_scatter").counts(7, 8, 4).reported_elements(), 0u);
 }
 
 TEST(CollectiveSpec, RootedAndReducingFlags) {
