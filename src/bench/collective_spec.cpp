@@ -31,6 +31,22 @@ CollectiveCounts alltoall_counts(std::size_t c, int n, std::size_t /*elem*/) {
   return {per * n, per * n, per, false, false};
 }
 
+// nccl-tests rounds gather's and scatter's per-rank share down to whole 16-byte blocks
+// (all_gather's and reduce_scatter's it does not).
+std::size_t share_in_16_byte_blocks(std::size_t c, int n, std::size_t elem) {
+  const std::size_t per = c / static_cast<std::size_t>(n);
+  const std::size_t unit = elem < 16 ? 16 / elem : 1;
+  return per / unit * unit;
+}
+CollectiveCounts gather_counts(std::size_t c, int n, std::size_t elem) {
+  const std::size_t per = share_in_16_byte_blocks(c, n, elem);
+  return {.send = per, .recv = per * n, .param = per, .send_inside_recv = true};
+}
+CollectiveCounts scatter_counts(std::size_t c, int n, std::size_t elem) {
+  const std::size_t per = share_in_16_byte_blocks(c, n, elem);
+  return {.send = per * n, .recv = per, .param = per, .recv_inside_send = true};
+}
+
 // Point-to-point patterns are grouped sends and receives, as nccl-tests does, so that they
 // run on every NCCL version (ncclAlltoAll only exists in recent ones).
 void launch_alltoall(Collectives& c, const CollectiveCall& call) {
@@ -54,12 +70,44 @@ void launch_sendrecv(Collectives& c, const CollectiveCall& call) {
   c.group_end();
 }
 
+// Gather and scatter, like alltoall, are grouped sends and receives (nccl-tests built against
+// NCCL >= 2.28 calls ncclGather/ncclScatter instead).
+// Every rank sends its block to the root, which receives rank r's block at r * block.
+void launch_gather(Collectives& c, const CollectiveCall& call) {
+  const std::size_t bytes = call.count * dtype_info(call.dtype).size;
+  c.group_start();
+  c.send(call, call.root);
+  if (call.rank == call.root) {
+    for (int peer = 0; peer < call.nranks; ++peer) {
+      CollectiveCall from_peer = call;
+      from_peer.recv = static_cast<char*>(call.recv) + bytes * peer;
+      c.recv(from_peer, peer);
+    }
+  }
+  c.group_end();
+}
+
+// The root sends its block r to rank r; every rank receives one block from the root.
+void launch_scatter(Collectives& c, const CollectiveCall& call) {
+  const std::size_t bytes = call.count * dtype_info(call.dtype).size;
+  c.group_start();
+  if (call.rank == call.root) {
+    for (int peer = 0; peer < call.nranks; ++peer) {
+      CollectiveCall to_peer = call;
+      to_peer.send = static_cast<const char*>(call.send) + bytes * peer;
+      c.send(to_peer, peer);
+    }
+  }
+  c.recv(call, call.root);
+  c.group_end();
+}
+
 using VS = VerifySource;
 
 constexpr std::array<std::string_view, 2> kRingTree{"Ring", "Tree"};
 constexpr std::array<std::string_view, 1> kRing{"Ring"};
 
-const std::array<CollectiveSpec, 7> kCollectives{{
+const std::array<CollectiveSpec, 9> kCollectives{{
     {.name = "all_reduce",
      .reduces = true,
      .in_place_supported = true,
@@ -122,6 +170,22 @@ const std::array<CollectiveSpec, 7> kCollectives{{
      .verify = {.source = VS::previous_rank},
      .launch = launch_sendrecv,
      .nccl_log_name = "SendRecv"},
+    {.name = "gather",
+     .rooted = true,
+     .in_place_supported = true,
+     .bus_factor = factor_gather_like,
+     .counts = gather_counts,
+     .verify = {.source = VS::block_rank, .index_mod_block = true, .only_root_checks = true},
+     .launch = launch_gather,
+     .nccl_log_name = "Gather"},
+    {.name = "scatter",
+     .rooted = true,
+     .in_place_supported = true,
+     .bus_factor = factor_gather_like,
+     .counts = scatter_counts,
+     .verify = {.source = VS::root_rank, .offset_by_rank_block = true},
+     .launch = launch_scatter,
+     .nccl_log_name = "Scatter"},
 }};
 
 }  // namespace

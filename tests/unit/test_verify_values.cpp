@@ -47,6 +47,8 @@ double delivered(std::string_view coll, const v::ValueRule& r, int rank, int roo
   if (coll == "reduce_scatter") return reduced(rank * block + o);
   if (coll == "alltoall") return in(block_owner, rank * block + o % block);
   if (coll == "sendrecv") return in((rank - 1 + r.nranks) % r.nranks, o);
+  if (coll == "gather") return in(block_owner, o % block);  // the root's output
+  if (coll == "scatter") return in(root, rank * block + o);
   ADD_FAILURE() << "no model of " << coll;
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -155,6 +157,9 @@ TEST(VerifyLayouts, AWrongLayoutIsCaught) {
       {"all_gather", v::op_max, [](fb::VerifyLayout& l) { l.index_mod_block = false; }},
       {"reduce_scatter", v::op_sum, [](fb::VerifyLayout& l) { l.offset_by_rank_block = false; }},
       {"alltoall", v::op_max, [](fb::VerifyLayout& l) { l.offset_by_rank_block = false; }},
+      {"gather", v::op_sum, [](fb::VerifyLayout& l) { l.source = VS::root_rank; }},
+      {"gather", v::op_max, [](fb::VerifyLayout& l) { l.index_mod_block = false; }},
+      {"scatter", v::op_sum, [](fb::VerifyLayout& l) { l.offset_by_rank_block = false; }},
   };
   for (const auto& c : cases) {
     const auto& spec = fb::collective(c.collective);
