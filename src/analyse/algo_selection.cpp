@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 
+#include "bench/collective_spec.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 
@@ -80,16 +80,11 @@ std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs
   return out;
 }
 
-std::string tuner_csv(const std::string& collective, int nranks, int nnodes, const std::vector<SizeWinner>& w,
-                      const std::vector<AlgoConfig>& configs) {
-  static const std::map<std::string, std::string> kTypes{{"all_reduce", "allreduce"},
-                                                         {"all_gather", "allgather"},
-                                                         {"reduce_scatter", "reducescatter"},
-                                                         {"broadcast", "broadcast"},
-                                                         {"reduce", "reduce"}};
-  const auto type = kTypes.find(collective);
-  if (type == kTypes.end())
-    FB_USAGE_ERROR(fmt::format("the NCCL tuner plugin has no entry type for {}", collective));
+std::string tuner_csv(const std::string& collective_name, int nranks, int nnodes,
+                      const std::vector<SizeWinner>& w, const std::vector<AlgoConfig>& configs) {
+  const std::string_view type = collective(collective_name).tuner_type;
+  if (type.empty())
+    FB_USAGE_ERROR(fmt::format("the NCCL tuner plugin has no entry type for {}", collective_name));
   struct Range {
     std::uint64_t lo, hi;
     std::string algo, proto;
@@ -120,8 +115,8 @@ std::string tuner_csv(const std::string& collective, int nranks, int nnodes, con
       "# colltype,minbytes,maxbytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff\n",
       nranks, nnodes, nnodes == 1 ? "" : "s");
   for (const auto& r : ranges)
-    out += fmt::format("{},{},{},{},{},-1,{},{},-1,-1\n", type->second, r.lo, r.hi, lower(r.algo),
-                       lower(r.proto), nnodes, nranks);
+    out += fmt::format("{},{},{},{},{},-1,{},{},-1,-1\n", type, r.lo, r.hi, lower(r.algo), lower(r.proto),
+                       nnodes, nranks);
   return out;
 }
 

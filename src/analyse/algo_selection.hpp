@@ -13,8 +13,8 @@ namespace fb {
 
 // One configuration's sweep: NCCL's default (algo/proto empty) or a forced pair.
 struct AlgoConfig {
-  std::string algo;   // "Ring", "Tree"; empty: left to NCCL
-  std::string proto;  // "LL", "LL128", "Simple"; empty: left to NCCL
+  std::string algo;           // "Ring", "Tree"; empty: left to NCCL
+  std::string proto;          // "LL", "LL128", "Simple"; empty: left to NCCL
   std::vector<Point> points;  // by size, in the same order for every configuration
   std::string failure;        // why the configuration could not run (unsupported, ...)
   [[nodiscard]] bool is_default() const { return algo.empty() && proto.empty(); }
@@ -40,7 +40,7 @@ std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs
 // Ranges split at the geometric midpoints between measured sizes, from 0 to 2^64-1, adjacent
 // equal choices merged: every size is covered exactly once. Throws Error(usage) for a
 // collective the tuner plugin does not know.
-std::string tuner_csv(const std::string& collective, int nranks, int nnodes, const std::vector<SizeWinner>& w,
-                      const std::vector<AlgoConfig>& configs);
+std::string tuner_csv(const std::string& collective_name, int nranks, int nnodes,
+                      const std::vector<SizeWinner>& w, const std::vector<AlgoConfig>& configs);
 
 }  // namespace fb

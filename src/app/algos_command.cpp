@@ -44,14 +44,13 @@ bool nvls_disabled() {
 // The algorithms NCCL offers for a collective on one node (CollNet needs a network plugin,
 // PAT one GPU per node, NVLS NVLink multicast).
 std::vector<std::string> default_algos(const std::string& collective) {
-  if (collective == "all_reduce") return {"Ring", "Tree"};
-  if (collective == "all_gather" || collective == "reduce_scatter" || collective == "broadcast" ||
-      collective == "reduce")
-    return {"Ring"};
-  FB_USAGE_ERROR(
-      fmt::format("NCCL picks no algorithm for {}: algos applies to all_reduce, all_gather, "
-                  "reduce_scatter, broadcast and reduce",
-                  collective));
+  const auto algos = fb::collective(collective).single_node_algos;
+  if (!algos.empty()) return std::vector<std::string>(algos.begin(), algos.end());
+  std::vector<std::string_view> with_algos;
+  for (const auto& spec : all_collectives())
+    if (!spec.single_node_algos.empty()) with_algos.push_back(spec.name);
+  FB_USAGE_ERROR(fmt::format("NCCL picks no algorithm for {}: algos applies to {}", collective,
+                             fmt::join(with_algos, ", ")));
 }
 
 std::vector<std::string> checked(const std::vector<std::string>& names, const std::vector<std::string>& valid,

@@ -35,7 +35,7 @@ void warn_dropped_sizes(const Plan& plan) {
     const auto& spec = collective(run.collective);
     std::vector<std::string> dropped;
     for (const auto bytes : plan.sizes)
-      if (spec.counts(bytes / elem, plan.nranks()).reported_elements() == 0)
+      if (spec.counts(bytes / elem, plan.nranks(), elem).reported_elements() == 0)
         dropped.push_back(std::to_string(bytes));
     if (!dropped.empty())
       fmt::print(stderr, "fabricbench: note: {} {} skips size(s) {} B: less than one element per rank\n",

@@ -28,15 +28,23 @@ using LaunchFn = void (*)(Collectives&, const CollectiveCall&);
 
 struct CollectiveSpec {
   std::string_view name;
-  bool reduces;             // takes a reduction op
-  bool rooted;              // takes a root rank
-  bool in_place_supported;  // nccl-tests runs an in-place variant
+  bool reduces = false;             // takes a reduction op
+  bool rooted = false;              // takes a root rank
+  bool in_place_supported = false;  // nccl-tests runs an in-place variant
   // nccl-tests' bus factor: busbw = algbw * factor(n).
-  double (*bus_factor)(int nranks);
-  // Per-rank counts for a total element count (rounded down as nccl-tests does).
-  CollectiveCounts (*counts)(std::size_t total_count, int nranks);
+  double (*bus_factor)(int nranks) = nullptr;
+  // Per-rank counts for a total element count of `elem_size`-byte elements (rounded down as
+  // nccl-tests' GetCollByteCount does; some round to whole 16-byte blocks).
+  CollectiveCounts (*counts)(std::size_t total_count, int nranks, std::size_t elem_size) = nullptr;
   VerifyLayout verify;
-  LaunchFn launch;
+  LaunchFn launch = nullptr;
+  // NCCL's name for the operation in its logs ("AllReduce"): the key of NcclLogSummary::choices.
+  std::string_view nccl_log_name{};
+  // The collective type of NCCL's example tuner plugin ("allreduce"); empty where it has none.
+  std::string_view tuner_type{};
+  // The NCCL_ALGO values NCCL offers for it on one node (CollNet needs a network plugin, PAT one
+  // GPU per node, NVLS NVLink multicast); empty where NCCL picks no algorithm (send/recv).
+  std::span<const std::string_view> single_node_algos{};
 };
 
 std::span<const CollectiveSpec> all_collectives();

@@ -9,7 +9,7 @@ std::vector<PointPlan> plan_points(const Plan& plan, const RunPlan& run) {
   const auto elem = dtype_info(run.dtype).size;
   std::vector<PointPlan> points;
   for (const auto bytes : plan.sizes) {
-    const auto counts = spec.counts(bytes / elem, plan.nranks());
+    const auto counts = spec.counts(bytes / elem, plan.nranks(), elem);
     if (counts.reported_elements() == 0) continue;
     for (const bool in_place : plan.placements) {
       if (in_place && !spec.in_place_supported) continue;

@@ -20,7 +20,8 @@ void add_data_options(CLI::App* app, RunOptions& o, bool verification) {
                   "f8e5m2, or 'all' (default float)")
       ->group(grp);
   app->add_option("-o,--op", o.op, "sum prod max min avg, or 'all' (default sum)")->group(grp);
-  app->add_option("-r,--root", o.root, "Root rank of broadcast and reduce (default 0)")->group(grp);
+  app->add_option("-r,--root", o.root, "Root rank of broadcast, reduce, gather and scatter (default 0)")
+      ->group(grp);
   if (!verification) return;
   app->add_option("--in-place", o.in_place, "off | on | both: in-place variants (default off)")
       ->check(CLI::IsMember({"off", "on", "both"}))

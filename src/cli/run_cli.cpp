@@ -7,7 +7,8 @@ namespace fb {
 CLI::App* add_run_subcommand(CLI::App& app, RunOptions& o) {
   auto* run = app.add_subcommand("run", "Benchmark NCCL collectives over a range of sizes");
   run->footer(R"(Sizes take K, M, G, T suffixes (powers of 2). Bandwidths are GB/s = 1e9 bytes/s.
-Collectives: all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, or 'all'.
+Collectives: all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv gather
+scatter, or 'all'.
 
 Examples:
   fabricbench run all_reduce -b 8 -e 8G -f 2          # sweep 8 B .. 8 GiB, doubling

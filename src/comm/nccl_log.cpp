@@ -46,13 +46,4 @@ void merge_nccl_logs(NcclLogSummary& into, const NcclLogSummary& other) {
   into.p2p_channels = std::max(into.p2p_channels, other.p2p_channels);
 }
 
-std::string nccl_op_name(const std::string& collective) {
-  static const std::map<std::string, std::string> kNames{
-      {"all_reduce", "AllReduce"}, {"all_gather", "AllGather"}, {"reduce_scatter", "ReduceScatter"},
-      {"broadcast", "Broadcast"},  {"reduce", "Reduce"},        {"alltoall", "AlltoAll"},
-      {"sendrecv", "SendRecv"}};
-  const auto it = kNames.find(collective);
-  return it == kNames.end() ? collective : it->second;
-}
-
 }  // namespace fb

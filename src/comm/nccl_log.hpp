@@ -17,7 +17,8 @@ struct NcclChoice {
 
 struct NcclLogSummary {
   std::string version;  // "2.28.3"
-  // Operation name as NCCL logs it ("AllReduce") -> bytes -> the last choice seen at that size.
+  // Operation name as NCCL logs it ("AllReduce"; CollectiveSpec::nccl_log_name maps ours to it)
+  // -> bytes -> the last choice seen at that size.
   std::map<std::string, std::map<std::uint64_t, NcclChoice>> choices;
   std::set<std::string> transports;  // "P2P/CUMEM", "SHM/direct/direct", "NET/Socket/0", ...
   int coll_channels = 0;
@@ -28,8 +29,5 @@ struct NcclLogSummary {
 NcclLogSummary parse_nccl_log(const std::string& text);
 // Adds `other` (another rank's log) into `into`.
 void merge_nccl_logs(NcclLogSummary& into, const NcclLogSummary& other);
-
-// NCCL's operation name for a collective of ours ("all_reduce" -> "AllReduce").
-std::string nccl_op_name(const std::string& collective);
 
 }  // namespace fb

@@ -116,4 +116,27 @@ struct VerifyLayout {
   bool only_root_checks = false;      // output defined on the root only
 };
 
+namespace verify {
+
+// The expected value of output element `out_index` on `rank` for a layout; `block` is the
+// layout's block (0 counts as 1). The GPU verify kernel and the host tests both use this.
+FB_HD inline double expected_output(const ValueRule& r, const VerifyLayout& layout, int rank, int root,
+                                    std::uint64_t block, std::uint64_t out_index) {
+  const std::uint64_t b = block > 0 ? block : 1;
+  const std::uint64_t index = (layout.offset_by_rank_block ? static_cast<std::uint64_t>(rank) * b : 0) +
+                              (layout.index_mod_block ? out_index % b : out_index);
+  switch (layout.source) {
+    case VerifySource::reduce_all_ranks:
+      return reduced_value(r, index);
+    case VerifySource::root_rank:
+      return input_value(r, root, index);
+    case VerifySource::block_rank:
+      return input_value(r, static_cast<int>(out_index / b), index);
+    case VerifySource::previous_rank:
+      return input_value(r, (rank - 1 + r.nranks) % r.nranks, index);
+  }
+  return 0;
+}
+
+}  // namespace verify
 }  // namespace fb

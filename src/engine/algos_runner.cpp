@@ -76,7 +76,7 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
       run.nccl_transports.assign(log.transports.begin(), log.transports.end());
       run.nccl_coll_channels = log.coll_channels;
       run.nccl_p2p_channels = log.p2p_channels;
-      const auto op = log.choices.find(nccl_op_name(coll));
+      const auto op = log.choices.find(std::string(collective(coll).nccl_log_name));
       for (auto& p : run.points) {
         if (op == log.choices.end()) break;
         if (const auto it = op->second.find(p.bytes); it != op->second.end()) {

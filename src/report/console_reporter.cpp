@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bench/collective_spec.hpp"
 #include "core/units.hpp"
 
 namespace fb {
@@ -14,8 +15,8 @@ namespace {
 std::string run_title(const Run& run) {
   std::string title = fmt::format("{}  {}", run.collective, run.dtype);
   if (!run.op.empty()) title += fmt::format("  {}", run.op);
-  if (run.collective == "broadcast" || run.collective == "reduce")
-    title += fmt::format("  root {}", run.root);
+  const auto* spec = find_collective(run.collective);
+  if (spec != nullptr && spec->rooted) title += fmt::format("  root {}", run.root);
   title += run.graph_launches > 0 ? fmt::format("  graph x{}", run.graph_launches) : "  graph off";
   return title;
 }

@@ -30,9 +30,9 @@ check_all() {  # every collective x type x op, out-of-place and in-place, verifi
   n=$(points_total "$tmp/r.json")
   wrong=$(wrong_total "$tmp/r.json")
   echo "$launcher: $n verified points, $wrong wrong elements"
-  # 3 reducing collectives x 12 types x 5 ops + 4 others x 12 types = 228 runs; 2 sizes each,
-  # in-place too except alltoall and sendrecv: (228 - 24) * 4 + 24 * 2 = 864 points.
-  [[ $n -eq 864 ]] || { echo "FAIL: expected 864 points"; return 1; }
+  # 3 reducing collectives x 12 types x 5 ops + 6 others x 12 types = 252 runs; 2 sizes each,
+  # in-place too except alltoall and sendrecv: (252 - 24) * 4 + 24 * 2 = 960 points.
+  [[ $n -eq 960 ]] || { echo "FAIL: expected 960 points"; return 1; }
   [[ $wrong -eq 0 ]] || { echo "FAIL: wrong elements"; return 1; }
 }
 
@@ -45,7 +45,7 @@ case $case_name in
     [[ $(wrong_total "$tmp/r.json") -eq 0 ]] || { echo "FAIL: wrong elements"; exit 1; } ;;
   corruption)
     # One deliberately corrupted output element must be counted, and exit 1.
-    for coll in all_reduce all_gather reduce broadcast sendrecv; do
+    for coll in all_reduce all_gather reduce broadcast sendrecv gather scatter; do
       "$bin" run $coll --sizes 1M -r 1 -c 1 --gpus 2 --debug-corrupt -q --json "$tmp/r.json" > "$tmp/out.txt" 2>&1
       rc=$?
       wrong=$(wrong_total "$tmp/r.json")

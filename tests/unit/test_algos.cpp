@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "analyse/algo_selection.hpp"
+#include "bench/collective_spec.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
 
@@ -62,7 +63,14 @@ TEST(NcclLog, RankWithoutTuningLinesMergesIntoRankZero) {
   fb::merge_nccl_logs(
       s, fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log")));
   EXPECT_FALSE(s.choices.at("AllReduce").empty());
-  EXPECT_EQ(fb::nccl_op_name("reduce_scatter"), "ReduceScatter");
+}
+
+TEST(NcclLog, TheTableNamesOperationsAsNcclLogsThem) {
+  const auto s =
+      fb::parse_nccl_log(read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log"));
+  EXPECT_EQ(s.choices.count(std::string(fb::collective("all_reduce").nccl_log_name)), 1u);
+  EXPECT_EQ(fb::collective("reduce_scatter").nccl_log_name, "ReduceScatter");
+  EXPECT_EQ(fb::collective("alltoall").nccl_log_name, "AlltoAll");
 }
 
 TEST(Algos, WinnersPerSize) {
@@ -115,6 +123,22 @@ TEST(Algos, TunerCsvCoversEverySizeOnceWithMergedRanges) {
       "allreduce,33554433,18446744073709551615,tree,simple,-1,1,2,-1,-1\n";
   EXPECT_EQ(csv, expected);
   EXPECT_THROW(fb::tuner_csv("alltoall", 2, 1, w, c), fb::Error);
+}
+
+TEST(Algos, TunerCsvNamesTheCollectiveAsThePluginDoes) {
+  const std::vector<fb::AlgoConfig> c{{"", "", {}, ""}};
+  const std::vector<fb::SizeWinner> w{{1 << 20, 0, 1, "RING", "SIMPLE"}};
+  const std::string row = ",0,18446744073709551615,ring,simple,-1,1,8,-1,-1\n";
+  EXPECT_NE(fb::tuner_csv("reduce_scatter", 8, 1, w, c).find("\nreducescatter" + row), std::string::npos);
+  EXPECT_NE(fb::tuner_csv("all_gather", 8, 1, w, c).find("\nallgather" + row), std::string::npos);
+  EXPECT_NE(fb::tuner_csv("broadcast", 8, 1, w, c).find("\nbroadcast" + row), std::string::npos);
+  try {
+    fb::tuner_csv("sendrecv", 8, 1, w, c);
+    FAIL();
+  } catch (const fb::Error& e) {
+    EXPECT_EQ(e.code(), fb::ExitCode::usage);
+    EXPECT_NE(std::string(e.what()).find("no entry type for sendrecv"), std::string::npos);
+  }
 }
 
 // The log of fabricbench's own probe pass (algos, 2 x H200, one worker process's file).

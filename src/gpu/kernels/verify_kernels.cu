@@ -44,30 +44,13 @@ __global__ void fill_kernel(T* out, std::size_t count, verify::ValueRule rule, i
     out[i] = from_double<T>(verify::input_value(rule, rank, i));
 }
 
-__device__ double expected_at(const VerifyParams& p, std::size_t o) {
-  const std::size_t block = p.block > 0 ? p.block : 1;
-  const std::size_t idx =
-      (p.layout.offset_by_rank_block ? p.rank * block : 0) + (p.layout.index_mod_block ? o % block : o);
-  switch (p.layout.source) {
-    case VerifySource::reduce_all_ranks:
-      return verify::reduced_value(p.rule, idx);
-    case VerifySource::root_rank:
-      return verify::input_value(p.rule, p.root, idx);
-    case VerifySource::block_rank:
-      return verify::input_value(p.rule, static_cast<int>(o / block), idx);
-    case VerifySource::previous_rank:
-      return verify::input_value(p.rule, (p.rank - 1 + p.rule.nranks) % p.rule.nranks, idx);
-  }
-  return 0;
-}
-
 template <typename T>
 __global__ void verify_kernel(const T* out, std::size_t count, VerifyParams p, double epsilon,
                               unsigned long long* wrong) {
   unsigned long long mine = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t o = blockIdx.x * blockDim.x + threadIdx.x; o < count; o += stride) {
-    const double expected = expected_at(p, o);
+    const double expected = verify::expected_output(p.rule, p.layout, p.rank, p.root, p.block, o);
     const double got = to_double(out[o]);
     const double tol = verify::tolerance(p.rule, epsilon, expected);
     // A NaN fails this comparison and counts as wrong.
