@@ -82,7 +82,7 @@ TEST(Reporters, JsonFileIsTheWholeDocumentAfterEveryPoint) {
   fb::JsonReporter rep(path);
   auto growing = full;
   growing.runs[0].points.clear();
-  growing.status = "running";
+  growing.status = fb::RunStatus::running;
   rep.begin(growing);
   EXPECT_EQ(on_disk(), nlohmann::json(growing));
   for (std::size_t p = 0; p < full.runs[0].points.size(); ++p) {
