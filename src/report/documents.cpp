@@ -89,33 +89,46 @@ std::string scaling_chart(const Result& r) {
   return line_chart({"scaling", "busbw vs GPU count", "GPUs", "busbw (GB/s)", false, 0, ""}, series);
 }
 
+// A run's forced NCCL settings ("Ring LL"), or NCCL's choice when none were forced.
+std::string forced_label(const Run& run) {
+  std::string label;
+  for (const auto& [k, v] : run.forced) label += (label.empty() ? "" : " ") + v;
+  return label.empty() ? "NCCL's choice" : label;
+}
+
+std::string algo_grid_header(const std::vector<const Run*>& runs) {
+  std::string html =
+      "<h2>Algorithms and protocols (busbw GB/s)</h2>\n<table class=\"algos\"><tr><th>size (B)</th>";
+  for (const auto* run : runs) html += fmt::format("<th>{}</th>", escape_html(forced_label(*run)));
+  return html + "<th>NCCL chose</th></tr>\n";
+}
+
+double busbw_at(const Run& run, std::size_t i) {
+  return i < run.points.size() ? run.points[i].busbw_gbps : 0;
+}
+
+// One size: every run's busbw, shaded against the best at that size, then what NCCL chose.
+std::string algo_grid_row(const std::vector<const Run*>& runs, std::size_t i) {
+  double best = 0;
+  for (const auto* run : runs) best = std::max(best, busbw_at(*run, i));
+  std::string html = fmt::format("<tr><td>{}</td>", runs[0]->points[i].bytes);
+  for (const auto* run : runs) {
+    const double v = busbw_at(*run, i);
+    const int shade = best > 0 ? static_cast<int>(255 - 120 * v / best) : 255;
+    html += fmt::format("<td style=\"background:rgb({},255,{})\">{:.1f}</td>", shade, shade, v);
+  }
+  const auto& p0 = runs[0]->points[i];
+  return html +
+         fmt::format("<td>{}</td></tr>\n", p0.nccl_algo.empty() ? "?" : p0.nccl_algo + "/" + p0.nccl_proto);
+}
+
 std::string algo_grid(const Result& r) {
   std::vector<const Run*> runs;
   for (const auto& run : r.runs)
     if (run.kind == RunKind::algos && !run.points.empty()) runs.push_back(&run);
   if (runs.empty()) return "";
-  std::string html =
-      "<h2>Algorithms and protocols (busbw GB/s)</h2>\n<table class=\"algos\"><tr><th>size (B)</th>";
-  for (const auto* run : runs) {
-    std::string label;
-    for (const auto& [k, v] : run->forced) label += (label.empty() ? "" : " ") + v;
-    html += fmt::format("<th>{}</th>", escape_html(label.empty() ? "NCCL's choice" : label));
-  }
-  html += "<th>NCCL chose</th></tr>\n";
-  for (std::size_t i = 0; i < runs[0]->points.size(); ++i) {
-    double best = 0;
-    for (const auto* run : runs)
-      if (i < run->points.size()) best = std::max(best, run->points[i].busbw_gbps);
-    html += fmt::format("<tr><td>{}</td>", runs[0]->points[i].bytes);
-    for (const auto* run : runs) {
-      const double v = i < run->points.size() ? run->points[i].busbw_gbps : 0;
-      const int shade = best > 0 ? static_cast<int>(255 - 120 * v / best) : 255;
-      html += fmt::format("<td style=\"background:rgb({},255,{})\">{:.1f}</td>", shade, shade, v);
-    }
-    const auto& p0 = runs[0]->points[i];
-    html +=
-        fmt::format("<td>{}</td></tr>\n", p0.nccl_algo.empty() ? "?" : p0.nccl_algo + "/" + p0.nccl_proto);
-  }
+  std::string html = algo_grid_header(runs);
+  for (std::size_t i = 0; i < runs[0]->points.size(); ++i) html += algo_grid_row(runs, i);
   return html + "</table>\n";
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include "core/units.hpp"
 
@@ -18,6 +19,113 @@ constexpr std::array<const char*, 8> kColors{"#1f77b4", "#d62728", "#2ca02c", "#
 std::string x_tick(double x, bool log2) {
   if (!log2) return fmt::format("{:g}", x);
   return format_bytes(static_cast<std::uint64_t>(std::llround(x)));
+}
+
+// The data's extent and its mapping to SVG coordinates (x on a log2 scale when asked).
+struct Scale {
+  bool log2_x = false;
+  double xmin = 1e300, xmax = -1e300, ymax = 0;
+
+  double x(double v) const {
+    const double a = log2_x ? std::log2(std::max(v, 1.0)) : v;
+    const double lo = log2_x ? std::log2(std::max(xmin, 1.0)) : xmin;
+    const double hi = log2_x ? std::log2(std::max(xmax, 1.0)) : xmax;
+    return kLeft + (hi > lo ? (a - lo) / (hi - lo) : 0.5) * (kW - kLeft - kRight);
+  }
+  double y(double v) const { return kH - kBottom - v / ymax * (kH - kTop - kBottom); }
+};
+
+// nullopt when there is no point to draw; the y axis leaves 10% headroom over the highest
+// point or the reference line.
+std::optional<Scale> fit_scale(const ChartSpec& spec, const std::vector<Series>& series) {
+  Scale sc;
+  sc.log2_x = spec.log2_x;
+  sc.ymax = spec.reference_y;
+  for (const auto& s : series)
+    for (const auto& [x, y] : s.points) {
+      sc.xmin = std::min(sc.xmin, x);
+      sc.xmax = std::max(sc.xmax, x);
+      sc.ymax = std::max(sc.ymax, y);
+    }
+  if (sc.xmin > sc.xmax) return std::nullopt;
+  sc.ymax = sc.ymax > 0 ? sc.ymax * 1.1 : 1;
+  return sc;
+}
+
+std::string chart_open(const ChartSpec& spec) {
+  return fmt::format(
+      "<svg class=\"chart\" data-chart=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
+      "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n"
+      "<text x=\"{}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
+      escape_html(spec.id), kW, kH, kW, kH, kLeft, escape_html(spec.title));
+}
+
+// The two axes and five horizontal grid lines with their y values.
+std::string axes_and_y_grid(const Scale& sc) {
+  std::string svg = fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n",
+                                kLeft, kH - kBottom, kW - kRight);
+  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", kLeft, kTop,
+                     kH - kBottom);
+  for (int i = 0; i <= 4; ++i) {
+    const double y = sc.ymax * i / 4;
+    svg += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/><text x=\"{}\" y=\"{:.1f}\" "
+        "text-anchor=\"end\">{:.0f}</text>\n",
+        kLeft, sc.y(y), kW - kRight, sc.y(y), kLeft - 4, sc.y(y) + 4, y);
+  }
+  return svg;
+}
+
+// At most about eight labels along x, taken from the distinct x values of all series.
+std::string x_ticks(const ChartSpec& spec, const std::vector<Series>& series, const Scale& sc) {
+  std::vector<double> xs;
+  for (const auto& s : series)
+    for (const auto& p : s.points) xs.push_back(p.first);
+  std::sort(xs.begin(), xs.end());
+  xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
+  const std::size_t step = std::max<std::size_t>(1, xs.size() / 8);
+  std::string svg;
+  for (std::size_t i = 0; i < xs.size(); i += step)
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", sc.x(xs[i]),
+                       kH - kBottom + 16, escape_html(x_tick(xs[i], spec.log2_x)));
+  return svg;
+}
+
+std::string axis_labels(const ChartSpec& spec) {
+  std::string svg = fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                                (kLeft + kW - kRight) / 2, kH - 8, escape_html(spec.x_label));
+  return svg +
+         fmt::format(
+             "<text x=\"14\" y=\"{}\" transform=\"rotate(-90 14 {})\" text-anchor=\"middle\">{}</text>\n",
+             (kTop + kH - kBottom) / 2, (kTop + kH - kBottom) / 2, escape_html(spec.y_label));
+}
+
+// The dashed ceiling line with its label; nothing when the spec has none.
+std::string reference_line(const ChartSpec& spec, const Scale& sc) {
+  if (!(spec.reference_y > 0)) return "";  // NaN draws nothing, as before
+  return fmt::format(
+      "<line class=\"ceiling\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#888\" "
+      "stroke-dasharray=\"6 4\"/><text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"#666\">{}</text>\n",
+      kLeft, sc.y(spec.reference_y), kW - kRight, sc.y(spec.reference_y), kW - kRight,
+      sc.y(spec.reference_y) - 4, escape_html(spec.reference_label));
+}
+
+// Series k: its line, a dot per point, and its name in the legend (four names a row).
+std::string series_trace(const Series& s, std::size_t k, const Scale& sc) {
+  const char* color = kColors[k % kColors.size()];
+  std::string d;
+  for (const auto& [x, y] : s.points)
+    d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "M" : " L", sc.x(x), sc.y(y));
+  std::string svg = fmt::format(
+      "<path class=\"series\" data-series=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
+      "stroke-width=\"2\"/>\n",
+      escape_html(s.name), d, color);
+  for (const auto& [x, y] : s.points)
+    svg +=
+        fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", sc.x(x), sc.y(y), color);
+  return svg + fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n",
+                           kLeft + 8 + 120 * static_cast<double>(k % 4),
+                           kTop + 12 + 14 * static_cast<double>(k / 4), color, escape_html(s.name));
 }
 
 }  // namespace
@@ -46,75 +154,11 @@ std::string escape_html(const std::string& text) {
 }
 
 std::string line_chart(const ChartSpec& spec, const std::vector<Series>& series) {
-  double xmin = 1e300, xmax = -1e300, ymax = spec.reference_y;
-  for (const auto& s : series)
-    for (const auto& [x, y] : s.points) {
-      xmin = std::min(xmin, x);
-      xmax = std::max(xmax, x);
-      ymax = std::max(ymax, y);
-    }
-  if (xmin > xmax) return "";
-  ymax = ymax > 0 ? ymax * 1.1 : 1;
-  auto fx = [&](double x) {
-    const double a = spec.log2_x ? std::log2(std::max(x, 1.0)) : x;
-    const double lo = spec.log2_x ? std::log2(std::max(xmin, 1.0)) : xmin;
-    const double hi = spec.log2_x ? std::log2(std::max(xmax, 1.0)) : xmax;
-    return kLeft + (hi > lo ? (a - lo) / (hi - lo) : 0.5) * (kW - kLeft - kRight);
-  };
-  auto fy = [&](double y) { return kH - kBottom - y / ymax * (kH - kTop - kBottom); };
-  std::string svg = fmt::format(
-      "<svg class=\"chart\" data-chart=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
-      "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n"
-      "<text x=\"{}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
-      escape_html(spec.id), kW, kH, kW, kH, kLeft, escape_html(spec.title));
-  // Axes, grid and ticks.
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n", kLeft,
-                     kH - kBottom, kW - kRight);
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", kLeft, kTop,
-                     kH - kBottom);
-  for (int i = 0; i <= 4; ++i) {
-    const double y = ymax * i / 4;
-    svg += fmt::format(
-        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/><text x=\"{}\" y=\"{:.1f}\" "
-        "text-anchor=\"end\">{:.0f}</text>\n",
-        kLeft, fy(y), kW - kRight, fy(y), kLeft - 4, fy(y) + 4, y);
-  }
-  std::vector<double> xs;
-  for (const auto& s : series)
-    for (const auto& p : s.points) xs.push_back(p.first);
-  std::sort(xs.begin(), xs.end());
-  xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
-  const std::size_t step = std::max<std::size_t>(1, xs.size() / 8);
-  for (std::size_t i = 0; i < xs.size(); i += step)
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", fx(xs[i]),
-                       kH - kBottom + 16, escape_html(x_tick(xs[i], spec.log2_x)));
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", (kLeft + kW - kRight) / 2,
-                     kH - 8, escape_html(spec.x_label));
-  svg += fmt::format(
-      "<text x=\"14\" y=\"{}\" transform=\"rotate(-90 14 {})\" text-anchor=\"middle\">{}</text>\n",
-      (kTop + kH - kBottom) / 2, (kTop + kH - kBottom) / 2, escape_html(spec.y_label));
-  if (spec.reference_y > 0)
-    svg += fmt::format(
-        "<line class=\"ceiling\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#888\" "
-        "stroke-dasharray=\"6 4\"/><text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"#666\">{}</text>\n",
-        kLeft, fy(spec.reference_y), kW - kRight, fy(spec.reference_y), kW - kRight, fy(spec.reference_y) - 4,
-        escape_html(spec.reference_label));
-  for (std::size_t k = 0; k < series.size(); ++k) {
-    const auto& s = series[k];
-    const char* color = kColors[k % kColors.size()];
-    std::string d;
-    for (const auto& [x, y] : s.points)
-      d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "M" : " L", fx(x), fy(y));
-    svg += fmt::format(
-        "<path class=\"series\" data-series=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
-        "stroke-width=\"2\"/>\n",
-        escape_html(s.name), d, color);
-    for (const auto& [x, y] : s.points)
-      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", fx(x), fy(y), color);
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n",
-                       kLeft + 8 + 120 * static_cast<double>(k % 4),
-                       kTop + 12 + 14 * static_cast<double>(k / 4), color, escape_html(s.name));
-  }
+  const auto scale = fit_scale(spec, series);
+  if (!scale) return "";
+  std::string svg = chart_open(spec) + axes_and_y_grid(*scale) + x_ticks(spec, series, *scale) +
+                    axis_labels(spec) + reference_line(spec, *scale);
+  for (std::size_t k = 0; k < series.size(); ++k) svg += series_trace(series[k], k, *scale);
   return svg + "</svg>\n";
 }
 

@@ -64,16 +64,9 @@ std::string p2p_status_text(int s) {
   return s >= 0 && s < static_cast<int>(kText.size()) ? kText[static_cast<std::size_t>(s)] : "unknown";
 }
 
-}  // namespace
-
-std::optional<NvmlReadout> read_nvml(std::string& why) {
-  void* lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (lib == nullptr) {
-    const char* err = ::dlerror();
-    why = fmt::format("NVML: libnvidia-ml.so.1 not loadable ({})", err ? err : "unknown");
-    return std::nullopt;
-  }
-  Nvml n{};
+// Binds every function the probe calls; false when a required one is missing. The remote
+// device type is optional (older drivers lack it).
+bool bind_all(void* lib, Nvml& n) {
   const bool ok = bind(lib, n.Init, "nvmlInit_v2") && bind(lib, n.Shutdown, "nvmlShutdown") &&
                   bind(lib, n.ErrorString, "nvmlErrorString") &&
                   bind(lib, n.SystemGetDriverVersion, "nvmlSystemGetDriverVersion") &&
@@ -86,21 +79,68 @@ std::optional<NvmlReadout> read_nvml(std::string& why) {
                   bind(lib, n.DeviceGetNvLinkRemotePciInfo, "nvmlDeviceGetNvLinkRemotePciInfo_v2") &&
                   bind(lib, n.DeviceGetP2PStatus, "nvmlDeviceGetP2PStatus");
   bind(lib, n.DeviceGetNvLinkRemoteDeviceType, "nvmlDeviceGetNvLinkRemoteDeviceType");
-  if (!ok) {
+  return ok;
+}
+
+// Loads and initialises NVML; false with `why` set when that fails.
+bool open_nvml(Nvml& n, std::string& why) {
+  void* lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (lib == nullptr) {
+    const char* err = ::dlerror();
+    why = fmt::format("NVML: libnvidia-ml.so.1 not loadable ({})", err ? err : "unknown");
+    return false;
+  }
+  if (!bind_all(lib, n)) {
     why = "NVML: the library lacks functions this build needs (driver too old)";
-    return std::nullopt;
+    return false;
   }
   if (const auto r = n.Init(); r != kNvmlSuccess) {
     why = fmt::format("NVML: initialisation failed ({})", n.ErrorString(r));
-    return std::nullopt;
+    return false;
   }
-  NvmlReadout out;
-  std::array<char, 96> text{};
-  if (n.SystemGetDriverVersion(text.data(), static_cast<unsigned>(text.size())) == kNvmlSuccess)
-    out.driver = text.data();
+  return true;
+}
+
+std::string remote_type_name(int type) {
+  if (type == kLinkTypeSwitch) return "switch";
+  return type == kLinkTypeGpu ? "gpu" : "other";
+}
+
+// Where an active link leads: the remote bus id and, where the driver says, the device type.
+void read_link_remote(const Nvml& n, nvmlDevice_t dev, unsigned l, FabricLink& link) {
+  nvmlPciInfo_t remote{};
+  if (n.DeviceGetNvLinkRemotePciInfo(dev, l, &remote) == kNvmlSuccess)
+    link.remote = normalize_bus_id(remote.busId);
+  int type = -1;
+  if (n.DeviceGetNvLinkRemoteDeviceType && n.DeviceGetNvLinkRemoteDeviceType(dev, l, &type) == kNvmlSuccess)
+    link.remote_type = remote_type_name(type);
+}
+
+// Every link index NVML knows on the device, active or not.
+std::vector<FabricLink> read_links(const Nvml& n, nvmlDevice_t dev) {
+  std::vector<FabricLink> links;
+  for (unsigned l = 0; l < kNvmlMaxLinks; ++l) {
+    nvmlEnableState_t state = kDisabled;
+    if (n.DeviceGetNvLinkState(dev, l, &state) != kNvmlSuccess) continue;  // no such link
+    FabricLink link;
+    link.index = static_cast<int>(l);
+    link.active = state == kEnabled;
+    unsigned version = 0;
+    if (n.DeviceGetNvLinkVersion(dev, l, &version) == kNvmlSuccess) link.version = static_cast<int>(version);
+    if (link.active) read_link_remote(n, dev, l, link);
+    links.push_back(link);
+  }
+  return links;
+}
+
+using BusDevices = std::vector<std::pair<std::string, nvmlDevice_t>>;
+
+// Fills out.gpus; returns the devices NVML could name by bus id, for the P2P queries.
+BusDevices read_gpus(const Nvml& n, NvmlReadout& out) {
   unsigned count = 0;
   n.DeviceGetCount(&count);
-  std::vector<std::pair<std::string, nvmlDevice_t>> devices;
+  BusDevices devices;
+  std::array<char, 96> text{};
   for (unsigned i = 0; i < count; ++i) {
     nvmlDevice_t dev = nullptr;
     nvmlPciInfo_t pci{};
@@ -110,27 +150,14 @@ std::optional<NvmlReadout> read_nvml(std::string& why) {
     NvmlGpu gpu;
     if (n.DeviceGetName(dev, text.data(), static_cast<unsigned>(text.size())) == kNvmlSuccess)
       gpu.name = text.data();
-    for (unsigned l = 0; l < kNvmlMaxLinks; ++l) {
-      nvmlEnableState_t state = kDisabled;
-      if (n.DeviceGetNvLinkState(dev, l, &state) != kNvmlSuccess) continue;  // no such link
-      FabricLink link;
-      link.index = static_cast<int>(l);
-      link.active = state == kEnabled;
-      unsigned version = 0;
-      if (n.DeviceGetNvLinkVersion(dev, l, &version) == kNvmlSuccess)
-        link.version = static_cast<int>(version);
-      nvmlPciInfo_t remote{};
-      if (link.active && n.DeviceGetNvLinkRemotePciInfo(dev, l, &remote) == kNvmlSuccess)
-        link.remote = normalize_bus_id(remote.busId);
-      int type = -1;
-      if (link.active && n.DeviceGetNvLinkRemoteDeviceType &&
-          n.DeviceGetNvLinkRemoteDeviceType(dev, l, &type) == kNvmlSuccess)
-        link.remote_type = type == kLinkTypeSwitch ? "switch" : type == kLinkTypeGpu ? "gpu" : "other";
-      gpu.links.push_back(link);
-    }
+    gpu.links = read_links(n, dev);
     out.gpus[bus] = std::move(gpu);
     devices.emplace_back(bus, dev);
   }
+  return devices;
+}
+
+void read_p2p(const Nvml& n, const BusDevices& devices, NvmlReadout& out) {
   for (const auto& [a, da] : devices)
     for (const auto& [b, db] : devices) {
       if (a == b) continue;
@@ -138,6 +165,18 @@ std::optional<NvmlReadout> read_nvml(std::string& why) {
       if (n.DeviceGetP2PStatus(da, db, kP2PRead, &status) == kNvmlSuccess)
         out.p2p[{a, b}] = p2p_status_text(status);
     }
+}
+
+}  // namespace
+
+std::optional<NvmlReadout> read_nvml(std::string& why) {
+  Nvml n{};
+  if (!open_nvml(n, why)) return std::nullopt;
+  NvmlReadout out;
+  std::array<char, 96> text{};
+  if (n.SystemGetDriverVersion(text.data(), static_cast<unsigned>(text.size())) == kNvmlSuccess)
+    out.driver = text.data();
+  read_p2p(n, read_gpus(n, out), out);
   n.Shutdown();
   return out;
 }

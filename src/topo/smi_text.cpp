@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -36,7 +40,127 @@ std::vector<std::string> split_ws(const std::string& line) {
 }
 
 bool is_gpu_label(const std::string& s) {
-  return s.size() > 3 && s.rfind("GPU", 0) == 0 && std::isdigit(s[3]);
+  return s.size() > 3 && s.rfind("GPU", 0) == 0 && std::isdigit(static_cast<unsigned char>(s[3]));
+}
+
+// --- nvidia-smi topo -m ---------------------------------------------------------------------
+
+// The column header line: where the GPU, CPU affinity and NUMA affinity columns are.
+struct NvidiaHeader {
+  std::vector<std::string> cells;
+  int cpu_col = -1;
+  int numa_col = -1;
+};
+
+// The header line starts with an empty cell, then "GPU0".
+bool is_nvidia_header(const std::vector<std::string>& cells) {
+  return cells.size() > 1 && cells[0].empty() && is_gpu_label(cells[1]);
+}
+
+NvidiaHeader read_nvidia_header(const std::vector<std::string>& cells, NvidiaSmiTopo& t) {
+  NvidiaHeader h{cells};
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i] == "CPU Affinity") h.cpu_col = static_cast<int>(i);
+    if (cells[i] == "NUMA Affinity") h.numa_col = static_cast<int>(i);
+    if (is_gpu_label(cells[i])) t.gpus.push_back(cells[i]);
+  }
+  return h;
+}
+
+std::string cell_or_empty(const std::vector<std::string>& cells, int col) {
+  return col >= 0 && col < static_cast<int>(cells.size()) ? cells[static_cast<std::size_t>(col)] : "";
+}
+
+void add_nvidia_gpu_row(const NvidiaHeader& h, const std::vector<std::string>& cells, NvidiaSmiTopo& t) {
+  std::vector<std::string> row;
+  for (std::size_t i = 1; i < h.cells.size() && i < cells.size(); ++i)
+    if (is_gpu_label(h.cells[i])) row.push_back(cells[i]);
+  if (row.size() != t.gpus.size())
+    FB_USAGE_ERROR(fmt::format("nvidia-smi topo -m: row {} has {} GPU cells, expected {}", cells[0],
+                               row.size(), t.gpus.size()));
+  t.matrix.push_back(row);
+  t.cpu_affinity.push_back(cell_or_empty(cells, h.cpu_col));
+  t.numa_affinity.push_back(cell_or_empty(cells, h.numa_col));
+}
+
+void check_nvidia_shape(const NvidiaSmiTopo& t) {
+  if (t.gpus.empty()) FB_USAGE_ERROR("nvidia-smi topo -m: no GPU header line found");
+  if (t.matrix.size() != t.gpus.size())
+    FB_USAGE_ERROR(
+        fmt::format("nvidia-smi topo -m: {} GPU rows for {} GPU columns", t.matrix.size(), t.gpus.size()));
+}
+
+// --- rocm-smi --showtopo --------------------------------------------------------------------
+
+enum class RocmSection { none, weight, hops, type, numa };
+
+// The section a heading line opens (the log's end closes them all); nullopt for other lines.
+std::optional<RocmSection> rocm_heading(const std::string& line) {
+  struct Heading {
+    const char* marker;
+    RocmSection section;
+  };
+  static constexpr std::array<Heading, 5> kHeadings{{{"Weight between two GPUs", RocmSection::weight},
+                                                     {"Hops between two GPUs", RocmSection::hops},
+                                                     {"Link Type between two GPUs", RocmSection::type},
+                                                     {"Numa Nodes", RocmSection::numa},
+                                                     {"End of ROCm SMI Log", RocmSection::none}}};
+  for (const auto& h : kHeadings)
+    if (line.find(h.marker) != std::string::npos) return h.section;
+  return std::nullopt;
+}
+
+// A GPU index in the printed NUMA lines; far more GPUs than any machine has is malformed input.
+constexpr int kMaxGpuIndex = 4095;
+
+int parse_numa_number(const std::string& digits, const std::string& line) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc{} || end != digits.data() + digits.size())
+    FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: unreadable NUMA line '{}'", line));
+  return value;
+}
+
+void read_rocm_numa_line(const std::string& line, RocmSmiTopo& t) {
+  static const std::regex kNuma(R"(GPU\[(\d+)\]\s*:\s*\(Topology\)\s*Numa Node:\s*(-?\d+))");
+  std::smatch m;
+  if (!std::regex_search(line, m, kNuma)) return;
+  const int gpu = parse_numa_number(m[1], line);
+  if (gpu > kMaxGpuIndex) FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: GPU index {} out of range", gpu));
+  const auto index = static_cast<std::size_t>(gpu);
+  if (t.numa_node.size() <= index) t.numa_node.resize(index + 1, -1);
+  t.numa_node[index] = parse_numa_number(m[2], line);
+}
+
+void add_rocm_matrix_row(RocmSection section, const std::string& line, std::vector<std::string> row,
+                         RocmSmiTopo& t) {
+  try {
+    if (section == RocmSection::type) {
+      t.link_type.push_back(row);
+      return;
+    }
+    std::vector<int> numbers;
+    for (const auto& c : row) numbers.push_back(std::stoi(c));
+    (section == RocmSection::weight ? t.weight : t.hops).push_back(numbers);
+  } catch (const std::exception&) {
+    FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: unreadable row '{}'", line));
+  }
+}
+
+void read_rocm_matrix_line(RocmSection section, const std::string& line, RocmSmiTopo& t) {
+  const auto cells = split_ws(line);
+  // Data rows start with their label; the column header line is indented.
+  if (cells.empty() || !is_gpu_label(cells[0]) || std::isspace(static_cast<unsigned char>(line[0]))) return;
+  add_rocm_matrix_row(section, line, std::vector<std::string>(cells.begin() + 1, cells.end()), t);
+}
+
+void check_rocm_shape(const RocmSmiTopo& t) {
+  if (t.n == 0) FB_USAGE_ERROR("rocm-smi --showtopo: no 'Link Type between two GPUs' matrix found");
+  for (const auto& row : t.link_type)
+    if (static_cast<int>(row.size()) != t.n)
+      FB_USAGE_ERROR("rocm-smi --showtopo: link type matrix is not square");
+  if (static_cast<int>(t.hops.size()) != t.n || static_cast<int>(t.weight.size()) != t.n)
+    FB_USAGE_ERROR("rocm-smi --showtopo: weight/hops matrices do not match the link type matrix");
 }
 
 }  // namespace
@@ -45,41 +169,18 @@ NvidiaSmiTopo parse_nvidia_smi_topo(const std::string& raw) {
   NvidiaSmiTopo t;
   std::istringstream in(strip_escapes(raw));
   std::string line;
-  std::vector<std::string> header;
-  int cpu_col = -1;
-  int numa_col = -1;
+  NvidiaHeader header;
   while (std::getline(in, line)) {
-    auto cells = split_tabs(line);
-    if (header.empty()) {
-      if (cells.size() > 1 && cells[0].empty() && is_gpu_label(cells[1])) {
-        header = cells;
-        for (std::size_t i = 0; i < header.size(); ++i) {
-          if (header[i] == "CPU Affinity") cpu_col = static_cast<int>(i);
-          if (header[i] == "NUMA Affinity") numa_col = static_cast<int>(i);
-          if (is_gpu_label(header[i])) t.gpus.push_back(header[i]);
-        }
-      }
-      continue;
+    const auto cells = split_tabs(line);
+    if (header.cells.empty()) {
+      if (is_nvidia_header(cells)) header = read_nvidia_header(cells, t);
+    } else if (!cells.empty() && is_gpu_label(cells[0])) {
+      add_nvidia_gpu_row(header, cells, t);
+    } else if (line.find("Legend") != std::string::npos) {
+      break;  // NIC rows and blank lines before it are skipped
     }
-    if (cells.empty() || !is_gpu_label(cells[0])) {
-      if (line.find("Legend") != std::string::npos) break;
-      continue;  // NIC rows and blank lines
-    }
-    std::vector<std::string> row;
-    for (std::size_t i = 1; i < header.size() && i < cells.size(); ++i)
-      if (is_gpu_label(header[i])) row.push_back(cells[i]);
-    if (row.size() != t.gpus.size())
-      FB_USAGE_ERROR(fmt::format("nvidia-smi topo -m: row {} has {} GPU cells, expected {}", cells[0],
-                                 row.size(), t.gpus.size()));
-    t.matrix.push_back(row);
-    t.cpu_affinity.push_back(cpu_col >= 0 && cpu_col < static_cast<int>(cells.size()) ? cells[cpu_col] : "");
-    t.numa_affinity.push_back(numa_col >= 0 && numa_col < static_cast<int>(cells.size()) ? cells[numa_col]
-                                                                                         : "");
   }
-  if (t.gpus.empty()) FB_USAGE_ERROR("nvidia-smi topo -m: no GPU header line found");
-  if (t.matrix.size() != t.gpus.size())
-    FB_USAGE_ERROR(
-        fmt::format("nvidia-smi topo -m: {} GPU rows for {} GPU columns", t.matrix.size(), t.gpus.size()));
+  check_nvidia_shape(t);
   return t;
 }
 
@@ -87,52 +188,17 @@ RocmSmiTopo parse_rocm_smi_topo(const std::string& raw) {
   RocmSmiTopo t;
   std::istringstream in(strip_escapes(raw));
   std::string line;
-  enum class Section { none, weight, hops, type, numa } section = Section::none;
-  static const std::regex kNuma(R"(GPU\[(\d+)\]\s*:\s*\(Topology\)\s*Numa Node:\s*(-?\d+))");
+  RocmSection section = RocmSection::none;
   while (std::getline(in, line)) {
-    if (line.find("Weight between two GPUs") != std::string::npos)
-      section = Section::weight;
-    else if (line.find("Hops between two GPUs") != std::string::npos)
-      section = Section::hops;
-    else if (line.find("Link Type between two GPUs") != std::string::npos)
-      section = Section::type;
-    else if (line.find("Numa Nodes") != std::string::npos)
-      section = Section::numa;
-    else if (line.find("End of ROCm SMI Log") != std::string::npos)
-      section = Section::none;
-    else if (section == Section::numa) {
-      std::smatch m;
-      if (std::regex_search(line, m, kNuma)) {
-        const auto gpu = static_cast<std::size_t>(std::stoi(m[1]));
-        if (t.numa_node.size() <= gpu) t.numa_node.resize(gpu + 1, -1);
-        t.numa_node[gpu] = std::stoi(m[2]);
-      }
-    } else if (section != Section::none) {
-      const auto cells = split_ws(line);
-      // Data rows start with their label; the column header line is indented.
-      if (cells.empty() || !is_gpu_label(cells[0]) || std::isspace(static_cast<unsigned char>(line[0])))
-        continue;
-      std::vector<std::string> row(cells.begin() + 1, cells.end());
-      try {
-        if (section == Section::type) {
-          t.link_type.push_back(row);
-        } else {
-          std::vector<int> numbers;
-          for (const auto& c : row) numbers.push_back(std::stoi(c));
-          (section == Section::weight ? t.weight : t.hops).push_back(numbers);
-        }
-      } catch (const std::exception&) {
-        FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: unreadable row '{}'", line));
-      }
-    }
+    if (const auto heading = rocm_heading(line))
+      section = *heading;
+    else if (section == RocmSection::numa)
+      read_rocm_numa_line(line, t);
+    else if (section != RocmSection::none)
+      read_rocm_matrix_line(section, line, t);
   }
   t.n = static_cast<int>(t.link_type.size());
-  if (t.n == 0) FB_USAGE_ERROR("rocm-smi --showtopo: no 'Link Type between two GPUs' matrix found");
-  for (const auto& row : t.link_type)
-    if (static_cast<int>(row.size()) != t.n)
-      FB_USAGE_ERROR("rocm-smi --showtopo: link type matrix is not square");
-  if (static_cast<int>(t.hops.size()) != t.n || static_cast<int>(t.weight.size()) != t.n)
-    FB_USAGE_ERROR("rocm-smi --showtopo: weight/hops matrices do not match the link type matrix");
+  check_rocm_shape(t);
   t.numa_node.resize(static_cast<std::size_t>(t.n), -1);
   return t;
 }

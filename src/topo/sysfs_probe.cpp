@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <fstream>
+#include <limits>
+#include <optional>
 
 #include "topo/link_rates.hpp"
 
@@ -41,6 +44,13 @@ double read_number(const fs::path& p, double fallback) {
   }
 }
 
+// The whole-number files (numa_node, link width); out of int range or NaN reads as `fallback`.
+int read_int(const fs::path& p, int fallback) {
+  const double v = read_number(p, fallback);
+  const bool fits = v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max();
+  return fits ? static_cast<int>(v) : fallback;
+}
+
 bool is_gpu(unsigned vendor, unsigned pci_class) {
   // Display controllers: VGA (0x0300), 3D (0x0302), other display (0x0380, AMD Instinct).
   const bool display = (pci_class >> 16) == 0x03;
@@ -55,6 +65,79 @@ std::vector<std::string> pci_path(const fs::path& devices_dir, const fs::path& d
   if (ec) return out;
   for (const auto& part : rel) out.push_back(part.string());
   return out;
+}
+
+PcieLinkState read_pcie(const fs::path& dev) {
+  PcieLinkState p;
+  p.speed_gts = read_number(dev / "current_link_speed", 0);
+  p.max_speed_gts = read_number(dev / "max_link_speed", 0);
+  p.width = read_int(dev / "current_link_width", 0);
+  p.max_width = read_int(dev / "max_link_width", 0);
+  p.gen = pcie_gen_from_gts(p.speed_gts);
+  p.max_gen = pcie_gen_from_gts(p.max_speed_gts);
+  return p;
+}
+
+TopoGpu read_gpu(const fs::path& dev, const fs::path& devices_dir) {
+  TopoGpu g;
+  g.vendor = read_hex(dev / "vendor") == kVendorNvidia ? "nvidia" : "amd";
+  g.bus_id = normalize_bus_id(dev.filename().string());
+  g.device_id = read_line(dev / "device");
+  g.pci_path = pci_path(devices_dir, dev);
+  g.numa_node = read_int(dev / "numa_node", -1);
+  g.cpulist = read_line(dev / "local_cpulist");
+  g.pcie = read_pcie(dev);
+  return g;
+}
+
+// The GPUs among the PCI devices, sorted by bus id and indexed in that order.
+std::vector<TopoGpu> read_gpus(const fs::path& bus_dir, const fs::path& devices_dir) {
+  std::vector<TopoGpu> gpus;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(bus_dir, ec)) {
+    const auto dev = entry.path();
+    if (is_gpu(read_hex(dev / "vendor"), read_hex(dev / "class"))) gpus.push_back(read_gpu(dev, devices_dir));
+  }
+  std::sort(gpus.begin(), gpus.end(), [](const TopoGpu& a, const TopoGpu& b) { return a.bus_id < b.bus_id; });
+  for (std::size_t i = 0; i < gpus.size(); ++i) gpus[i].index = static_cast<int>(i);
+  return gpus;
+}
+
+// The node number in a "node<N>" directory name; nullopt for other names.
+std::optional<int> numa_node_number(const std::string& name) {
+  if (name.rfind("node", 0) != 0 || name.size() == 4) return std::nullopt;
+  const char* first = name.data() + 4;
+  const char* last = name.data() + name.size();
+  int node = 0;
+  const auto [end, ec] = std::from_chars(first, last, node);
+  if (ec != std::errc{} || end != last || *first == '-') return std::nullopt;
+  return node;
+}
+
+void read_numa_nodes(const fs::path& root, SysfsReadout& out) {
+  const fs::path nodes = root / "sys/devices/system/node";
+  std::error_code ec;
+  if (!fs::is_directory(nodes, ec)) {
+    out.missing.push_back("sysfs: NUMA nodes (sys/devices/system/node) not readable");
+    return;
+  }
+  for (const auto& entry : fs::directory_iterator(nodes, ec))
+    if (const auto node = numa_node_number(entry.path().filename().string()))
+      out.numa_cpulists[*node] = read_line(entry.path() / "cpulist");
+}
+
+// A GPU whose numa_node reads -1 (common in VMs) belongs to the node whose CPUs are its
+// local CPUs, or to the only node there is.
+void place_gpus_without_numa_node(SysfsReadout& out) {
+  for (auto& g : out.gpus) {
+    if (g.numa_node >= 0) continue;
+    if (out.numa_cpulists.size() == 1) {
+      g.numa_node = out.numa_cpulists.begin()->first;
+      continue;
+    }
+    for (const auto& [node, cpus] : out.numa_cpulists)
+      if (!g.cpulist.empty() && cpus == g.cpulist) g.numa_node = node;
+  }
 }
 
 }  // namespace
@@ -72,58 +155,14 @@ std::string normalize_bus_id(const std::string& bus_id) {
 SysfsReadout read_sysfs(const fs::path& root) {
   SysfsReadout out;
   const fs::path bus_dir = root / "sys/bus/pci/devices";
-  const fs::path devices_dir = root / "sys/devices";
   std::error_code ec;
   if (!fs::is_directory(bus_dir, ec)) {
     out.missing.push_back(fmt::format("sysfs: {} is not readable", bus_dir.string()));
     return out;
   }
-  for (const auto& entry : fs::directory_iterator(bus_dir, ec)) {
-    const auto dev = entry.path();
-    if (!is_gpu(read_hex(dev / "vendor"), read_hex(dev / "class"))) continue;
-    TopoGpu g;
-    g.vendor = read_hex(dev / "vendor") == kVendorNvidia ? "nvidia" : "amd";
-    g.bus_id = normalize_bus_id(dev.filename().string());
-    g.device_id = read_line(dev / "device");
-    g.pci_path = pci_path(devices_dir, dev);
-    g.numa_node = static_cast<int>(read_number(dev / "numa_node", -1));
-    g.cpulist = read_line(dev / "local_cpulist");
-    auto& p = g.pcie;
-    p.speed_gts = read_number(dev / "current_link_speed", 0);
-    p.max_speed_gts = read_number(dev / "max_link_speed", 0);
-    p.width = static_cast<int>(read_number(dev / "current_link_width", 0));
-    p.max_width = static_cast<int>(read_number(dev / "max_link_width", 0));
-    p.gen = pcie_gen_from_gts(p.speed_gts);
-    p.max_gen = pcie_gen_from_gts(p.max_speed_gts);
-    out.gpus.push_back(std::move(g));
-  }
-  std::sort(out.gpus.begin(), out.gpus.end(),
-            [](const TopoGpu& a, const TopoGpu& b) { return a.bus_id < b.bus_id; });
-  for (std::size_t i = 0; i < out.gpus.size(); ++i) out.gpus[i].index = static_cast<int>(i);
-
-  const fs::path nodes = root / "sys/devices/system/node";
-  if (fs::is_directory(nodes, ec)) {
-    for (const auto& entry : fs::directory_iterator(nodes, ec)) {
-      const auto name = entry.path().filename().string();
-      if (name.rfind("node", 0) != 0 || name.size() == 4 ||
-          !std::all_of(name.begin() + 4, name.end(), [](char c) { return std::isdigit(c); }))
-        continue;
-      out.numa_cpulists[std::stoi(name.substr(4))] = read_line(entry.path() / "cpulist");
-    }
-  } else {
-    out.missing.push_back("sysfs: NUMA nodes (sys/devices/system/node) not readable");
-  }
-  // A GPU whose numa_node reads -1 (common in VMs) belongs to the node whose CPUs are its
-  // local CPUs, or to the only node there is.
-  for (auto& g : out.gpus) {
-    if (g.numa_node >= 0) continue;
-    if (out.numa_cpulists.size() == 1) {
-      g.numa_node = out.numa_cpulists.begin()->first;
-      continue;
-    }
-    for (const auto& [node, cpus] : out.numa_cpulists)
-      if (!g.cpulist.empty() && cpus == g.cpulist) g.numa_node = node;
-  }
+  out.gpus = read_gpus(bus_dir, root / "sys/devices");
+  read_numa_nodes(root, out);
+  place_gpus_without_numa_node(out);
   return out;
 }
 

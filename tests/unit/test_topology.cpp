@@ -1,9 +1,11 @@
 // Topology from fixtures: the real 2 x H200 capture (sysfs tree, NVML readout, nvidia-smi topo -m)
 // and synthetic machines in the same formats (tests/fixtures/topo/make_synthetic.py).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -13,6 +15,7 @@
 #include "topo/link_rates.hpp"
 #include "topo/pcie_class.hpp"
 #include "topo/smi_text.hpp"
+#include "topo/sysfs_probe.hpp"
 #include "topo/topology_builder.hpp"
 #include "topo/topology_checks.hpp"
 #include "topology_fixtures.hpp"
@@ -184,6 +187,42 @@ TEST(SmiText, MalformedInputsAreUsageErrors) {
   EXPECT_THROW(fb::parse_nvidia_smi_topo("nothing here"), fb::Error);
   EXPECT_THROW(fb::parse_rocm_smi_topo("nothing here"), fb::Error);
   EXPECT_THROW(fb::parse_rocm_smi_topo("== Link Type between two GPUs ==\nGPU0   0    XGMI\n"), fb::Error);
+}
+
+// A number too large for an int in rocm-smi's NUMA lines is the input's fault (exit 2), not an
+// uncaught out_of_range; the unmodified capture reads GPU0 on node 0.
+TEST(SmiText, RocmNumaNumbersOutOfRangeAreUsageErrors) {
+  const auto capture = read(kDir + "mi300x8/rocm-smi-showtopo.txt");
+  const std::string line = "GPU[0]\t\t: (Topology) Numa Node: 0";
+  ASSERT_NE(capture.find(line), std::string::npos);
+  EXPECT_EQ(fb::parse_rocm_smi_topo(capture).numa_node[0], 0);
+  for (const std::string bad :
+       {"GPU[0]\t\t: (Topology) Numa Node: 99999999999", "GPU[99999999999]\t\t: (Topology) Numa Node: 0",
+        "GPU[5000]\t\t: (Topology) Numa Node: 0"}) {
+    auto text = capture;
+    text.replace(text.find(line), line.size(), bad);
+    try {
+      fb::parse_rocm_smi_topo(text);
+      ADD_FAILURE() << "accepted: " << bad;
+    } catch (const fb::Error& e) {
+      EXPECT_EQ(e.code(), fb::ExitCode::usage) << bad;
+    }
+  }
+}
+
+// A sysfs NUMA directory whose number does not fit an int is not a node; the others still read.
+TEST(Topology, SysfsNodeNumberOutOfRangeIsSkipped) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("fb-sysfs-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::copy(kDir + "h200x2", root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  const fs::path bad = root / "sys/devices/system/node/node99999999999";
+  fs::create_directories(bad);
+  std::ofstream(bad / "cpulist") << "0-3\n";
+  const auto sysfs = fb::read_sysfs(root);
+  fs::remove_all(root);
+  EXPECT_EQ(sysfs.numa_cpulists, fb::read_sysfs(kDir + "h200x2").numa_cpulists);
+  EXPECT_EQ(sysfs.numa_cpulists.size(), 1U);
 }
 
 TEST(LinkRates, TablesAgainstHandValues) {
