@@ -96,8 +96,8 @@ TEST(RunPlan, ExpandsAllCollectivesDtypesAndOps) {
   o.op = "all";
   o.sizes = {"1M"};
   const auto plan = fb::build_run_plan(o, two_h200());
-  // 3 reducing collectives x 12 types x 5 ops + 4 others x 12 types.
-  EXPECT_EQ(plan.runs.size(), 3u * 12 * 5 + 4u * 12);
+  // 3 reducing collectives x 12 types x 5 ops + 6 others (gather and scatter among them) x 12 types.
+  EXPECT_EQ(plan.runs.size(), 3u * 12 * 5 + 6u * 12);
   EXPECT_EQ(plan.nranks(), 2);
   EXPECT_EQ(plan.placements, (std::vector<bool>{false}));
 }
