@@ -32,12 +32,12 @@ done
 
 echo "== fidelity sweep"
 big="--sizes 1M,16M,64M,256M,1G,4G"
-colls="all_reduce all_gather reduce_scatter alltoall broadcast sendrecv"
+colls="all_reduce all_gather reduce_scatter alltoall broadcast sendrecv gather scatter"
 for l in processes threads; do
   tag=$([[ $l == processes ]] && echo procs || echo threads)
   s=$(date +%s%N)
   "$bin" run $colls $big --gpus 2 --launcher $l -q --json "$out/big_$tag.json" > "$out/big_$tag.txt" || status=1
-  echo "sweep $l (6 collectives, 1M-4G): $((($(date +%s%N) - s) / 1000000)) ms"
+  echo "sweep $l (8 collectives, 1M-4G): $((($(date +%s%N) - s) / 1000000)) ms"
   "$bin" run all_reduce --sizes 2M,8M,32M,128M,512M,2G --gpus 2 --launcher $l -q --json "$out/mid_$tag.json" > /dev/null || status=1
   "$bin" run all_reduce --sizes 8,2K,4K,32K,64K,128K,512K --gpus 2 --launcher $l -q --json "$out/small_$tag.json" > /dev/null || status=1
   "$bin" run all_reduce --sizes 8,2K,4K,32K,64K,128K,512K -G 100 --gpus 2 --launcher $l -q --json "$out/graph_$tag.json" > /dev/null || status=1
