@@ -17,10 +17,10 @@
 namespace fb {
 
 int report_command(const ReportOptions& o) {
-  const std::string text = read_file(o.input);
+  const std::string input = read_file(o.input);
   Result r;
   try {
-    r = parse_result(text);
+    r = parse_result(input);
   } catch (const Error& e) {
     FB_USAGE_ERROR(fmt::format("{}: {}", o.input, e.what()));
   }
