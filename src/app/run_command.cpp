@@ -8,15 +8,16 @@
 #include <iostream>
 #include <map>
 
-#include "engine/machine_facts.hpp"
-#include "engine/plan_runner.hpp"
-#include "engine/result_header.hpp"
 #include "bench/plan.hpp"
-#include "cli/run_plan_builder.hpp"
+#include "cli/run_request.hpp"
 #include "comm/mpi_session.hpp"
 #include "comm/nccl_library.hpp"
 #include "core/environment.hpp"
 #include "core/result_json.hpp"
+#include "engine/machine_facts.hpp"
+#include "engine/plan_builder.hpp"
+#include "engine/plan_runner.hpp"
+#include "engine/result_header.hpp"
 #include "gpu/runtime.hpp"
 #include "launch/protocol.hpp"
 #include "launch/supervisor.hpp"
@@ -46,13 +47,13 @@ void warn_dropped_sizes(const Plan& plan) {
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
-  check_run_options(options);  // usage errors first, before touching GPU or NCCL
-  gpu::device_count();         // no GPU: an environment error, before loading NCCL
-  auto lib = NcclLibrary::load(options.nccl_lib);
+  const RunRequest request = run_request(options);  // usage errors first, before touching GPU or NCCL
+  gpu::device_count();                              // no GPU: an environment error, before loading NCCL
+  auto lib = NcclLibrary::load(request.nccl_lib);
   auto machine = probe_machine_facts(*lib);
   MpiSession* mpi = MpiSession::current();
   if (mpi != nullptr) machine.mpi_local_ranks = mpi->local_ranks();
-  Plan plan = build_run_plan(options, machine);
+  Plan plan = build_plan(request, machine);
   warn_dropped_sizes(plan);
 
   Result result = make_result_header(command_line, lib.get());
@@ -74,13 +75,13 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   auto on_point = [&](int index, const Point& point) {
     if (!run_slot.contains(index)) {
       run_slot[index] = result.runs.size();
-      result.runs.push_back(make_run(plan, static_cast<std::size_t>(index), {}));
+      result.runs.push_back(make_run(plan, static_cast<std::size_t>(index)));
     }
     auto& run = result.runs[run_slot[index]];
     run.points.push_back(point);
     reporters.point(result, run_slot[index], run.points.size() - 1);
   };
-  const auto outcome = run_plan(plan, {}, on_point);
+  const auto outcome = run_plan(plan, on_point);
 
   if (!outcome.gpus.empty()) result.gpus = outcome.gpus;
   result.finished = now_iso8601();

@@ -1,6 +1,10 @@
 #include "bench/plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "core/error.hpp"
 
 namespace fb {
 
@@ -52,6 +56,24 @@ std::string to_string(LauncherKind k) {
   return "processes";
 }
 
+std::string to_string(CpuBind b) {
+  switch (b) {
+    case CpuBind::numa:
+      return "numa";
+    case CpuBind::core:
+      return "core";
+    case CpuBind::none:
+      break;
+  }
+  return "none";
+}
+
+CpuBind parse_cpu_bind(const std::string& text) {
+  for (const auto b : {CpuBind::none, CpuBind::numa, CpuBind::core})
+    if (to_string(b) == text) return b;
+  FB_USAGE_ERROR(fmt::format("--cpu-bind '{}': expected none, numa or core", text));
+}
+
 void to_json(nlohmann::json& j, const Plan& p) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : p.runs)
@@ -77,7 +99,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"inject_corruption", p.inject_corruption},
        {"timeout_s", p.timeout_s},
        {"nccl_lib", p.nccl_lib},
-       {"cpu_bind", p.cpu_bind},
+       {"nccl_env", p.nccl_env},
+       {"cpu_bind", to_string(p.cpu_bind)},
        {"cpulists", p.cpulists}};
 }
 
@@ -105,7 +128,8 @@ void from_json(const nlohmann::json& j, Plan& p) {
   j.at("inject_corruption").get_to(p.inject_corruption);
   j.at("timeout_s").get_to(p.timeout_s);
   j.at("nccl_lib").get_to(p.nccl_lib);
-  j.at("cpu_bind").get_to(p.cpu_bind);
+  j.at("nccl_env").get_to(p.nccl_env);
+  p.cpu_bind = parse_cpu_bind(j.at("cpu_bind").get<std::string>());
   j.at("cpulists").get_to(p.cpulists);
 }
 

@@ -2,6 +2,7 @@
 // The immutable plan of a benchmark: what to run on which GPUs, how to time it.
 // Built once from validated options, then sent unchanged to every worker.
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -39,6 +40,9 @@ struct PointPlan {
 // mpi: started by mpirun/srun, one MPI rank per GPU (hosts may differ).
 enum class LauncherKind { processes, threads, mpi };
 
+// Worker processes' CPUs: none; numa: the GPU's local CPUs; core: one of them per rank.
+enum class CpuBind { none, numa, core };
+
 struct Plan {
   std::vector<RunPlan> runs;
   std::vector<std::uint64_t> sizes;  // requested sizes in bytes, before per-collective rounding
@@ -50,8 +54,10 @@ struct Plan {
   bool inject_corruption = false;  // testing aid: corrupts one output element on rank 0
   double timeout_s = 120;
   std::string nccl_lib;  // empty: the dynamic loader's libnccl.so.2
-  // Worker processes' CPUs: "none"; "numa": the GPU's local CPUs; "core": one of them per rank.
-  std::string cpu_bind = "none";
+  // NCCL settings the workers start with (NCCL_ALGO, NCCL_PROTO, NCCL_DEBUG...): NCCL reads
+  // them when a communicator is created, so each setting needs fresh workers.
+  std::map<std::string, std::string> nccl_env;
+  CpuBind cpu_bind = CpuBind::none;
   std::vector<std::string> cpulists;  // per rank: the GPU's local CPUs (from the topology)
 
   [[nodiscard]] int nranks() const { return static_cast<int>(gpus.size()); }
@@ -81,6 +87,9 @@ BufferNeeds buffer_needs(const Plan& plan);
 std::size_t rotation_steps(const PointPlan& p, std::size_t elem, const BufferNeeds& buffers, int iters);
 
 std::string to_string(LauncherKind k);
+std::string to_string(CpuBind b);
+// "none" | "numa" | "core"; throws a usage error naming --cpu-bind otherwise.
+CpuBind parse_cpu_bind(const std::string& text);
 
 void to_json(nlohmann::json& j, const Plan& p);
 void from_json(const nlohmann::json& j, Plan& p);

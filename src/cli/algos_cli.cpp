@@ -1,8 +1,50 @@
 #include "cli/algos_cli.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdlib>
+
 #include "cli/measure_options.hpp"
+#include "bench/collective_spec.hpp"
+#include "cli/run_request.hpp"
+#include "core/error.hpp"
 
 namespace fb {
+namespace {
+
+bool nvls_disabled() {
+  const char* v = std::getenv("NCCL_NVLS_ENABLE");
+  return v != nullptr && std::string(v) == "0";
+}
+
+// The algorithms NCCL offers for a collective on one node (CollNet needs a network plugin,
+// PAT one GPU per node, NVLS NVLink multicast).
+std::vector<std::string> default_algos(const std::string& collective) {
+  const auto algos = fb::collective(collective).single_node_algos;
+  if (!algos.empty()) return std::vector<std::string>(algos.begin(), algos.end());
+  std::vector<std::string_view> with_algos;
+  for (const auto& spec : all_collectives())
+    if (!spec.single_node_algos.empty()) with_algos.push_back(spec.name);
+  FB_USAGE_ERROR(fmt::format("NCCL picks no algorithm for {}: algos applies to {}", collective,
+                             fmt::join(with_algos, ", ")));
+}
+
+std::vector<std::string> checked(const std::vector<std::string>& names, const std::vector<std::string>& valid,
+                                 const char* what) {
+  for (const auto& n : names) {
+    if (n == "default") continue;  // leave this one to NCCL
+    const bool nvls = n == "NVLS" || n == "NVLSTree";
+    if (nvls && nvls_disabled())
+      FB_USAGE_ERROR(fmt::format("{} is not forced here: NCCL_NVLS_ENABLE=0 disables NVLink multicast", n));
+    if (!nvls && std::find(valid.begin(), valid.end(), n) == valid.end())
+      FB_USAGE_ERROR(fmt::format("unknown {} '{}': expected one of {}", what, n, fmt::join(valid, ", ")));
+  }
+  return names;
+}
+
+}  // namespace
 
 CLI::App* add_algos_subcommand(CLI::App& app, AlgosOptions& o) {
   auto* algos =
@@ -46,27 +88,16 @@ Examples:
   return algos;
 }
 
-CLI::App* add_scale_subcommand(CLI::App& app, ScaleOptions& o) {
-  auto* scale = app.add_subcommand("scale", "Busbw and time as the job grows, on well and badly placed GPUs");
-  scale->footer(R"(Runs one collective at one size on 1, 2, 4, ... GPUs (or --counts), choosing the GPUs from
-the topology: best keeps a group on the strongest links, worst spreads it over sockets and
-switches. Scaling efficiency = busbw / busbw of the smallest multi-GPU group of the same
-placement. Bandwidths in GB/s = 1e9 bytes/s.
-
-Examples:
-  fabricbench scale all_reduce --size 1G
-  fabricbench scale all_gather --size 256M --counts 2,4,8 --placement best --json scale.json)");
-  scale->add_option("collective", o.measure.collectives, "The collective to scale")->required()->expected(1);
-  scale->add_option("--size", o.size, "Message size (default 1G)");
-  scale->add_option("--counts", o.counts, "GPU counts, e.g. 2,4,8 (default 1, 2, 4, ... all)");
-  scale->add_option("--placement", o.placement, "best | worst | both (default both)")
-      ->check(CLI::IsMember({"best", "worst", "both"}));
-  add_data_options(scale, o.measure, /*verification=*/false);
-  add_timing_options(scale, o.measure);
-  add_launch_options(scale, o.measure, /*launcher=*/true);
-  scale->add_option("--json", o.measure.json_path, "Write the result document here");
-  scale->add_option("--csv", o.measure.csv_path, "Write one row per count and placement here");
-  return scale;
+AlgosRequest algos_request(const AlgosOptions& o) {
+  AlgosRequest r;
+  r.measure = run_request(o.measure);
+  if (o.measure.collectives.size() != 1) FB_USAGE_ERROR("algos takes exactly one collective");
+  const auto& coll = o.measure.collectives[0];
+  r.algos = checked(o.algos.empty() ? default_algos(coll) : parse_name_list(o.algos, "--algos"),
+                    default_algos(coll), "algorithm");
+  r.protos = checked(parse_name_list(o.protos, "--protos"), {"LL", "LL128", "Simple"}, "protocol");
+  r.keep_logs = o.keep_logs;
+  return r;
 }
 
 }  // namespace fb

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "bench/request.hpp"
 #include "cli/run_options.hpp"
 
 namespace fb {
@@ -16,13 +17,7 @@ struct AlgosOptions {
 
 CLI::App* add_algos_subcommand(CLI::App& app, AlgosOptions& opts);
 
-struct ScaleOptions {
-  RunOptions measure;  // one collective, data, timing, launcher
-  std::string size = "1G";
-  std::string counts;  // "" = 1, 2, 4, ... up to all GPUs
-  std::string placement = "both";
-};
-
-CLI::App* add_scale_subcommand(CLI::App& app, ScaleOptions& opts);
+// Usage errors (names, lists, one collective) here, before any GPU is touched.
+AlgosRequest algos_request(const AlgosOptions& opts);
 
 }  // namespace fb

@@ -1,5 +1,11 @@
 #include "cli/p2p_cli.hpp"
 
+#include <fmt/format.h>
+
+#include "cli/run_request.hpp"
+#include "core/error.hpp"
+#include "core/units.hpp"
+
 namespace fb {
 
 CLI::App* add_p2p_subcommand(CLI::App& app, P2pOptions& o) {
@@ -26,6 +32,30 @@ Examples:
   p2p->add_option("--csv", o.csv_path, "Write one row per measurement here");
   p2p->add_flag("-q,--quiet", o.quiet, "No progress lines");
   return p2p;
+}
+
+P2pRequest p2p_request(const P2pOptions& o) {
+  P2pRequest r;
+  P2pPlan& plan = r.measure;
+  plan.bytes = parse_size(o.size, "--size");
+  if (plan.bytes % 4096 != 0) FB_USAGE_ERROR(fmt::format("--size {} is not a multiple of 4 KiB", o.size));
+  if (o.copies < 1) FB_USAGE_ERROR(fmt::format("--copies must be at least 1 (got {})", o.copies));
+  if (o.samples < 1) FB_USAGE_ERROR(fmt::format("--samples must be at least 1 (got {})", o.samples));
+  if (!(o.margin > 0 && o.margin < 1))
+    FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", o.margin));
+  plan.latency_bytes = parse_size(o.latency_size, "--latency-size");
+  plan.latency_stride = parse_size(o.latency_stride, "--latency-stride");
+  if (plan.latency_stride % 8 != 0 || plan.latency_stride * 2 > plan.latency_bytes)
+    FB_USAGE_ERROR("--latency-stride must be a multiple of 8 bytes and at most half of --latency-size");
+  plan.copies_per_sample = o.copies;
+  plan.samples = o.samples;
+  plan.pairs = !o.no_pairs;
+  plan.host = !o.no_host;
+  plan.latency = !o.no_latency;
+  if (!plan.host && !plan.pairs) FB_USAGE_ERROR("nothing to measure: add GPUs or drop --no-host");
+  r.gpus = parse_gpu_selection(o.gpus);
+  r.margin = o.margin;
+  return r;
 }
 
 }  // namespace fb

@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "bench/request.hpp"
+
 namespace fb {
 
 struct P2pOptions {
@@ -21,5 +23,8 @@ struct P2pOptions {
 };
 
 CLI::App* add_p2p_subcommand(CLI::App& app, P2pOptions& opts);
+
+// The settings from the options: usage errors here, before any GPU is touched.
+P2pRequest p2p_request(const P2pOptions& opts);
 
 }  // namespace fb

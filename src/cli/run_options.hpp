@@ -1,5 +1,5 @@
 #pragma once
-// Raw options of `fabricbench run`, as typed by the user (validated by build_run_plan).
+// Raw options of `fabricbench run`, as typed by the user (turned into a request by cli/run_request.hpp).
 #include <string>
 #include <vector>
 
@@ -22,7 +22,7 @@ struct RunOptions {
   std::string gpus;  // "" = all; "N" = first N; "0,2" or "0-3" = those devices
   std::string launcher = "processes";
   std::string cpu_bind = "none";  // none | numa | core
-  std::string in_place = "off";  // off | on | both
+  std::string in_place = "off";   // off | on | both
   int min_batches = 6;
   int max_batches = 200;
   double target_ci = 0.01;

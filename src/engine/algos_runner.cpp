@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "engine/plan_runner.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "engine/plan_runner.hpp"
 
 namespace fb {
 namespace {
@@ -38,12 +38,11 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
   fs::create_directories(logs);
   Plan probe = plan;
   probe.sampling = {1, 0, 0, 1, 1, 0, 1.0};
+  probe.nccl_env.insert_or_assign("NCCL_DEBUG", "INFO");
+  probe.nccl_env.insert_or_assign("NCCL_DEBUG_SUBSYS", "INIT,TUNING");
+  probe.nccl_env.insert_or_assign("NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string());
   if (!quiet) fmt::print(stderr, "fabricbench: reading NCCL's own choices from its log\n");
-  const auto probed = run_plan(probe,
-                               {{"NCCL_DEBUG", "INFO"},
-                                {"NCCL_DEBUG_SUBSYS", "INIT,TUNING"},
-                                {"NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string()}},
-                               [](int, const Point&) {});
+  const auto probed = run_plan(probe, [](int, const Point&) {});
   end_mpi_job_if_failed(probe, probed);
   out.log = read_logs(logs);
   const auto& log = out.log;
@@ -59,16 +58,16 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
       if (a != "default" || p != "default")
         configs.push_back({a == "default" ? "" : a, p == "default" ? "" : p, {}, ""});
   for (auto& c : configs) {
-    std::map<std::string, std::string> env;
-    if (!c.algo.empty()) env["NCCL_ALGO"] = c.algo;
-    if (!c.proto.empty()) env["NCCL_PROTO"] = c.proto;
+    Plan forced = plan;
+    if (!c.algo.empty()) forced.nccl_env["NCCL_ALGO"] = c.algo;
+    if (!c.proto.empty()) forced.nccl_env["NCCL_PROTO"] = c.proto;
     if (!quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
-    const auto outcome = run_plan(plan, env, [&](int, const Point& p) { c.points.push_back(p); });
-    end_mpi_job_if_failed(plan, outcome);  // under MPI a failed pair cannot be skipped
+    const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
+    end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped
     if (!outcome.supervisor.ok) c.failure = outcome.failure;
     if (c.is_default() && !outcome.supervisor.ok)
       throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
-    Run run = make_run(plan, 0, env);
+    Run run = make_run(forced, 0);
     run.kind = RunKind::algos;
     run.failure = c.failure;
     run.points = c.points;

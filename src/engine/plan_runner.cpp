@@ -5,9 +5,9 @@
 
 #include <cstdlib>
 
-#include "engine/worker.hpp"
 #include "comm/mpi_session.hpp"
 #include "core/result_json.hpp"
+#include "engine/worker.hpp"
 #include "launch/protocol.hpp"
 
 namespace fb {
@@ -56,7 +56,7 @@ ScopedEnv::~ScopedEnv() {
   }
 }
 
-Run make_run(const Plan& plan, std::size_t index, const std::map<std::string, std::string>& env) {
+Run make_run(const Plan& plan, std::size_t index) {
   const auto& rp = plan.runs.at(index);
   Run run;
   run.collective = rp.collective;
@@ -67,7 +67,7 @@ Run make_run(const Plan& plan, std::size_t index, const std::map<std::string, st
   run.launcher = to_string(plan.launcher);
   run.graph_launches = plan.sampling.graph_launches;
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"}) {
-    if (const auto it = env.find(var); it != env.end())
+    if (const auto it = plan.nccl_env.find(var); it != plan.nccl_env.end())
       run.forced[var] = it->second;
     else if (const char* v = std::getenv(var))
       run.forced[var] = v;
@@ -90,8 +90,8 @@ void attach_cpulists(Plan& plan, const Topology& topology) {
   plan.cpulists = local_cpulists(topology, plan.gpus);
 }
 
-PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env,
-                     const PointHandler& on_point) {
+PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
+  const auto& env = plan.nccl_env;
   std::vector<nlohmann::json> starts;
   const int nprocs = process_count(plan);
   starts.reserve(static_cast<std::size_t>(nprocs));

@@ -20,10 +20,9 @@ struct PlanOutcome {
   std::vector<GpuInfo> gpus;  // under MPI: every rank's GPU as its own host saw it
 };
 
-// `env` is set for the workers only (NCCL reads NCCL_ALGO and the like when a communicator is
-// created, so each setting needs fresh processes: the processes launcher).
-PlanOutcome run_plan(const Plan& plan, const std::map<std::string, std::string>& env,
-                     const PointHandler& on_point);
+// plan.nccl_env is set for the workers only (NCCL reads NCCL_ALGO and the like when a
+// communicator is created, so each setting needs fresh processes: the processes launcher).
+PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point);
 
 // Under MPI, after a failed plan the other ranks may wait in a collective for ever: the only
 // way on is to end the whole job (MPI_Abort). Call once the failure is reported and written.
@@ -36,7 +35,7 @@ std::vector<std::string> local_cpulists(const Topology& topology, const std::vec
 void attach_cpulists(Plan& plan, const Topology& topology);
 
 // The result-document header of plan.runs[index], forced NCCL_ALGO/NCCL_PROTO included.
-Run make_run(const Plan& plan, std::size_t index, const std::map<std::string, std::string>& env);
+Run make_run(const Plan& plan, std::size_t index);
 
 // Sets environment variables for a scope and restores the previous values after.
 class ScopedEnv {

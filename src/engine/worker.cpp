@@ -6,12 +6,12 @@
 
 #include "bench/collective_driver.hpp"
 #include "comm/channel.hpp"
-#include "launch/hub_bootstrap.hpp"
 #include "comm/mpi_session.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/environment.hpp"
 #include "core/result_json.hpp"
 #include "gpu/runtime.hpp"
+#include "launch/hub_bootstrap.hpp"
 #include "launch/protocol.hpp"
 #include "launch/worker_link.hpp"
 
@@ -19,11 +19,11 @@ namespace fb {
 namespace {
 
 void bind_worker_cpus(const Plan& plan, int process, ProgressSink& sink) {
-  if (plan.cpu_bind == "none" || plan.launcher != LauncherKind::processes) return;
+  if (plan.cpu_bind == CpuBind::none || plan.launcher != LauncherKind::processes) return;
   const auto i = static_cast<std::size_t>(process);
   const std::string list = i < plan.cpulists.size() ? plan.cpulists[i] : std::string();
   auto cpus = parse_cpulist(list);
-  if (plan.cpu_bind == "core" && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
+  if (plan.cpu_bind == CpuBind::core && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
   if (!bind_to_cpus(cpus))
     sink.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
                           process, list));

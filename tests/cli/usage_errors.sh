@@ -27,6 +27,9 @@ expect 2 "--size 5000 is not a multiple of 4 KiB" p2p --size 5000
 expect 2 "--size '0' must be at least 1 byte" p2p --size 0
 expect 2 "--latency-stride must be a multiple of 8" p2p --latency-stride 3
 expect 2 "--size '1X' has an unknown suffix" scale all_reduce --size 1X
+expect 2 "--counts entry 'x' is not a whole number" scale all_reduce --counts 2,x
+expect 2 "--algos 'Ring,,Tree' has an empty entry" algos all_reduce --algos Ring,,Tree
+expect 2 "--gpus names GPU 1 twice" doctor --gpus 1,1
 
 # compare needs no GPU: malformed and unrelated files, a regression, identical files.
 tmp=$(mktemp -d)

@@ -2,9 +2,10 @@
 
 #include <string>
 
-#include "cli/run_plan_builder.hpp"
+#include "cli/run_request.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
+#include "engine/plan_builder.hpp"
 
 namespace {
 
@@ -19,6 +20,11 @@ fb::RunOptions opts(std::vector<std::string> collectives) {
   fb::RunOptions o;
   o.collectives = std::move(collectives);
   return o;
+}
+
+// The user's options through the CLI's request into the engine's plan, as `run` does.
+fb::Plan plan_of(const fb::RunOptions& o, const fb::MachineFacts& m) {
+  return fb::build_plan(fb::run_request(o), m);
 }
 
 // Expects a usage error whose message contains `needle`.
@@ -75,19 +81,43 @@ TEST(Sizes, Errors) {
 }
 
 TEST(GpuSelection, CountListAndRange) {
-  EXPECT_EQ(fb::parse_gpu_selection("", 4), (std::vector<int>{0, 1, 2, 3}));
-  EXPECT_EQ(fb::parse_gpu_selection("2", 4), (std::vector<int>{0, 1}));
-  EXPECT_EQ(fb::parse_gpu_selection("3,1", 4), (std::vector<int>{3, 1}));
-  EXPECT_EQ(fb::parse_gpu_selection("1-3", 4), (std::vector<int>{1, 2, 3}));
-  EXPECT_EQ(fb::parse_gpu_selection("2-2", 4), (std::vector<int>{2}));
+  const auto resolve = [](const std::string& text, int available) {
+    return fb::resolve_gpus(fb::parse_gpu_selection(text), available);
+  };
+  EXPECT_EQ(resolve("", 4), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(resolve("2", 4), (std::vector<int>{0, 1}));
+  EXPECT_EQ(resolve("3,1", 4), (std::vector<int>{3, 1}));
+  EXPECT_EQ(resolve("1-3", 4), (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(resolve("2-2", 4), (std::vector<int>{2}));
+}
+
+TEST(GpuSelection, TypedKindsAndTheirText) {
+  EXPECT_EQ(fb::parse_gpu_selection("").kind, fb::GpuSelection::Kind::all);
+  const auto first = fb::parse_gpu_selection("3");
+  EXPECT_EQ(first.kind, fb::GpuSelection::Kind::first);
+  EXPECT_EQ(first.count, 3);
+  const auto ids = fb::parse_gpu_selection("2,0-1");
+  EXPECT_EQ(ids.kind, fb::GpuSelection::Kind::ids);
+  EXPECT_EQ(ids.ids, (std::vector<int>{2, 0, 1}));
+  EXPECT_EQ(ids.text(), "2,0,1");
+  EXPECT_EQ(first.text(), "3");
+  EXPECT_EQ(fb::GpuSelection::all().text(), "");
+  // One GPU by id is a list of one, not "the first 1" (what doctor and scale build directly).
+  EXPECT_EQ(fb::resolve_gpus(fb::GpuSelection::these({1}), 2), (std::vector<int>{1}));
+}
+
+TEST(GpuSelection, SyntaxErrorsNeedNoMachine) {
+  expect_usage_error([] { fb::parse_gpu_selection("1,1"); }, "twice");
+  expect_usage_error([] { fb::parse_gpu_selection("x"); }, "not a whole number");
+  expect_usage_error([] { fb::parse_gpu_selection("0"); }, "asks for 0");
+  expect_usage_error([] { fb::parse_gpu_selection("3-1"); }, "backwards");
+  expect_usage_error([] { fb::parse_gpu_selection("0,,1"); }, "not a whole number");
 }
 
 TEST(GpuSelection, BeyondWhatExists) {
-  expect_usage_error([] { fb::parse_gpu_selection("8", 2); }, "2 are visible");
-  expect_usage_error([] { fb::parse_gpu_selection("0,5", 2); }, "GPU 5");
-  expect_usage_error([] { fb::parse_gpu_selection("1,1", 2); }, "twice");
-  expect_usage_error([] { fb::parse_gpu_selection("x", 2); }, "not a whole number");
-  expect_usage_error([] { fb::parse_gpu_selection("0", 2); }, "asks for 0");
+  expect_usage_error([] { fb::resolve_gpus(fb::GpuSelection::first(8), 2); }, "2 are visible");
+  expect_usage_error([] { fb::resolve_gpus(fb::GpuSelection::these({0, 5}), 2); }, "GPU 5");
+  expect_usage_error([] { fb::resolve_gpus(fb::GpuSelection::all(), 0); }, "no GPU is visible");
 }
 
 TEST(RunPlan, ExpandsAllCollectivesDtypesAndOps) {
@@ -95,7 +125,7 @@ TEST(RunPlan, ExpandsAllCollectivesDtypesAndOps) {
   o.dtype = "all";
   o.op = "all";
   o.sizes = {"1M"};
-  const auto plan = fb::build_run_plan(o, two_h200());
+  const auto plan = plan_of(o, two_h200());
   // 3 reducing collectives x 12 types x 5 ops + 6 others (gather and scatter among them) x 12 types.
   EXPECT_EQ(plan.runs.size(), 3u * 12 * 5 + 6u * 12);
   EXPECT_EQ(plan.nranks(), 2);
@@ -106,7 +136,7 @@ TEST(RunPlan, InPlaceVariantsOnlyWhereSupported) {
   auto o = opts({"all_reduce", "alltoall"});
   o.sizes = {"1M"};
   o.in_place = "both";
-  const auto plan = fb::build_run_plan(o, two_h200());
+  const auto plan = plan_of(o, two_h200());
   EXPECT_EQ(fb::plan_points(plan, plan.runs[0]).size(), 2u);
   EXPECT_EQ(fb::plan_points(plan, plan.runs[1]).size(), 1u);
 }
@@ -114,25 +144,25 @@ TEST(RunPlan, InPlaceVariantsOnlyWhereSupported) {
 TEST(RunPlan, RejectsBadNamesAndValues) {
   auto m = two_h200();
   auto o = opts({"allreduce"});
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "unknown collective");
+  expect_usage_error([&] { plan_of(o, m); }, "unknown collective");
   o = opts({"all_reduce"});
   o.dtype = "float128";
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "unknown data type");
+  expect_usage_error([&] { plan_of(o, m); }, "unknown data type");
   o = opts({"all_reduce"});
   o.op = "xor";
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "unknown reduction op");
+  expect_usage_error([&] { plan_of(o, m); }, "unknown reduction op");
   o = opts({"broadcast"});
   o.root = 2;
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "-r/--root 2");
+  expect_usage_error([&] { plan_of(o, m); }, "-r/--root 2");
   o = opts({"all_reduce"});
   o.iters = 0;
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "--iters");
+  expect_usage_error([&] { plan_of(o, m); }, "--iters");
   o = opts({"all_reduce"});
   o.check = 2;
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "0 or 1");
+  expect_usage_error([&] { plan_of(o, m); }, "0 or 1");
   o = opts({"all_reduce"});
   o.timeout_s = 0;
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "--timeout");
+  expect_usage_error([&] { plan_of(o, m); }, "--timeout");
 }
 
 TEST(RunPlan, Fp8NeedsNewNcclAndHopper) {
@@ -140,24 +170,24 @@ TEST(RunPlan, Fp8NeedsNewNcclAndHopper) {
   o.dtype = "f8e4m3";
   o.sizes = {"1M"};
   auto m = two_h200();
-  EXPECT_NO_THROW(fb::build_run_plan(o, m));
+  EXPECT_NO_THROW(plan_of(o, m));
   m.nccl_version = 22304;
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "NCCL 2.24 or newer");
+  expect_usage_error([&] { plan_of(o, m); }, "NCCL 2.24 or newer");
   m = two_h200();
   m.devices[1].compute_capability = 80;
-  expect_usage_error([&] { fb::build_run_plan(o, m); }, "GPU 1 is 8.0");
+  expect_usage_error([&] { plan_of(o, m); }, "GPU 1 is 8.0");
 }
 
 TEST(RunPlan, SizeThatDoesNotFitSaysHowMuchIsNeeded) {
   auto o = opts({"all_reduce"});
   o.sizes = {"100G"};
-  expect_usage_error([&] { fb::build_run_plan(o, two_h200()); }, "needs 201 GiB per GPU");
+  expect_usage_error([&] { plan_of(o, two_h200()); }, "needs 201 GiB per GPU");
 }
 
 TEST(RunPlan, SizesTooSmallForEveryRankAreAnError) {
   auto o = opts({"all_gather"});
   o.sizes = {"4"};  // one float, two ranks
-  expect_usage_error([&] { fb::build_run_plan(o, two_h200()); }, "no size");
+  expect_usage_error([&] { plan_of(o, two_h200()); }, "no size");
 }
 
 TEST(RunPlan, PlanSurvivesJsonToWorkers) {
@@ -166,7 +196,7 @@ TEST(RunPlan, PlanSurvivesJsonToWorkers) {
   o.root = 1;
   o.graph_launches = 10;
   o.launcher = "threads";
-  const auto plan = fb::build_run_plan(o, two_h200());
+  const auto plan = plan_of(o, two_h200());
   const fb::Plan back = nlohmann::json(plan).get<fb::Plan>();
   EXPECT_EQ(nlohmann::json(back), nlohmann::json(plan));
   EXPECT_EQ(back.runs[1].root, 1);
@@ -186,7 +216,7 @@ TEST(CpuList, ParsesRangesAndLists) {
 TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {
   auto o = opts({"all_reduce", "all_gather"});
   o.sizes = {"1M", "16M", "64M"};
-  const auto plan = fb::build_run_plan(o, two_h200());
+  const auto plan = plan_of(o, two_h200());
   const auto needs = fb::buffer_needs(plan);
   // all_reduce 64M: 64 MiB send and receive; all_gather 64M: 32 MiB per rank sent.
   EXPECT_EQ(needs.send, 64ULL << 20);
@@ -211,7 +241,7 @@ TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
   machine.mpi_local_ranks = {0, 1, 0, 1};  // 2 hosts x 2 ranks
   auto o = opts({"all_reduce"});
   o.sizes = {"1M"};
-  auto plan = fb::build_run_plan(o, machine);
+  auto plan = plan_of(o, machine);
   EXPECT_EQ(plan.launcher, fb::LauncherKind::mpi);
   EXPECT_EQ(plan.gpus, (std::vector<int>{0, 1, 0, 1}));
   EXPECT_EQ(plan.nranks(), 4);
@@ -220,22 +250,22 @@ TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
   EXPECT_EQ(fb::assignment_for(plan, 3).ranks, (std::vector<int>{3}));
   o.gpus = "1";  // one GPU per host selected: GPU 0 on each
   machine.mpi_local_ranks = {0, 0};
-  EXPECT_EQ(fb::build_run_plan(o, machine).gpus, (std::vector<int>{0, 0}));
+  EXPECT_EQ(plan_of(o, machine).gpus, (std::vector<int>{0, 0}));
   o.gpus = "";
   machine.mpi_local_ranks = {0, 1, 2};  // three ranks on a host with two GPUs
-  expect_usage_error([&] { fb::build_run_plan(o, machine); }, "MPI rank 2 is process 3 on its host");
+  expect_usage_error([&] { plan_of(o, machine); }, "MPI rank 2 is process 3 on its host");
   o.launcher = "threads";
   machine.mpi_local_ranks = {0, 1};
-  expect_usage_error([&] { fb::build_run_plan(o, machine); }, "drop --launcher threads");
+  expect_usage_error([&] { plan_of(o, machine); }, "drop --launcher threads");
   o.launcher = "processes";
   o.cpu_bind = "numa";
-  expect_usage_error([&] { fb::build_run_plan(o, machine); }, "use its --bind-to");
+  expect_usage_error([&] { plan_of(o, machine); }, "use its --bind-to");
   o.cpu_bind = "none";
   o.root = 3;  // ranks are MPI ranks: root 3 exists only with 4 of them
-  expect_usage_error([&] { fb::build_run_plan(o, machine); }, "-r/--root 3");
+  expect_usage_error([&] { plan_of(o, machine); }, "-r/--root 3");
   machine.mpi_local_ranks = {0, 1, 0, 1};
   o.collectives = {"broadcast"};
-  EXPECT_EQ(fb::build_run_plan(o, machine).runs[0].root, 3);
+  EXPECT_EQ(plan_of(o, machine).runs[0].root, 3);
 }
 
 TEST(RunPlan, MpiLauncherSurvivesJson) {

@@ -1,0 +1,155 @@
+#include "cli/run_request.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "core/units.hpp"
+
+namespace fb {
+namespace {
+
+int parse_int(const std::string& text, const char* what) {
+  int v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
+    FB_USAGE_ERROR(fmt::format("{} '{}' is not a whole number", what, text));
+  return v;
+}
+
+std::vector<std::string> expand_collectives(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const auto& name : names) {
+    if (name == "all") {
+      for (const auto& spec : all_collectives()) out.emplace_back(spec.name);
+    } else {
+      out.emplace_back(collective(name).name);
+    }
+  }
+  std::vector<std::string> unique;
+  for (auto& n : out)
+    if (std::find(unique.begin(), unique.end(), n) == unique.end()) unique.push_back(n);
+  return unique;
+}
+
+template <typename T, typename Parse, typename All>
+std::vector<T> parse_list(const std::string& text, Parse parse, All all) {
+  if (text == "all") return all();
+  std::vector<T> out;
+  for (const auto& item : split(text, ','))
+    if (const T v = parse(item); std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  return out;
+}
+
+std::vector<DType> parse_dtypes(const std::string& text) {
+  return parse_list<DType>(text, parse_dtype, [] {
+    std::vector<DType> v;
+    for (const auto& t : all_dtypes()) v.push_back(t.id);
+    return v;
+  });
+}
+
+std::vector<RedOp> parse_redops(const std::string& text) {
+  return parse_list<RedOp>(text, parse_redop, [] {
+    std::vector<RedOp> v;
+    for (const auto& op : all_redops()) v.push_back(op.id);
+    return v;
+  });
+}
+
+void check_sampling(const RunOptions& o) {
+  if (o.iters < 1) FB_USAGE_ERROR(fmt::format("-n/--iters must be at least 1 (got {})", o.iters));
+  if (o.warmup < 0) FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", o.warmup));
+  if (o.graph_launches < 0)
+    FB_USAGE_ERROR(fmt::format("-G/--cudagraph must be >= 0 (got {})", o.graph_launches));
+  if (o.check != 0 && o.check != 1) FB_USAGE_ERROR(fmt::format("-c/--check takes 0 or 1 (got {})", o.check));
+  if (o.min_batches < 1) FB_USAGE_ERROR(fmt::format("--batches must be at least 1 (got {})", o.min_batches));
+  if (o.max_batches < o.min_batches)
+    FB_USAGE_ERROR(fmt::format("--max-batches ({}) is below --batches ({})", o.max_batches, o.min_batches));
+  if (!(o.target_ci >= 0 && o.target_ci < 1))
+    FB_USAGE_ERROR(fmt::format("--target-ci must be in [0, 1) (got {})", o.target_ci));
+  if (!(o.max_time_s > 0)) FB_USAGE_ERROR(fmt::format("--max-time must be > 0 s (got {})", o.max_time_s));
+  if (!(o.timeout_s > 0)) FB_USAGE_ERROR(fmt::format("--timeout must be > 0 s (got {})", o.timeout_s));
+}
+
+std::vector<bool> in_place_variants(const std::string& in_place) {
+  std::vector<bool> placements;
+  if (in_place != "on") placements.push_back(false);
+  if (in_place != "off") placements.push_back(true);
+  return placements;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> build_sizes(const RunOptions& o) {
+  if (!o.sizes.empty()) {
+    std::vector<std::uint64_t> out;
+    for (const auto& s : o.sizes) out.push_back(parse_size(s, "--sizes entry"));
+    return out;
+  }
+  const auto lo = parse_size(o.min_bytes, "-b/--minbytes");
+  const auto hi = parse_size(o.max_bytes, "-e/--maxbytes");
+  if (lo > hi)
+    FB_USAGE_ERROR(fmt::format("-b/--minbytes ({}) is larger than -e/--maxbytes ({})", format_bytes(lo),
+                               format_bytes(hi)));
+  if (!o.step_bytes.empty() && o.step_factor != 0)
+    FB_USAGE_ERROR("give either -f/--stepfactor or -i/--stepbytes, not both");
+  if (!o.step_bytes.empty()) return size_sweep(lo, hi, 0, parse_size(o.step_bytes, "-i/--stepbytes"));
+  if (o.step_factor != 0 && !(o.step_factor > 1))
+    FB_USAGE_ERROR(fmt::format("-f/--stepfactor must be greater than 1 (got {})", o.step_factor));
+  return size_sweep(lo, hi, o.step_factor != 0 ? o.step_factor : 2, 0);
+}
+
+GpuSelection parse_gpu_selection(const std::string& text) {
+  if (text.empty()) return GpuSelection::all();
+  if (text.find_first_of(",-") == std::string::npos) {
+    const int n = parse_int(text, "--gpus");
+    if (n < 1) FB_USAGE_ERROR(fmt::format("--gpus {} asks for {} GPUs: give at least 1", text, n));
+    return GpuSelection::first(n);
+  }
+  std::vector<int> ids;
+  for (const auto& item : split(text, ',')) {
+    const auto dash = item.find('-');
+    const int first = parse_int(item.substr(0, dash), "--gpus entry");
+    const int last = dash == std::string::npos ? first : parse_int(item.substr(dash + 1), "--gpus entry");
+    if (first > last) FB_USAGE_ERROR(fmt::format("--gpus range '{}' is backwards", item));
+    for (int g = first; g <= last; ++g) {
+      if (std::find(ids.begin(), ids.end(), g) != ids.end())
+        FB_USAGE_ERROR(fmt::format("--gpus names GPU {} twice", g));
+      ids.push_back(g);
+    }
+  }
+  return GpuSelection::these(ids);
+}
+
+std::vector<std::string> parse_name_list(const std::string& text, const char* what) {
+  auto names = split(text, ',');
+  for (const auto& n : names)
+    if (n.empty()) FB_USAGE_ERROR(fmt::format("{} '{}' has an empty entry", what, text));
+  return names;
+}
+
+RunRequest run_request(const RunOptions& o) {
+  check_sampling(o);
+  RunRequest r;
+  r.collectives = expand_collectives(o.collectives);
+  r.dtypes = parse_dtypes(o.dtype);
+  r.ops = parse_redops(o.op);
+  r.root = o.root;
+  r.sizes = build_sizes(o);
+  r.gpus = parse_gpu_selection(o.gpus);
+  r.placements = in_place_variants(o.in_place);
+  r.sampling = {o.iters, o.warmup, o.graph_launches, o.min_batches, o.max_batches, o.target_ci, o.max_time_s};
+  r.launcher = o.launcher == "threads" ? LauncherKind::threads : LauncherKind::processes;
+  r.check = o.check == 1;
+  r.inject_corruption = o.inject_corruption;
+  r.timeout_s = o.timeout_s;
+  r.nccl_lib = o.nccl_lib;
+  r.cpu_bind = parse_cpu_bind(o.cpu_bind);
+  return r;
+}
+
+}  // namespace fb

@@ -1,0 +1,25 @@
+#pragma once
+// `fabricbench doctor`: the whole check of a machine, stage after stage (engine/doctor_stages.hpp),
+// the verdicts at the end. Reports through `DoctorProgress`; writes nothing itself.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/request.hpp"
+#include "core/result.hpp"
+#include "engine/doctor_stages.hpp"
+
+namespace fb {
+
+struct DoctorProgress {
+  std::function<void(const Result&)> begun;  // header, GPUs, topology and its findings known
+  std::function<void(const DoctorStage& stage, int number, int total)> stage;  // before it runs
+  std::function<void(const Result&)> updated;  // after every stage, also the one that failed
+};
+
+// The finished document (status complete, findings from every rule). A failed stage leaves
+// the document with status "failed" (seen by `updated`) and throws Error with its exit code.
+Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
+                  const DoctorProgress& progress);
+
+}  // namespace fb

@@ -1,0 +1,162 @@
+#include "engine/doctor_stages.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "analyse/p2p_analysis.hpp"
+#include "bench/p2p_bench.hpp"
+#include "engine/algos_runner.hpp"
+#include "engine/plan_builder.hpp"
+#include "engine/plan_runner.hpp"
+#include "engine/scale_runner.hpp"
+
+namespace fb {
+namespace {
+
+bool always(const DoctorContext& /*ctx*/) { return true; }
+bool more_than_two_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 2; }
+
+void append_runs(StageOutput& out, Result& result) {
+  for (auto& run : out.runs) result.runs.push_back(std::move(run));
+}
+
+StageOutput measure_pairs(const DoctorContext& ctx) {
+  P2pPlan p2p;
+  p2p.gpus = ctx.gpus;
+  p2p.cpulists = local_cpulists(*ctx.result.topology, ctx.gpus);
+  if (ctx.request.quick) {
+    p2p.bytes = 64ULL << 20;
+    p2p.copies_per_sample = 4;
+    p2p.samples = 3;
+  }
+  StageOutput out;
+  out.p2p = run_p2p(p2p, [](const std::string&) {});
+  attach_p2p_ceilings(out.p2p, *ctx.result.topology);
+  return out;
+}
+
+void merge_pairs(StageOutput& out, Result& result) { result.p2p = std::move(out.p2p); }
+
+StageOutput measure_collectives(const DoctorContext& ctx) {
+  Plan plan = build_plan(ctx.collectives, ctx.facts);
+  attach_cpulists(plan, *ctx.result.topology);
+  StageOutput out;
+  std::map<int, std::size_t> slot;  // runs appear as their first point arrives
+  const auto outcome = run_plan(plan, [&](int index, const Point& p) {
+    if (!slot.contains(index)) {
+      slot[index] = out.runs.size();
+      out.runs.push_back(make_run(plan, static_cast<std::size_t>(index)));
+    }
+    out.runs[slot[index]].points.push_back(p);
+  });
+  if (!outcome.supervisor.ok) {
+    out.failure = outcome.failure;
+    out.code = outcome.supervisor.code;
+  }
+  return out;
+}
+
+// The one all_reduce request the scaling and algorithm stages share.
+RunRequest unverified_all_reduce(const RunRequest& collectives) {
+  RunRequest r = collectives;
+  r.inject_corruption = false;
+  r.collectives = {"all_reduce"};
+  r.check = false;
+  return r;
+}
+
+StageOutput measure_scaling(const DoctorContext& ctx) {
+  ScaleRequest scale;
+  scale.measure = unverified_all_reduce(ctx.collectives);
+  scale.measure.sizes = {ctx.request.quick ? 256ULL << 20 : 1ULL << 30};
+  scale.measure.gpus = GpuSelection::all();
+  for (int count = 2; count <= static_cast<int>(ctx.gpus.size()); count *= 2) scale.counts.push_back(count);
+  StageOutput out;
+  out.runs = run_scaling(scale, ctx.facts, *ctx.result.topology, [](const Run&) {});
+  for (const auto& run : out.runs)  // a failed group fails the doctor as it fails `scale`
+    if (!run.failure.empty() && out.failure.empty())
+      out.failure = fmt::format("{} GPUs, {} placement: {}", run.gpus.size(), run.label, run.failure);
+  return out;
+}
+
+StageOutput measure_algorithms(const DoctorContext& ctx) {
+  RunRequest a = unverified_all_reduce(ctx.collectives);
+  if (ctx.request.quick) a.sizes = {1ULL << 20, 256ULL << 20, 1ULL << 30};
+  Plan plan = build_plan(a, ctx.facts);
+  attach_cpulists(plan, *ctx.result.topology);
+  auto sweep = ctx.request.quick
+                   ? run_algos(plan, {"Ring", "Tree", "default"}, {"default", "LL", "Simple"}, "", true)
+                   : run_algos(plan, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, "", true);
+  StageOutput out;
+  out.runs = std::move(sweep.runs);
+  out.log = std::move(sweep.log);
+  return out;
+}
+
+// The communicator set-up NCCL logged holds for every run of this machine.
+void merge_algorithms(StageOutput& out, Result& result) {
+  append_runs(out, result);
+  for (auto& run : result.runs)
+    if (run.kind == RunKind::collective && run.nccl_transports.empty()) {
+      run.nccl_transports.assign(out.log.transports.begin(), out.log.transports.end());
+      run.nccl_coll_channels = out.log.coll_channels;
+      run.nccl_p2p_channels = out.log.p2p_channels;
+    }
+}
+
+}  // namespace
+
+const std::vector<DoctorStage>& doctor_stages() {
+  static const std::vector<DoctorStage> stages{
+      {.name = "pairs",
+       .what = "pairs: copy engine, SM copies, latency, host links",
+       .quick_estimate = "5 s",
+       .thorough_estimate = "1 s per pair and GPU",
+       .applies = always,
+       .run = measure_pairs,
+       .merge = merge_pairs},
+      {.name = "collectives",
+       .what = "collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
+       .quick_estimate = "10 s",
+       .thorough_estimate = "1 min",
+       .applies = always,
+       .run = measure_collectives,
+       .merge = append_runs},
+      {.name = "scaling",
+       .what = "scaling: all_reduce on growing groups, best and worst placement",
+       .quick_estimate = "15 s",
+       .thorough_estimate = "1 min",
+       .applies = more_than_two_gpus,
+       .run = measure_scaling,
+       .merge = append_runs},
+      {.name = "algorithms",
+       .what = "algorithms: NCCL's choice against forced ones for all_reduce",
+       .quick_estimate = "25 s",
+       .thorough_estimate = "2 min",
+       .applies = always,
+       .run = measure_algorithms,
+       .merge = merge_algorithms},
+  };
+  return stages;
+}
+
+RunRequest doctor_collectives_request(const DoctorRequest& request, const MachineFacts& facts,
+                                      const std::vector<int>& gpus) {
+  RunRequest m;
+  m.collectives = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "sendrecv"};
+  m.gpus = GpuSelection::these(gpus);
+  m.nccl_lib = request.nccl_lib;
+  m.timeout_s = request.timeout_s;
+  m.check = true;
+  m.inject_corruption = request.inject_corruption;
+  if (request.quick) {
+    m.sizes = {1ULL << 20, 16ULL << 20, 256ULL << 20, 1ULL << 30};
+    m.sampling.max_time_s = 0.3;
+  } else {
+    m.sizes = size_sweep(1ULL << 20, largest_fitting_size(facts, gpus), 4, 0);
+  }
+  return m;
+}
+
+}  // namespace fb

@@ -1,0 +1,52 @@
+#pragma once
+// The doctor's stages as data: what each runs, how long it takes (quick and thorough), and
+// how its output merges into the result document. engine/doctor.hpp runs them in order.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench/request.hpp"
+#include "comm/nccl_log.hpp"
+#include "core/error.hpp"
+#include "core/result.hpp"
+#include "engine/machine_facts.hpp"
+
+namespace fb {
+
+// What a stage works with: the request, the machine, the GPUs, and the document so far
+// (header, topology and every earlier stage's output).
+struct DoctorContext {
+  const DoctorRequest& request;
+  const MachineFacts& facts;
+  std::vector<int> gpus;
+  RunRequest collectives;  // the verified sweep; the later stages derive theirs from it
+  const Result& result;
+};
+
+// What a stage measured, before its merge puts it into the document.
+struct StageOutput {
+  std::vector<P2pMeasurement> p2p;
+  std::vector<Run> runs;
+  NcclLogSummary log;   // the algorithms stage's reading of NCCL's set-up
+  std::string failure;  // not empty: the stage failed (the document is written, then the doctor fails)
+  ExitCode code = ExitCode::run_failed;
+};
+
+struct DoctorStage {
+  std::string_view name;  // "collectives": in "collectives stage failed: ..."
+  std::string_view what;  // announced before the stage runs
+  std::string_view quick_estimate;
+  std::string_view thorough_estimate;
+  bool (*applies)(const DoctorContext&);
+  StageOutput (*run)(const DoctorContext&);
+  void (*merge)(StageOutput& output, Result& result);
+};
+
+// pairs, collectives, scaling (more than 2 GPUs), algorithms; in the order they run.
+const std::vector<DoctorStage>& doctor_stages();
+
+// The verified collective sweep: quick, a few sizes; thorough, 1 MiB up to what fits, by 4.
+RunRequest doctor_collectives_request(const DoctorRequest& request, const MachineFacts& facts,
+                                      const std::vector<int>& gpus);
+
+}  // namespace fb

@@ -1,0 +1,158 @@
+#include "engine/plan_builder.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+#include "engine/plan_runner.hpp"
+
+namespace fb {
+namespace {
+
+void check_dtype_supported(DType t, const MachineFacts& m, const std::vector<int>& gpus) {
+  const auto& info = dtype_info(t);
+  if (m.nccl_version < info.min_nccl_version)
+    FB_USAGE_ERROR(fmt::format("data type {} needs NCCL {}.{} or newer; the loaded NCCL is {}.{}.{}",
+                               info.name, info.min_nccl_version / 10000, info.min_nccl_version % 10000 / 100,
+                               m.nccl_version / 10000, m.nccl_version % 10000 / 100, m.nccl_version % 100));
+  for (const int g : gpus) {
+    const int cc = m.devices.at(static_cast<std::size_t>(g)).compute_capability;
+    if (cc < info.min_compute_capability)
+      FB_USAGE_ERROR(
+          fmt::format("NCCL reduces {} only on compute capability {}.{} or newer; GPU {} "
+                      "is {}.{}",
+                      info.name, info.min_compute_capability / 10, info.min_compute_capability % 10, g,
+                      cc / 10, cc % 10));
+  }
+}
+
+void check_fits(const Plan& plan, const MachineFacts& m) {
+  const auto needs = buffer_needs(plan);
+  const auto total = needs.total_with_nccl();
+  for (const int g : plan.gpus) {
+    const auto& dev = m.devices.at(static_cast<std::size_t>(g));
+    if (total > dev.memory_bytes)
+      FB_USAGE_ERROR(
+          fmt::format("the largest point needs {} per GPU (send {} + receive {} + {} for NCCL) but GPU {} "
+                      "({}) has {} in all; lower -e/--maxbytes",
+                      format_bytes(total), format_bytes(needs.send), format_bytes(needs.recv),
+                      format_bytes(kNcclReserveBytes), g, dev.name, format_bytes(dev.memory_bytes)));
+  }
+}
+
+// One run per collective x type (x op where it reduces), in the request's order.
+std::vector<RunPlan> expand_runs(const RunRequest& r) {
+  std::vector<RunPlan> runs;
+  for (const auto& name : r.collectives) {
+    const auto& spec = collective(name);
+    const int root = spec.rooted ? r.root : 0;
+    for (const auto t : r.dtypes) {
+      if (!spec.reduces) {
+        runs.push_back({name, t, RedOp::sum, root});
+        continue;
+      }
+      for (const auto op : r.ops) runs.push_back({name, t, op, root});
+    }
+  }
+  return runs;
+}
+
+void check_some_point(const Plan& plan) {
+  for (const auto& run : plan.runs)
+    if (!plan_points(plan, run).empty()) return;
+  FB_USAGE_ERROR(
+      fmt::format("no size in the list holds a single element per rank on {} GPUs; "
+                  "raise -e/--maxbytes",
+                  plan.nranks()));
+}
+
+}  // namespace
+
+std::vector<int> resolve_gpus(const GpuSelection& selection, int available) {
+  if (available <= 0) FB_USAGE_ERROR("no GPU is visible");
+  std::vector<int> gpus;
+  switch (selection.kind) {
+    case GpuSelection::Kind::all:
+      for (int i = 0; i < available; ++i) gpus.push_back(i);
+      return gpus;
+    case GpuSelection::Kind::first:
+      if (selection.count > available)
+        FB_USAGE_ERROR(fmt::format("--gpus {} asks for {} GPUs but {} {} visible", selection.count,
+                                   selection.count, available, available == 1 ? "is" : "are"));
+      for (int i = 0; i < selection.count; ++i) gpus.push_back(i);
+      return gpus;
+    case GpuSelection::Kind::ids:
+      break;
+  }
+  for (const int g : selection.ids)
+    if (g < 0 || g >= available)
+      FB_USAGE_ERROR(fmt::format("--gpus names GPU {} but only GPUs 0-{} are visible", g, available - 1));
+  return selection.ids;
+}
+
+std::vector<int> gpus_of_mpi_ranks(const RunRequest& request, const std::vector<int>& selected,
+                                   const std::vector<int>& local_ranks) {
+  if (request.launcher == LauncherKind::threads)
+    FB_USAGE_ERROR("under mpirun every MPI rank drives one GPU: drop --launcher threads");
+  if (request.cpu_bind != CpuBind::none)
+    FB_USAGE_ERROR(
+        "under mpirun the ranks are bound by mpirun: use its --bind-to (or --map-by) instead of --cpu-bind");
+  const auto gpus_text = request.gpus.text();
+  std::vector<int> gpus;
+  for (std::size_t r = 0; r < local_ranks.size(); ++r) {
+    const auto local = static_cast<std::size_t>(local_ranks[r]);
+    if (local >= selected.size())
+      FB_USAGE_ERROR(fmt::format(
+          "MPI rank {} is process {} on its host, but {} GPU{} {} selected per host{}: "
+          "start at most {} process{} per host",
+          r, local + 1, selected.size(), selected.size() == 1 ? "" : "s", selected.size() == 1 ? "is" : "are",
+          gpus_text.empty() ? "" : fmt::format(" (--gpus {})", gpus_text), selected.size(),
+          selected.size() == 1 ? "" : "es"));
+    gpus.push_back(selected[local]);
+  }
+  return gpus;
+}
+
+Plan build_plan(const RunRequest& r, const MachineFacts& machine) {
+  Plan plan;
+  plan.gpus = resolve_gpus(r.gpus, static_cast<int>(machine.devices.size()));
+  const bool mpi = !machine.mpi_local_ranks.empty();
+  if (mpi) plan.gpus = gpus_of_mpi_ranks(r, plan.gpus, machine.mpi_local_ranks);
+  if (r.root < 0 || r.root >= plan.nranks())
+    FB_USAGE_ERROR(fmt::format("-r/--root {} is not a rank of this run (0-{})", r.root, plan.nranks() - 1));
+  for (const auto t : r.dtypes) check_dtype_supported(t, machine, plan.gpus);
+  plan.runs = expand_runs(r);
+  plan.sizes = r.sizes;
+  plan.placements = r.placements;
+  plan.launcher = mpi ? LauncherKind::mpi : r.launcher;
+  plan.sampling = r.sampling;
+  plan.check = r.check;
+  plan.inject_corruption = r.inject_corruption;
+  plan.timeout_s = r.timeout_s;
+  plan.nccl_lib = r.nccl_lib;
+  plan.nccl_env = r.nccl_env;
+  plan.cpu_bind = r.cpu_bind;
+  check_some_point(plan);
+  check_fits(plan, machine);
+  return plan;
+}
+
+P2pPlan build_p2p_plan(const P2pRequest& request, int available, const Topology& topology) {
+  P2pPlan plan = request.measure;
+  plan.gpus = resolve_gpus(request.gpus, available);
+  plan.cpulists = local_cpulists(topology, plan.gpus);
+  if (!plan.host && plan.gpus.size() < 2) FB_USAGE_ERROR("nothing to measure: add GPUs or drop --no-host");
+  return plan;
+}
+
+std::uint64_t largest_fitting_size(const MachineFacts& machine, const std::vector<int>& gpus) {
+  std::uint64_t mem = ~0ULL;
+  for (int g : gpus) mem = std::min(mem, machine.devices.at(static_cast<std::size_t>(g)).memory_bytes);
+  std::uint64_t size = 1ULL << 20;
+  while (size * 2 <= (8ULL << 30) && 2 * (size * 2) + kNcclReserveBytes + (2ULL << 30) < mem) size *= 2;
+  return size;
+}
+
+}  // namespace fb

@@ -1,0 +1,58 @@
+#include "engine/scale_runner.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/text.hpp"
+#include "engine/plan_builder.hpp"
+#include "engine/plan_runner.hpp"
+
+namespace fb {
+
+std::vector<int> scale_counts(const std::vector<int>& requested, int available) {
+  std::vector<int> counts = requested;
+  if (counts.empty()) {
+    for (int c = 1; c < available; c *= 2) counts.push_back(c);
+    counts.push_back(available);
+  }
+  for (const int c : counts)
+    if (c > available)
+      FB_USAGE_ERROR(fmt::format("--counts asks for {} GPUs but {} are visible", c, available));
+  return counts;
+}
+
+Run run_scale_point(const RunRequest& one_size, const MachineFacts& facts, const Topology& topo, int count,
+                    Placement placement) {
+  RunRequest one = one_size;
+  one.gpus = GpuSelection::these(choose_gpus(topo, count, placement));
+  Plan plan = build_plan(one, facts);
+  attach_cpulists(plan, topo);
+  const char* name = placement == Placement::best ? "best" : "worst";
+  fmt::print(stderr, "fabricbench: {} on {} GPU{} ({} placement: {})\n", one.collectives.at(0), count,
+             count == 1 ? "" : "s", name, join_ints(plan.gpus));
+  Point point;
+  const auto outcome = run_plan(plan, [&](int, const Point& p) { point = p; });
+  Run run = make_run(plan, 0);
+  run.kind = RunKind::scale;
+  run.label = name;
+  run.failure = outcome.failure;
+  if (outcome.failure.empty()) run.points = {point};
+  return run;
+}
+
+std::vector<Run> run_scaling(const ScaleRequest& request, const MachineFacts& facts, const Topology& topo,
+                             const std::function<void(const Run&)>& on_run) {
+  const auto counts = scale_counts(request.counts, static_cast<int>(facts.devices.size()));
+  std::vector<Placement> placements;
+  if (request.best) placements.push_back(Placement::best);
+  if (request.worst) placements.push_back(Placement::worst);
+  std::vector<Run> runs;
+  for (const auto placement : placements)
+    for (const int count : counts) {
+      runs.push_back(run_scale_point(request.measure, facts, topo, count, placement));
+      on_run(runs.back());
+    }
+  return runs;
+}
+
+}  // namespace fb

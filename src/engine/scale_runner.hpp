@@ -1,0 +1,27 @@
+#pragma once
+// The measurements behind `fabricbench scale` (and doctor's scaling stage): one collective at
+// one size on growing groups of GPUs, each group chosen from the topology by placement.
+#include <functional>
+#include <vector>
+
+#include "bench/request.hpp"
+#include "core/result.hpp"
+#include "engine/machine_facts.hpp"
+#include "topo/placement.hpp"
+
+namespace fb {
+
+// The group sizes to measure: `requested`, or 1, 2, 4, ... and every GPU when it is empty.
+// Throws a usage error for a count beyond the `available` GPUs.
+std::vector<int> scale_counts(const std::vector<int>& requested, int available);
+
+// One group: the collective of `one_size` on `count` GPUs placed by `placement`, as a run of
+// kind "scale" labelled with the placement; a failed group has no point and says why.
+Run run_scale_point(const RunRequest& one_size, const MachineFacts& facts, const Topology& topo, int count,
+                    Placement placement);
+
+// Every count for each placement requested (best first); `on_run` sees each run as it ends.
+std::vector<Run> run_scaling(const ScaleRequest& request, const MachineFacts& facts, const Topology& topo,
+                             const std::function<void(const Run&)>& on_run);
+
+}  // namespace fb

@@ -1,0 +1,55 @@
+#include "report/doctor_output.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <filesystem>
+
+#include "core/file_io.hpp"
+#include "core/result_json.hpp"
+#include "report/documents.hpp"
+
+namespace fb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string in_folder(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
+
+}  // namespace
+
+void DoctorFolderReporter::begin(const Result& result) {
+  fs::create_directories(dir_);
+  update(result);
+}
+
+void DoctorFolderReporter::update(const Result& result) const {
+  write_file_atomically(in_folder(dir_, "result.json"), nlohmann::json(result).dump(2) + "\n");
+  write_file_atomically(in_folder(dir_, "report.html"), html_report(result));
+  write_file_atomically(in_folder(dir_, "summary.md"), markdown_summary(result));
+}
+
+void DoctorConsoleReporter::begin(const Result& result) {
+  fmt::print(progress_, "fabricbench doctor: {} GPUs, {} mode; results in {}/ (written after every stage)\n",
+             result.gpus.size(), quick_ ? "quick" : "thorough", fs::path(dir_).string());
+  progress_.flush();
+}
+
+void DoctorConsoleReporter::stage(int number, int total, std::string_view what, std::string_view estimate) {
+  fmt::print(progress_, "fabricbench doctor [{}/{}] {} (about {}; {:.0f} s so far)\n", number, total, what,
+             estimate, seconds());
+  progress_.flush();
+}
+
+void DoctorConsoleReporter::end(const Result& result) {
+  fmt::print(out_, "{}", markdown_summary(result));
+  fmt::print(out_, "\nfabricbench doctor: {:.0f} s; wrote {}, {}, {}\n", seconds(),
+             in_folder(dir_, "result.json"), in_folder(dir_, "report.html"), in_folder(dir_, "summary.md"));
+  out_.flush();
+}
+
+double DoctorConsoleReporter::seconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+}  // namespace fb

@@ -1,0 +1,209 @@
+// Typed requests: the CLI turns the user's strings into them (syntax errors there), doctor and
+// scale build theirs directly, and the engine checks them against the machine.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "cli/algos_cli.hpp"
+#include "cli/doctor_cli.hpp"
+#include "cli/p2p_cli.hpp"
+#include "cli/run_request.hpp"
+#include "cli/scale_cli.hpp"
+#include "core/error.hpp"
+#include "engine/doctor_stages.hpp"
+#include "engine/plan_builder.hpp"
+#include "engine/scale_runner.hpp"
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1ULL << 20;
+
+fb::MachineFacts h200s(int n) {
+  fb::MachineFacts m;
+  for (int i = 0; i < n; ++i) m.devices.push_back({90, 150754820096ULL, "NVIDIA H200"});
+  m.nccl_version = 22803;
+  return m;
+}
+
+template <typename F>
+void expect_usage_error(F&& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
+  } catch (const fb::Error& e) {
+    EXPECT_EQ(e.code(), fb::ExitCode::usage) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+
+TEST(Requests, SizeSweepByFactorAndStep) {
+  EXPECT_EQ(fb::size_sweep(kMiB, 64 * kMiB, 4, 0),
+            (std::vector<std::uint64_t>{kMiB, 4 * kMiB, 16 * kMiB, 64 * kMiB}));
+  EXPECT_EQ(fb::size_sweep(10, 35, 0, 10), (std::vector<std::uint64_t>{10, 20, 30}));
+  expect_usage_error([] { fb::size_sweep(1, 5000, 0, 1); }, "more than 4096 sizes");
+}
+
+TEST(Requests, RunRequestIsTyped) {
+  fb::RunOptions o;
+  o.collectives = {"all_reduce", "broadcast", "all_reduce"};
+  o.dtype = "half,float";
+  o.op = "max";
+  o.sizes = {"1M", "1G"};
+  o.gpus = "0,2";
+  o.in_place = "both";
+  o.launcher = "threads";
+  o.cpu_bind = "numa";
+  o.check = 1;
+  const auto r = fb::run_request(o);
+  EXPECT_EQ(r.collectives, (std::vector<std::string>{"all_reduce", "broadcast"}));
+  EXPECT_EQ(r.dtypes, (std::vector<fb::DType>{fb::DType::float16, fb::DType::float32}));
+  EXPECT_EQ(r.ops, (std::vector<fb::RedOp>{fb::RedOp::max}));
+  EXPECT_EQ(r.sizes, (std::vector<std::uint64_t>{kMiB, 1024 * kMiB}));
+  EXPECT_EQ(r.gpus.ids, (std::vector<int>{0, 2}));
+  EXPECT_EQ(r.placements, (std::vector<bool>{false, true}));
+  EXPECT_EQ(r.launcher, fb::LauncherKind::threads);
+  EXPECT_EQ(r.cpu_bind, fb::CpuBind::numa);
+  EXPECT_TRUE(r.check);
+}
+
+TEST(Requests, NameListsRejectEmptyEntries) {
+  EXPECT_EQ(fb::parse_name_list("Ring,Tree", "--algos"), (std::vector<std::string>{"Ring", "Tree"}));
+  expect_usage_error([] { fb::parse_name_list("Ring,,Tree", "--algos"); },
+                     "--algos 'Ring,,Tree' has an empty entry");
+  expect_usage_error([] { fb::parse_name_list("", "--protos"); }, "--protos '' has an empty entry");
+}
+
+TEST(Requests, AlgosChecksNamesBeforeAnyGpu) {
+  fb::AlgosOptions o;
+  o.measure.collectives = {"all_reduce"};
+  const auto r = fb::algos_request(o);
+  EXPECT_EQ(r.algos, (std::vector<std::string>{"Ring", "Tree"}));
+  EXPECT_EQ(r.protos, (std::vector<std::string>{"LL", "LL128", "Simple"}));
+  o.algos = "Ring,default";
+  o.protos = "Simple";
+  EXPECT_EQ(fb::algos_request(o).algos, (std::vector<std::string>{"Ring", "default"}));
+  o.algos = "Ring,,Tree";
+  expect_usage_error([&] { fb::algos_request(o); }, "empty entry");
+  o.algos = "Rign";
+  expect_usage_error([&] { fb::algos_request(o); }, "unknown algorithm 'Rign'");
+  o.algos = "";
+  o.measure.collectives = {"alltoall"};
+  expect_usage_error([&] { fb::algos_request(o); }, "NCCL picks no algorithm for alltoall");
+}
+
+TEST(Requests, ScaleTakesOneSizeCountsAndPlacement) {
+  fb::ScaleOptions o;
+  o.measure.collectives = {"all_gather"};
+  o.size = "256M";
+  o.counts = "2,4";
+  o.placement = "worst";
+  const auto r = fb::scale_request(o);
+  EXPECT_EQ(r.measure.sizes, (std::vector<std::uint64_t>{256 * kMiB}));
+  EXPECT_EQ(r.counts, (std::vector<int>{2, 4}));
+  EXPECT_FALSE(r.best);
+  EXPECT_TRUE(r.worst);
+  o.counts = "2,x";
+  expect_usage_error([&] { fb::scale_request(o); }, "--counts entry 'x' is not a whole number");
+  o.counts = "0";
+  expect_usage_error([&] { fb::scale_request(o); }, "asks for 0 GPUs");
+  o.counts = "";
+  o.measure.gpus = "0,1";
+  expect_usage_error([&] { fb::scale_request(o); }, "give --counts instead of --gpus");
+}
+
+TEST(Requests, ScaleCountsDefaultToPowersOfTwoAndEveryGpu) {
+  EXPECT_EQ(fb::scale_counts({}, 8), (std::vector<int>{1, 2, 4, 8}));
+  EXPECT_EQ(fb::scale_counts({}, 6), (std::vector<int>{1, 2, 4, 6}));
+  EXPECT_EQ(fb::scale_counts({}, 1), (std::vector<int>{1}));
+  EXPECT_EQ(fb::scale_counts({2, 3}, 4), (std::vector<int>{2, 3}));
+  expect_usage_error([] { fb::scale_counts({2, 8}, 4); }, "--counts asks for 8 GPUs but 4 are visible");
+}
+
+TEST(Requests, P2pSettingsAndGpus) {
+  fb::P2pOptions o;
+  o.size = "64M";
+  o.gpus = "1";
+  o.no_latency = true;
+  const auto r = fb::p2p_request(o);
+  EXPECT_EQ(r.measure.bytes, 64 * kMiB);
+  EXPECT_FALSE(r.measure.latency);
+  fb::Topology topo;
+  topo.gpus.resize(2);
+  topo.gpus[0].index = 0;
+  topo.gpus[0].cpulist = "0-31";
+  topo.gpus[1].index = 1;
+  topo.gpus[1].cpulist = "32-63";
+  auto plan = fb::build_p2p_plan(r, 2, topo);
+  EXPECT_EQ(plan.gpus, (std::vector<int>{0}));
+  EXPECT_EQ(plan.cpulists, (std::vector<std::string>{"0-31"}));
+  o.no_host = true;
+  expect_usage_error([&] { fb::build_p2p_plan(fb::p2p_request(o), 2, topo); }, "nothing to measure");
+  o.gpus = "";
+  EXPECT_EQ(fb::build_p2p_plan(fb::p2p_request(o), 2, topo).gpus, (std::vector<int>{0, 1}));
+  o.no_pairs = true;
+  expect_usage_error([&] { fb::p2p_request(o); }, "nothing to measure");
+}
+
+TEST(Doctor, CollectivesRequestQuickAndThorough) {
+  fb::DoctorOptions o;
+  o.gpus = "1-2";
+  o.quick = true;
+  const auto quick_request = fb::doctor_request(o);
+  const auto facts = h200s(4);
+  const auto quick = fb::doctor_collectives_request(quick_request, facts, {1, 2});
+  EXPECT_EQ(quick.sizes, (std::vector<std::uint64_t>{kMiB, 16 * kMiB, 256 * kMiB, 1024 * kMiB}));
+  EXPECT_TRUE(quick.check);
+  EXPECT_DOUBLE_EQ(quick.sampling.max_time_s, 0.3);
+  EXPECT_EQ(fb::build_plan(quick, facts).gpus, (std::vector<int>{1, 2}));
+  // Thorough: 1 MiB by 4 up to the largest power of two that fits 141 GiB with room (8 GiB).
+  auto thorough_request = quick_request;
+  thorough_request.quick = false;
+  const auto thorough = fb::doctor_collectives_request(thorough_request, facts, {1, 2});
+  EXPECT_EQ(fb::largest_fitting_size(facts, {1, 2}), 8192 * kMiB);
+  EXPECT_EQ(thorough.sizes.front(), kMiB);
+  EXPECT_EQ(thorough.sizes.back(), 4096 * kMiB);
+  EXPECT_EQ(thorough.sizes.size(), 7u);
+  // A 16 GiB GPU: 2 x 4 GiB + 1 GiB for NCCL + 2 GiB spare fits, 2 x 8 GiB does not.
+  auto small = h200s(2);
+  small.devices[1].memory_bytes = 16ULL << 30;
+  EXPECT_EQ(fb::largest_fitting_size(small, {0, 1}), 4096 * kMiB);
+}
+
+TEST(Doctor, StagesAreDataInTheirOrder) {
+  const auto& stages = fb::doctor_stages();
+  std::vector<std::string> names;
+  for (const auto& s : stages) names.emplace_back(s.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"pairs", "collectives", "scaling", "algorithms"}));
+  const fb::DoctorRequest request;
+  const auto facts = h200s(4);
+  const fb::Result result;
+  const fb::DoctorContext two{request, facts, {0, 1}, {}, result};
+  const fb::DoctorContext four{request, facts, {0, 1, 2, 3}, {}, result};
+  EXPECT_FALSE(stages[2].applies(two));  // scaling needs more than two GPUs
+  EXPECT_TRUE(stages[2].applies(four));
+  for (const auto& s : stages) {
+    EXPECT_FALSE(s.quick_estimate.empty()) << s.name;
+    EXPECT_FALSE(s.thorough_estimate.empty()) << s.name;
+  }
+}
+
+TEST(Doctor, AlgorithmsStageSpreadsNcclSetUpOverTheCollectiveRuns) {
+  fb::Result result;
+  result.runs.resize(2);                     // two collective runs from the collectives stage
+  result.runs[1].nccl_transports = {"SHM"};  // one already knows its own
+  fb::StageOutput out;
+  out.runs.resize(1);
+  out.runs[0].kind = fb::RunKind::algos;
+  out.log.transports = {"P2P/CUMEM", "SHM"};
+  out.log.coll_channels = 24;
+  out.log.p2p_channels = 32;
+  fb::doctor_stages()[3].merge(out, result);
+  ASSERT_EQ(result.runs.size(), 3u);
+  EXPECT_EQ(result.runs[0].nccl_transports, (std::vector<std::string>{"P2P/CUMEM", "SHM"}));
+  EXPECT_EQ(result.runs[0].nccl_coll_channels, 24);
+  EXPECT_EQ(result.runs[1].nccl_transports, (std::vector<std::string>{"SHM"}));
+  EXPECT_EQ(result.runs[2].kind, fb::RunKind::algos);
+  EXPECT_TRUE(result.runs[2].nccl_transports.empty());  // only collective runs take it
+}
