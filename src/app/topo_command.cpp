@@ -2,11 +2,11 @@
 
 #include <iostream>
 
-#include "engine/result_header.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
+#include "engine/result_header.hpp"
 #include "report/json_reporter.hpp"
 #include "report/topology_console.hpp"
 #include "topo/machine_probe.hpp"

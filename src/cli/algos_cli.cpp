@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "cli/measure_options.hpp"
 #include "bench/collective_spec.hpp"
+#include "cli/measure_options.hpp"
 #include "cli/run_request.hpp"
 #include "core/error.hpp"
 

@@ -32,7 +32,6 @@ constexpr std::array<Suffix, 13> kSuffixes{{{"", 0},
                                             {"mb", -1},
                                             {"gb", -1}}};
 
-
 }  // namespace
 
 std::uint64_t parse_size(std::string_view text, std::string_view what) {

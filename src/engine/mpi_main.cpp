@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "engine/plan_runner.hpp"
-#include "engine/worker.hpp"
 #include "comm/mpi_session.hpp"
 #include "core/result_json.hpp"
+#include "engine/plan_runner.hpp"
+#include "engine/worker.hpp"
 
 namespace fb {
 namespace {

@@ -1,7 +1,7 @@
 #include "engine/result_header.hpp"
 
-#include "core/version.hpp"
 #include "core/environment.hpp"
+#include "core/version.hpp"
 #include "gpu/runtime.hpp"
 
 namespace fb {

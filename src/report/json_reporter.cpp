@@ -1,6 +1,5 @@
 #include "report/json_reporter.hpp"
 
-
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
 

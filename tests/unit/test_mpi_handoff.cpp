@@ -15,7 +15,8 @@ TEST(MpiHandoff, PlanAndEnvironmentReachTheOtherRanksButNotNcclsLogSettings) {
                                                {"NCCL_DEBUG_FILE", "/tmp/x/nccl.%h.%p.log"}};
   const auto message = fb::parse_mpi_plan_message(fb::mpi_plan_message(nlohmann::json(plan), env));
   ASSERT_TRUE(message.has_value());
-  EXPECT_EQ(message->env, (std::map<std::string, std::string>{{"NCCL_ALGO", "Tree"}, {"NCCL_PROTO", "Simple"}}));
+  EXPECT_EQ(message->env,
+            (std::map<std::string, std::string>{{"NCCL_ALGO", "Tree"}, {"NCCL_PROTO", "Simple"}}));
   const auto back = message->plan.get<fb::Plan>();
   EXPECT_EQ(back.launcher, fb::LauncherKind::mpi);
   EXPECT_EQ(back.gpus, plan.gpus);

@@ -38,7 +38,8 @@ __global__ void fill_kernel(std::uint32_t* buf, std::size_t n, std::uint32_t see
     buf[i] = pattern(i, seed);
 }
 
-__global__ void check_kernel(const std::uint32_t* buf, std::size_t n, std::uint32_t seed, unsigned long long* bad) {
+__global__ void check_kernel(const std::uint32_t* buf, std::size_t n, std::uint32_t seed,
+                             unsigned long long* bad) {
   unsigned long long mine = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
@@ -64,7 +65,9 @@ void sm_copy(void* dst, const void* src, std::size_t bytes, int blocks, cudaStre
                                       static_cast<const unsigned char*>(src) + n * sizeof(uint4), tail);
 }
 
-void spin(volatile int* flag, long long timeout_cycles, cudaStream_t s) { spin_kernel<<<1, 1, 0, s>>>(flag, timeout_cycles); }
+void spin(volatile int* flag, long long timeout_cycles, cudaStream_t s) {
+  spin_kernel<<<1, 1, 0, s>>>(flag, timeout_cycles);
+}
 
 void fill_pattern(std::uint32_t* buf, std::size_t words, std::uint32_t seed, int blocks, cudaStream_t s) {
   fill_kernel<<<blocks, 256, 0, s>>>(buf, words, seed);
