@@ -24,14 +24,9 @@ NcclLogSummary read_logs(const fs::path& dir) {
   return all;
 }
 
-}  // namespace
-
-AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
-                     const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet) {
-  AlgosSweep out;
-  const auto& coll = plan.runs.at(0).collective;
-  // 1. NCCL's own choices, transports and channels, from a short logged pass (logging every call
-  //    would slow the timed default sweep, so it runs apart).
+// NCCL's own choices, transports and channels, from a short logged pass (logging every call
+// would slow the timed default sweep, so it runs apart).
+NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet) {
   const fs::path logs = keep_logs.empty()
                             ? fs::temp_directory_path() / fmt::format("fabricbench-nccl-{}", ::getpid())
                             : fs::path(keep_logs);
@@ -44,51 +39,71 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
   if (!quiet) fmt::print(stderr, "fabricbench: reading NCCL's own choices from its log\n");
   const auto probed = run_plan(probe, [](int, const Point&) {});
   end_mpi_job_if_failed(probe, probed);
-  out.log = read_logs(logs);
-  const auto& log = out.log;
+  auto log = read_logs(logs);
   if (keep_logs.empty()) fs::remove_all(logs);
   if (!probed.supervisor.ok)
     throw Error(probed.supervisor.code, "NCCL's default run failed: " + probed.failure);
+  return log;
+}
 
-  // 2. The timed sweeps: default first, then every forced pair in fresh workers.
-  auto& configs = out.configs;
-  configs.push_back({"", "", {}, ""});
+// NCCL's default first, then every forced pair ("default" leaves that half to NCCL).
+std::vector<AlgoConfig> configurations(const std::vector<std::string>& algos,
+                                       const std::vector<std::string>& protos) {
+  std::vector<AlgoConfig> configs{{"", "", {}, ""}};
   for (const auto& a : algos)
     for (const auto& p : protos)
       if (a != "default" || p != "default")
         configs.push_back({a == "default" ? "" : a, p == "default" ? "" : p, {}, ""});
-  for (auto& c : configs) {
-    Plan forced = plan;
-    if (!c.algo.empty()) forced.nccl_env["NCCL_ALGO"] = c.algo;
-    if (!c.proto.empty()) forced.nccl_env["NCCL_PROTO"] = c.proto;
-    if (!quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
-    const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
-    end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped
-    if (!outcome.supervisor.ok) c.failure = outcome.failure;
-    if (c.is_default() && !outcome.supervisor.ok)
-      throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
-    Run run = make_run(forced, 0);
-    run.kind = RunKind::algos;
-    run.failure = c.failure;
-    run.points = c.points;
-    if (c.is_default()) {
-      run.nccl_transports.assign(log.transports.begin(), log.transports.end());
-      run.nccl_coll_channels = log.coll_channels;
-      run.nccl_p2p_channels = log.p2p_channels;
-      const auto op = log.choices.find(std::string(collective(coll).nccl_log_name));
-      for (auto& p : run.points) {
-        if (op == log.choices.end()) break;
-        if (const auto it = op->second.find(p.bytes); it != op->second.end()) {
-          p.nccl_algo = it->second.algo;
-          p.nccl_proto = it->second.proto;
-          p.nccl_channels = it->second.channels;
-        }
-      }
-      c.points = run.points;
-    }
-    out.runs.push_back(std::move(run));
-  }
+  return configs;
+}
 
+// The default run carries what NCCL's log said: its set-up, and its choice at each size.
+void attach_nccl_choices(Run& run, const NcclLogSummary& log) {
+  run.nccl_transports.assign(log.transports.begin(), log.transports.end());
+  run.nccl_coll_channels = log.coll_channels;
+  run.nccl_p2p_channels = log.p2p_channels;
+  const auto op = log.choices.find(std::string(collective(run.collective).nccl_log_name));
+  if (op == log.choices.end()) return;
+  for (auto& p : run.points) {
+    if (const auto it = op->second.find(p.bytes); it != op->second.end()) {
+      p.nccl_algo = it->second.algo;
+      p.nccl_proto = it->second.proto;
+      p.nccl_channels = it->second.channels;
+    }
+  }
+}
+
+// One configuration's timed sweep in fresh workers. A failed default ends the sweep; a failed
+// forced pair is recorded and the others go on.
+Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log, bool quiet) {
+  Plan forced = plan;
+  if (!c.algo.empty()) forced.nccl_env["NCCL_ALGO"] = c.algo;
+  if (!c.proto.empty()) forced.nccl_env["NCCL_PROTO"] = c.proto;
+  if (!quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
+  const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
+  end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped
+  if (!outcome.supervisor.ok) c.failure = outcome.failure;
+  if (c.is_default() && !outcome.supervisor.ok)
+    throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
+  Run run = make_run(forced, 0);
+  run.kind = RunKind::algos;
+  run.failure = c.failure;
+  run.points = c.points;
+  if (c.is_default()) {
+    attach_nccl_choices(run, log);
+    c.points = run.points;
+  }
+  return run;
+}
+
+}  // namespace
+
+AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
+                     const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet) {
+  AlgosSweep out;
+  out.log = probe_nccl_choices(plan, keep_logs, quiet);
+  out.configs = configurations(algos, protos);
+  for (auto& c : out.configs) out.runs.push_back(sweep_configuration(plan, c, out.log, quiet));
   return out;
 }
 
