@@ -52,7 +52,8 @@ P2pRequest p2p_request(const P2pOptions& o) {
   plan.pairs = !o.no_pairs;
   plan.host = !o.no_host;
   plan.latency = !o.no_latency;
-  if (!plan.host && !plan.pairs) FB_USAGE_ERROR("nothing to measure: add GPUs or drop --no-host");
+  if (!plan.host && !plan.pairs)
+    FB_USAGE_ERROR("nothing to measure: --no-pairs and --no-host drop everything; drop one of them");
   r.gpus = parse_gpu_selection(o.gpus);
   r.margin = o.margin;
   return r;

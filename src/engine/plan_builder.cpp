@@ -143,7 +143,10 @@ P2pPlan build_p2p_plan(const P2pRequest& request, int available, const Topology&
   P2pPlan plan = request.measure;
   plan.gpus = resolve_gpus(request.gpus, available);
   plan.cpulists = local_cpulists(topology, plan.gpus);
-  if (!plan.host && plan.gpus.size() < 2) FB_USAGE_ERROR("nothing to measure: add GPUs or drop --no-host");
+  if (!plan.host && plan.gpus.size() < 2)
+    FB_USAGE_ERROR(
+        "nothing to measure: one GPU selected means host<->device only, and --no-host drops those "
+        "links: add GPUs or drop --no-host");
   return plan;
 }
 

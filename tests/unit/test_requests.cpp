@@ -139,11 +139,12 @@ TEST(Requests, P2pSettingsAndGpus) {
   EXPECT_EQ(plan.gpus, (std::vector<int>{0}));
   EXPECT_EQ(plan.cpulists, (std::vector<std::string>{"0-31"}));
   o.no_host = true;
-  expect_usage_error([&] { fb::build_p2p_plan(fb::p2p_request(o), 2, topo); }, "nothing to measure");
+  expect_usage_error([&] { fb::build_p2p_plan(fb::p2p_request(o), 2, topo); },
+                     "one GPU selected means host<->device only");
   o.gpus = "";
   EXPECT_EQ(fb::build_p2p_plan(fb::p2p_request(o), 2, topo).gpus, (std::vector<int>{0, 1}));
   o.no_pairs = true;
-  expect_usage_error([&] { fb::p2p_request(o); }, "nothing to measure");
+  expect_usage_error([&] { fb::p2p_request(o); }, "--no-pairs and --no-host drop everything");
 }
 
 TEST(Doctor, CollectivesRequestQuickAndThorough) {
