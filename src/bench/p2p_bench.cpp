@@ -214,6 +214,7 @@ class P2pBench {
 
   P2pMeasurement chase(P2pTest test, int src, Side& runner, const void* start, bool host) {
     std::vector<double> ns;
+    ns.reserve(static_cast<std::size_t>(plan_.samples));
     for (int s = 0; s < plan_.samples; ++s)
       ns.push_back(gpu::chase_ns_per_hop(start, plan_.latency_hops, runner.stream));
     auto m = summarize(test, src, runner.device, ns);

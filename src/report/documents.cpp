@@ -63,6 +63,7 @@ std::string pair_heatmap(const Result& r) {
   if (gpus.size() < 2) return "";
   std::vector<int> ids(gpus.begin(), gpus.end());
   std::vector<std::string> labels;
+  labels.reserve(ids.size());
   for (int g : ids) labels.push_back(fmt::format("GPU{}", g));
   std::vector<std::vector<double>> v(ids.size(), std::vector<double>(ids.size(), 0));
   for (const auto& m : r.p2p) {
@@ -85,6 +86,7 @@ std::string scaling_chart(const Result& r) {
   }
   if (by_label.empty()) return "";
   std::vector<Series> series;
+  series.reserve(by_label.size());
   for (auto& [k, s] : by_label) series.push_back(s);
   return line_chart({"scaling", "busbw vs GPU count", "GPUs", "busbw (GB/s)", false, 0, ""}, series);
 }

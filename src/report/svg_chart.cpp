@@ -123,9 +123,10 @@ std::string series_trace(const Series& s, std::size_t k, const Scale& sc) {
   for (const auto& [x, y] : s.points)
     svg +=
         fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", sc.x(x), sc.y(y), color);
+  const std::size_t legend_row = k / 4;  // whole rows of four names
   return svg + fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n",
                            kLeft + 8 + 120 * static_cast<double>(k % 4),
-                           kTop + 12 + 14 * static_cast<double>(k / 4), color, escape_html(s.name));
+                           kTop + 12 + 14 * static_cast<double>(legend_row), color, escape_html(s.name));
 }
 
 }  // namespace

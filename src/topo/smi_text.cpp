@@ -132,7 +132,7 @@ void read_rocm_numa_line(const std::string& line, RocmSmiTopo& t) {
   t.numa_node[index] = parse_numa_number(m[2], line);
 }
 
-void add_rocm_matrix_row(RocmSection section, const std::string& line, std::vector<std::string> row,
+void add_rocm_matrix_row(RocmSection section, const std::string& line, const std::vector<std::string>& row,
                          RocmSmiTopo& t) {
   try {
     if (section == RocmSection::type) {
@@ -140,6 +140,7 @@ void add_rocm_matrix_row(RocmSection section, const std::string& line, std::vect
       return;
     }
     std::vector<int> numbers;
+    numbers.reserve(row.size());
     for (const auto& c : row) numbers.push_back(std::stoi(c));
     (section == RocmSection::weight ? t.weight : t.hops).push_back(numbers);
   } catch (const std::exception&) {

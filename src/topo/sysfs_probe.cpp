@@ -95,7 +95,7 @@ std::vector<TopoGpu> read_gpus(const fs::path& bus_dir, const fs::path& devices_
   std::vector<TopoGpu> gpus;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(bus_dir, ec)) {
-    const auto dev = entry.path();
+    const auto& dev = entry.path();
     if (is_gpu(read_hex(dev / "vendor"), read_hex(dev / "class"))) gpus.push_back(read_gpu(dev, devices_dir));
   }
   std::sort(gpus.begin(), gpus.end(), [](const TopoGpu& a, const TopoGpu& b) { return a.bus_id < b.bus_id; });
