@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -108,7 +109,11 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
     if (const char* fd = std::getenv(fb::msg::worker_fd_env)) {
       const int worker_fd = std::atoi(fd);
       ::unsetenv(fb::msg::worker_fd_env);
-      return fb::worker_main(worker_fd);
+      const int rc = fb::worker_main(worker_fd);
+      // A worker process ends without tearing down NCCL, its buffers and its CUDA context one
+      // by one (about half a second): the driver reclaims them when the process is gone.
+      std::fflush(nullptr);
+      std::_Exit(rc);
     }
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);

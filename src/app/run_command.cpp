@@ -13,6 +13,7 @@
 #include "comm/mpi_session.hpp"
 #include "comm/nccl_library.hpp"
 #include "core/environment.hpp"
+#include "core/process_clock.hpp"
 #include "core/result_json.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
@@ -24,6 +25,7 @@
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "report/startup_report.hpp"
 #include "topo/machine_probe.hpp"
 
 namespace fb {
@@ -48,9 +50,13 @@ void warn_dropped_sizes(const Plan& plan) {
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
   const RunRequest request = run_request(options);  // usage errors first, before touching GPU or NCCL
-  gpu::device_count();                              // no GPU: an environment error, before loading NCCL
+  // Each step is stamped as it begins; it lasts until the next one begins.
+  std::vector<StartupPhase> startup{{"CUDA driver start-up", ms_since_process_start()}};
+  gpu::device_count();  // no GPU: an environment error, before loading NCCL
+  startup.push_back({"loading NCCL, describing the GPUs", ms_since_process_start()});
   auto lib = NcclLibrary::load(request.nccl_lib);
   auto machine = probe_machine_facts(*lib);
+  startup.push_back({"building the plan, probing the topology", ms_since_process_start()});
   MpiSession* mpi = MpiSession::current();
   if (mpi != nullptr) machine.mpi_local_ranks = mpi->local_ranks();
   Plan plan = build_plan(request, machine);
@@ -84,6 +90,10 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   const auto outcome = run_plan(plan, on_point);
 
   if (!outcome.gpus.empty()) result.gpus = outcome.gpus;
+  startup.insert(startup.end(), outcome.startup.begin(), outcome.startup.end());
+  startup.push_back({"all workers ended", ms_since_process_start()});
+  result.startup = startup;
+  if (options.verbose) print_startup(stderr, result.startup);
   result.finished = now_iso8601();
   result.status = outcome.supervisor.ok ? RunStatus::complete : RunStatus::failed;
   result.failure = outcome.failure;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 #include "bench/sampler.hpp"
 #include "core/error.hpp"
@@ -242,7 +243,13 @@ void check_free_memory(const Plan& plan, const LocalAssignment& local) {
   const auto total = needs.total_with_nccl();
   for (const int dev : local.devices) {
     gpu::set_device(dev);
-    const auto mem = gpu::mem_info();
+    auto mem = gpu::mem_info();
+    // The workers of a command that just ended may still be giving their memory back
+    // (launch/exiting_workers.hpp): give them a moment before calling the memory taken.
+    for (int wait = 0; mem.free < total && total <= mem.total && wait < 20; ++wait) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      mem = gpu::mem_info();
+    }
     // More than the GPU has in all is a wrong size (usage); more than is free now, a GPU
     // that others are using (environment), as a failed allocation would be.
     if (mem.free < total)

@@ -29,6 +29,9 @@ Examples:
       ->group(grp);
   run->add_option("--csv", o.csv_path, "Write one CSV row per point here")->group(grp);
   run->add_flag("-q,--quiet", o.quiet, "Print only the table")->group(grp);
+  run->add_flag("-v,--verbose", o.verbose,
+                "Also print where the start-up time went (ms from launch to the first point)")
+      ->group(grp);
   // Testing aid for the verification path: corrupts one output element on rank 0.
   run->add_flag("--debug-corrupt", o.inject_corruption)->group("");
   return run;

@@ -32,6 +32,7 @@ struct RunOptions {
   std::string json_path;
   std::string csv_path;
   bool quiet = false;
+  bool verbose = false;  // say where the start-up time went
   bool inject_corruption = false;
 };
 

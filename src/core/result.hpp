@@ -104,6 +104,12 @@ struct Finding {
   std::string hint;
 };
 
+// A start-up milestone: when it was reached, in ms since the launching process started.
+struct StartupPhase {
+  std::string phase;
+  double at_ms = 0;
+};
+
 struct Result {
   std::string schema = kResultSchema;
   ToolInfo tool;
@@ -119,6 +125,7 @@ struct Result {
   std::vector<Run> runs;
   std::vector<P2pMeasurement> p2p;
   std::vector<Finding> findings;
+  std::vector<StartupPhase> startup;  // run: where the time before the first point went
 };
 
 // Whether any finding is an error (the commands then exit 1).

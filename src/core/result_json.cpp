@@ -105,12 +105,15 @@ void from_json(const json& j, Run& v) {
   j.at("points").get_to(v.points);
 }
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StartupPhase, phase, at_ms)
+
 void to_json(json& j, const Result& v) {
   j = json{{"schema", v.schema},   {"tool", v.tool},         {"command", v.command},
            {"started", v.started}, {"finished", v.finished}, {"status", v.status},
            {"failure", v.failure}, {"host", v.host},         {"env", v.env},
            {"gpus", v.gpus},       {"topology", v.topology}, {"runs", v.runs},
            {"p2p", v.p2p},         {"findings", v.findings}};
+  if (!v.startup.empty()) j["startup"] = v.startup;
 }
 // p2p is absent from documents written before the p2p command.
 void from_json(const json& j, Result& v) {
@@ -128,6 +131,7 @@ void from_json(const json& j, Result& v) {
   j.at("runs").get_to(v.runs);
   v.p2p = j.value("p2p", json::array()).get<std::vector<P2pMeasurement>>();
   j.at("findings").get_to(v.findings);
+  v.startup = j.value("startup", json::array()).get<std::vector<StartupPhase>>();
 }
 
 Result parse_result(const std::string& text) {

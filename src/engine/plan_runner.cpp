@@ -6,14 +6,17 @@
 #include <cstdlib>
 
 #include "comm/mpi_session.hpp"
+#include "core/process_clock.hpp"
 #include "core/result_json.hpp"
 #include "engine/worker.hpp"
+#include "launch/exiting_workers.hpp"
 #include "launch/protocol.hpp"
 
 namespace fb {
 namespace {
 
 std::vector<WorkerHandle> start_workers(const Plan& plan) {
+  wait_for_exiting_workers();  // the previous plan's workers hold GPU memory until they are gone
   std::vector<WorkerHandle> workers;
   if (plan.launcher != LauncherKind::processes) {  // threads; under MPI, rank 0's share
     workers.push_back(spawn_thread(0, [](int fd) { worker_main(fd); }));
@@ -98,12 +101,23 @@ PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
   for (int i = 0; i < nprocs; ++i)
     starts.push_back({{"t", msg::start}, {"plan", plan}, {"process", i}, {"nprocs", nprocs}, {"env", env}});
   PlanOutcome out;
-  auto on_message = [&](int /*worker*/, const nlohmann::json& m) {
+  bool measuring = false;  // between the first point and the teardown: not start-up
+  auto on_message = [&](int worker, const nlohmann::json& m) {
     const auto type = m.at("t").get<std::string>();
+    if (worker == 0 && type == msg::begin) {
+      const auto label = m.at("label").get<std::string>();
+      const bool start_up = label.rfind("start-up", 0) == 0;
+      if (label == "teardown" || start_up)
+        out.startup.push_back({label, ms_since_process_start()});
+      else if (!measuring)
+        out.startup.push_back({"measuring, from " + label, ms_since_process_start()});
+      measuring = measuring || (!start_up && label != "teardown");
+    }
     if (type == msg::gpus) out.gpus = m.at("gpus").get<std::vector<GpuInfo>>();
     if (type == msg::warn) fmt::print(stderr, "fabricbench: warning: {}\n", m.at("text").get<std::string>());
     if (type == msg::point) on_point(m.at("run").get<int>(), m.at("point").get<Point>());
   };
+  out.startup.push_back({"starting the workers", ms_since_process_start()});
   {
     const ScopedEnv scoped(env);  // inherited by the workers started below
     Supervisor supervisor(start_workers(plan), plan.timeout_s, on_message);

@@ -18,6 +18,7 @@ struct PlanOutcome {
   SupervisorOutcome supervisor;
   std::string failure;        // one line naming the rank(s), the step and the reason; empty when ok
   std::vector<GpuInfo> gpus;  // under MPI: every rank's GPU as its own host saw it
+  std::vector<StartupPhase> startup;  // rank 0's steps up to its first point, as they began
 };
 
 // plan.nccl_env is set for the workers only (NCCL reads NCCL_ALGO and the like when a

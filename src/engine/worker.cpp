@@ -46,16 +46,20 @@ void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSin
                 std::unique_ptr<NcclCollectives>& collectives) {
   const auto local = assignment_for(plan, process);
   bind_worker_cpus(plan, process, sink);
-  sink.begin("start-up: GPU memory check and NCCL initialisation");
+  sink.begin("start-up: CUDA context and GPU memory check");
   check_free_memory(plan, local);
   if (plan.launcher == LauncherKind::mpi) gather_gpus(local, bootstrap, sink);
+  sink.begin("start-up: NCCL initialisation");
   auto lib = NcclLibrary::load(plan.nccl_lib);
   const auto id =
       bootstrap.broadcast(process == 0 ? NcclCollectives::make_unique_id(*lib) : std::string(), 0);
   collectives = std::make_unique<NcclCollectives>(lib, local.devices, local.ranks, plan.nranks(), id);
   bootstrap.barrier();
+  sink.begin("start-up: buffers");
   run_collective_plan(plan, local, *collectives, bootstrap, sink);
-  collectives.reset();
+  sink.begin("teardown");
+  // A worker process is about to end (main.cpp): its communicators go with it.
+  if (plan.launcher != LauncherKind::processes) collectives.reset();
 }
 
 int worker_main(int fd) {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "launch/exiting_workers.hpp"
 #include "launch/protocol.hpp"
 
 namespace fb {
@@ -22,7 +23,6 @@ using Clock = std::chrono::steady_clock;
 std::atomic<bool> g_stop_requested{false};
 
 constexpr int kPollMs = 50;
-constexpr auto kReapGrace = std::chrono::seconds(10);
 
 struct WorkerState {
   std::string step = "start-up";
@@ -97,9 +97,11 @@ SupervisorOutcome Supervisor::run(const std::vector<nlohmann::json>& start_messa
     if (std::all_of(s.workers.begin(), s.workers.end(), [](const WorkerState& w) { return w.done; })) break;
   }
   if (s.outcome.ok) {
-    // Every worker said done: give each a moment to tear NCCL down and exit.
-    for (auto& w : workers_)
-      if (w.pid > 0 && reap(w.pid, kReapGrace)) w.pid = -1;
+    // Every worker said done: let them exit on their own (launch/exiting_workers.hpp).
+    for (auto& w : workers_) {
+      if (w.pid > 0) adopt_exiting_worker(w.pid);
+      w.pid = -1;
+    }
   }
   kill_all();
   return s.outcome;
@@ -142,6 +144,7 @@ void Supervisor::handle(State& s, std::size_t i, const nlohmann::json& m) {
   } else if (type == msg::begin) {
     w.step = m.at("label").get<std::string>();
     w.since = Clock::now();
+    handler_(static_cast<int>(i), m);  // the caller may time the steps (run --verbose)
   } else if (type == msg::fatal) {
     s.fail(static_cast<ExitCode>(m.at("code").get<int>()), {static_cast<int>(i)}, w.step,
            m.at("text").get<std::string>());

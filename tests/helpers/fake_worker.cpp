@@ -1,5 +1,5 @@
 // Stand-in worker for launcher tests: speaks the launcher protocol, then behaves as its start
-// message says ("ok", "exit", "kill", "hang", "fatal", "silent-exit").
+// message says ("ok", "exit", "kill", "hang", "fatal", "silent-exit", "slow-exit", "linger").
 #include <unistd.h>
 
 #include <csignal>
@@ -35,5 +35,8 @@ int main() {
   if (mode == "silent-exit") return 0;  // exits 0 without saying done
   boot.barrier();
   channel.send({{"t", fb::msg::done}});
+  // As a GPU worker whose CUDA context takes a while to tear down, or one stuck in its exit.
+  if (mode == "slow-exit") std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  if (mode == "linger") std::this_thread::sleep_for(std::chrono::hours(1));
   return 0;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "launch/exiting_workers.hpp"
 #include "launch/protocol.hpp"
 #include "launch/supervisor.hpp"
 
@@ -43,7 +44,9 @@ Observed launch(const std::vector<std::string>& modes, double timeout_s = 30) {
 // No such process: it has exited and been reaped (a zombie still answers kill(pid, 0)).
 bool gone(pid_t pid) { return ::kill(pid, 0) == -1 && errno == ESRCH; }
 
+// Workers that finished are left to exit on their own; the next plan waits for them first.
 void expect_all_gone(const Observed& o) {
+  fb::wait_for_exiting_workers();
   for (const pid_t pid : o.pids) EXPECT_TRUE(gone(pid)) << "child " << pid << " is still there";
 }
 
@@ -52,9 +55,36 @@ void expect_all_gone(const Observed& o) {
 TEST(Launcher, WorkersExchangeThroughTheHubAndFinish) {
   const auto o = launch({"ok", "ok", "ok"});
   EXPECT_TRUE(o.outcome.ok) << o.outcome.reason;
-  ASSERT_EQ(o.messages.size(), 3u);
-  for (const auto& m : o.messages) EXPECT_EQ(m.at("all"), nlohmann::json({"w0", "w1", "w2"}));
+  int gathered = 0;
+  int steps = 0;
+  for (const auto& m : o.messages) {
+    if (m.at("t") == "gathered") {
+      ++gathered;
+      EXPECT_EQ(m.at("all"), nlohmann::json({"w0", "w1", "w2"}));
+    }
+    if (m.at("t") == fb::msg::begin) ++steps;  // handed on too, for run --verbose's timings
+  }
+  EXPECT_EQ(gathered, 3);
+  EXPECT_EQ(steps, 3);
   expect_all_gone(o);
+}
+
+// A finished worker is not waited for while it exits; waiting for it later reaps it.
+TEST(Launcher, FinishedWorkersExitWhileTheLauncherGoesOn) {
+  const auto o = launch({"slow-exit", "slow-exit"});
+  EXPECT_TRUE(o.outcome.ok) << o.outcome.reason;
+  for (const pid_t pid : o.pids) EXPECT_FALSE(gone(pid)) << "the launcher waited for " << pid;
+  expect_all_gone(o);
+}
+
+// One that never finishes exiting is killed once the grace runs out.
+TEST(Launcher, WorkerStuckInItsExitIsKilledBeforeTheNextPlan) {
+  const auto o = launch({"linger"});
+  EXPECT_TRUE(o.outcome.ok) << o.outcome.reason;
+  const auto t0 = std::chrono::steady_clock::now();
+  fb::wait_for_exiting_workers(0.3);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+  for (const pid_t pid : o.pids) EXPECT_TRUE(gone(pid));
 }
 
 // The healthy peer waits in a barrier for ever: only noticing the exit ends the run before the

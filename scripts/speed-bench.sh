@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What fabricbench costs against nccl-tests, on the same GPUs in one call (issue 12's benchmark).
+#   scripts/speed-bench.sh FABRICBENCH NCCLTESTS_BUILD [OUTDIR] [ROUNDS]
+# NCCLTESTS_BUILD: a build folder of nccl-tests (github.com/NVIDIA/nccl-tests, built from its
+# public source with MPI=1 for the two-process rows; never committed here). Runs, ROUNDS times
+# alternately (default 2):
+#   sweep    6 collectives, 1 MiB - 4 GiB by x2: nccl-tests (`mpirun -np 2 <c>_perf -g 1`, its
+#            defaults -n 20 -w 5, one mpirun per collective) against one `fabricbench run`
+#            (default launcher: one process per GPU); wall time of each, the ratio, and the
+#            out-of-place busbw side by side (within 1% at >= 64 MiB, else exit 1).
+#   startup  one 1 MiB all_reduce point, whole process: nccl-tests -g 2 and mpirun -np 2 against
+#            fabricbench with both launchers.
+#   doctor   `doctor --quick` healthy, with NCCL_P2P_DISABLE=1, and with P2P and SHM disabled:
+#            wall time, the stage estimate, the top finding and what was cut.
+# Prints a short table last. Needs 2 GPUs, mpirun (as root: OMPI_ALLOW_RUN_AS_ROOT=1
+# OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1) and python3.
+set -uo pipefail
+fb=$(readlink -f "$1"); nt=$(readlink -f "$2"); out=${3:-/tmp/speed-bench}; rounds=${4:-2}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+colls=(all_reduce all_gather reduce_scatter alltoall broadcast sendrecv)
+mpi=(mpirun -np 2 --bind-to none)
+
+# Wall time of a command in milliseconds, its output kept in a file.
+timed() {
+  local log=$1; shift
+  local s e
+  s=$(date +%s%N)
+  "$@" > "$log" 2>&1
+  local rc=$?
+  e=$(date +%s%N)
+  echo "$(((e - s) / 1000000)) $rc"
+}
+
+: > "$out/walls.txt"
+for r in $(seq 1 "$rounds"); do
+  echo "round $r: nccl-tests sweep" >&2
+  total=0
+  for c in "${colls[@]}"; do
+    read -r ms rc < <(timed "$out/nt_${c}_r$r.txt" "${mpi[@]}" "$nt/${c}_perf" -b 1M -e 4G -f 2 -g 1)
+    [[ $rc -eq 0 ]] || echo "nccl-tests $c failed (rc $rc): $out/nt_${c}_r$r.txt" >&2
+    total=$((total + ms))
+  done
+  echo "sweep nccl-tests $r $total" >> "$out/walls.txt"
+  echo "round $r: fabricbench sweep" >&2
+  read -r ms rc < <(timed "$out/fb_r$r.txt" "$fb" run "${colls[@]}" -b 1M -e 4G -f 2 -q \
+    --json "$out/fb_r$r.json")
+  [[ $rc -eq 0 ]] || echo "fabricbench failed (rc $rc): $out/fb_r$r.txt" >&2
+  echo "sweep fabricbench $r $ms" >> "$out/walls.txt"
+
+  echo "round $r: start-up" >&2
+  read -r ms rc < <(timed "$out/st_nt1_r$r.txt" "$nt/all_reduce_perf" -b 1M -e 1M -g 2)
+  echo "startup nccl-tests-g2 $r $ms" >> "$out/walls.txt"
+  read -r ms rc < <(timed "$out/st_nt2_r$r.txt" "${mpi[@]}" "$nt/all_reduce_perf" -b 1M -e 1M -g 1)
+  echo "startup nccl-tests-mpirun $r $ms" >> "$out/walls.txt"
+  read -r ms rc < <(timed "$out/st_fbp_r$r.txt" "$fb" run all_reduce -b 1M -e 1M -q)
+  echo "startup fabricbench-processes $r $ms" >> "$out/walls.txt"
+  read -r ms rc < <(timed "$out/st_fbt_r$r.txt" "$fb" run all_reduce -b 1M -e 1M -q --launcher threads)
+  echo "startup fabricbench-threads $r $ms" >> "$out/walls.txt"
+done
+
+if [[ "${SKIP_DOCTOR:-0}" != 1 ]]; then
+  for mode in healthy p2p-off p2p-shm-off; do
+    echo "doctor --quick, $mode" >&2
+    envs=()
+    [[ $mode == p2p-off ]] && envs=(NCCL_P2P_DISABLE=1)
+    [[ $mode == p2p-shm-off ]] && envs=(NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1)
+    read -r ms rc < <(timed "$out/doctor_$mode.txt" env "${envs[@]}" "$fb" doctor --quick \
+      --out "$out/doctor_$mode")
+    echo "doctor $mode 1 $ms $rc" >> "$out/walls.txt"
+  done
+fi
+python3 "$here/speed_bench_report.py" "$out" "$rounds"
