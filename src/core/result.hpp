@@ -45,6 +45,19 @@ struct HostInfo {
   CommLibrary comm;
 };
 
+// How a point was sampled (bench/sampler.hpp); absent in documents written before it was kept.
+struct PointSampling {
+  int warmup_ops = 0;  // untimed operations before the first batch
+  double warmup_ms = 0;
+  double target_ci = 0;  // the interval asked for (0: a fixed number of batches)
+  bool ci_met = false;   // time_us.median_ci reached target_ci (never claimed otherwise)
+  std::string stop;      // "target" | "budget" | "max_batches" | "count"
+  // Per-operation time of the first and the last timed batch: a first batch slower than the
+  // last says the warm-up was too short.
+  double first_batch_us = 0;
+  double last_batch_us = 0;
+};
+
 struct Point {
   std::uint64_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
   std::uint64_t count = 0;  // NCCL's count argument (elements per rank/peer), nccl-tests' count column
@@ -54,6 +67,7 @@ struct Point {
   double busbw_gbps = 0;
   std::int64_t wrong = -1;  // wrong elements over all ranks; -1 when not checked
   int iters_per_batch = 0;
+  std::optional<PointSampling> sampling;
   // NCCL's own choice at this size, from its log (algos); empty when not read.
   std::string nccl_algo;
   std::string nccl_proto;
