@@ -45,10 +45,10 @@ void to_json(json& j, const Point& v) {
       {"busbw_gbps", v.busbw_gbps},
       {"wrong", v.wrong < 0 ? json(nullptr) : json(v.wrong)},
       {"iters_per_batch", v.iters_per_batch},
-      {"sampling", v.sampling},
       {"nccl", v.nccl_algo.empty()
                    ? json(nullptr)
                    : json{{"algo", v.nccl_algo}, {"proto", v.nccl_proto}, {"channels", v.nccl_channels}}}};
+  if (v.sampling) j["sampling"] = *v.sampling;  // absent, as in documents written before it existed
 }
 void from_json(const json& j, Point& v) {
   j.at("bytes").get_to(v.bytes);
@@ -59,7 +59,7 @@ void from_json(const json& j, Point& v) {
   j.at("busbw_gbps").get_to(v.busbw_gbps);
   v.wrong = j.at("wrong").is_null() ? -1 : j.at("wrong").get<std::int64_t>();
   j.at("iters_per_batch").get_to(v.iters_per_batch);
-  if (j.contains("sampling")) j.at("sampling").get_to(v.sampling);
+  if (j.contains("sampling") && !j.at("sampling").is_null()) v.sampling = j.at("sampling").get<PointSampling>();
   if (j.contains("nccl") && !j.at("nccl").is_null()) {
     j.at("nccl").at("algo").get_to(v.nccl_algo);
     j.at("nccl").at("proto").get_to(v.nccl_proto);

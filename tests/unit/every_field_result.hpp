@@ -45,7 +45,9 @@ inline constexpr const char* kEveryFieldJson = R"({
        {"bytes": 2048, "count": 1024, "in_place": true,
         "time_us": {"min": 1.5, "median": 2.5, "mean": 3.5, "p99": 4.5, "max": 5.5, "median_ci": 0.125, "n": 9},
         "algbw_gbps": 11.25, "busbw_gbps": 22.5, "wrong": 3, "iters_per_batch": 40,
-        "nccl": {"algo": "RING", "proto": "SIMPLE", "channels": 16}},
+        "nccl": {"algo": "RING", "proto": "SIMPLE", "channels": 16},
+        "sampling": {"warmup_ops": 37, "warmup_ms": 31.5, "target_ci": 0.02, "ci_met": true, "stop": "target",
+                     "first_batch_us": 2.75, "last_batch_us": 2.25}},
        {"bytes": 4096, "count": 2048, "in_place": false,
         "time_us": {"min": 6.5, "median": 7.5, "mean": 8.5, "p99": 9.5, "max": 10.5, "median_ci": null, "n": 2},
         "algbw_gbps": 33.75, "busbw_gbps": 45.0, "wrong": null, "iters_per_batch": 41, "nccl": null}]},
@@ -134,6 +136,7 @@ inline fb::Run every_field_scale_run() {
   checked.nccl_algo = "RING";
   checked.nccl_proto = "SIMPLE";
   checked.nccl_channels = 16;
+  checked.sampling = fb::PointSampling{37, 31.5, 0.02, true, "target", 2.75, 2.25};
   fb::Point unchecked;
   unchecked.bytes = 4096;
   unchecked.count = 2048;
