@@ -61,11 +61,16 @@ int ops_per_batch(const Sampling& sampling, double per_op_s) {
 
 std::string to_string(SamplingStop s) {
   switch (s) {
-    case SamplingStop::target: return "target";
-    case SamplingStop::budget: return "budget";
-    case SamplingStop::max_batches: return "max_batches";
-    case SamplingStop::count: return "count";
-    case SamplingStop::none: break;
+    case SamplingStop::target:
+      return "target";
+    case SamplingStop::budget:
+      return "budget";
+    case SamplingStop::max_batches:
+      return "max_batches";
+    case SamplingStop::count:
+      return "count";
+    case SamplingStop::none:
+      break;
   }
   return "";
 }

@@ -48,8 +48,9 @@ void add_timing_options(CLI::App* app, RunOptions& o) {
                   "Stop a point once its median time is known to +-this fraction at 95% "
                   "(default 0.01; 0 = exactly --batches batches)")
       ->group(grp);
-  app->add_option("--max-time", o.max_time_s,
-                  "Time budget of a point's timed batches in seconds, overrun by one batch at most (default 1)")
+  app->add_option(
+         "--max-time", o.max_time_s,
+         "Time budget of a point's timed batches in seconds, overrun by one batch at most (default 1)")
       ->group(grp);
 }
 

@@ -63,7 +63,8 @@ std::vector<RedOp> parse_redops(const std::string& text) {
 void check_sampling(const RunOptions& o) {
   if (o.iters != kNotGiven && o.iters < 1)
     FB_USAGE_ERROR(fmt::format("-n/--iters must be at least 1 (got {})", o.iters));
-  if (o.warmup != kNotGiven && o.warmup < 0) FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", o.warmup));
+  if (o.warmup != kNotGiven && o.warmup < 0)
+    FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", o.warmup));
   if (o.graph_launches < 0)
     FB_USAGE_ERROR(fmt::format("-G/--cudagraph must be >= 0 (got {})", o.graph_launches));
   if (o.check != 0 && o.check != 1) FB_USAGE_ERROR(fmt::format("-c/--check takes 0 or 1 (got {})", o.check));

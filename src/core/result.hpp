@@ -118,6 +118,19 @@ struct Finding {
   std::string hint;
 };
 
+// Something the doctor left out to stay inside its time budget, and why.
+struct DoctorCut {
+  std::string stage;  // "algorithms"
+  std::string what;   // "1 GiB points"
+  std::string why;    // "estimated 48 s at 2.9 GB/s busbw; 20 s of the 45 s budget left"
+};
+
+// The doctor's own bookkeeping (absent for the other commands).
+struct DoctorInfo {
+  double budget_s = 0;  // --budget
+  std::vector<DoctorCut> cuts;
+};
+
 struct Result {
   std::string schema = kResultSchema;
   ToolInfo tool;
@@ -133,6 +146,7 @@ struct Result {
   std::vector<Run> runs;
   std::vector<P2pMeasurement> p2p;
   std::vector<Finding> findings;
+  std::optional<DoctorInfo> doctor;
 };
 
 // Whether any finding is an error (the commands then exit 1).

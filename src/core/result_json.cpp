@@ -59,7 +59,8 @@ void from_json(const json& j, Point& v) {
   j.at("busbw_gbps").get_to(v.busbw_gbps);
   v.wrong = j.at("wrong").is_null() ? -1 : j.at("wrong").get<std::int64_t>();
   j.at("iters_per_batch").get_to(v.iters_per_batch);
-  if (j.contains("sampling") && !j.at("sampling").is_null()) v.sampling = j.at("sampling").get<PointSampling>();
+  if (j.contains("sampling") && !j.at("sampling").is_null())
+    v.sampling = j.at("sampling").get<PointSampling>();
   if (j.contains("nccl") && !j.at("nccl").is_null()) {
     j.at("nccl").at("algo").get_to(v.nccl_algo);
     j.at("nccl").at("proto").get_to(v.nccl_proto);
@@ -113,8 +114,10 @@ void to_json(json& j, const Result& v) {
            {"failure", v.failure}, {"host", v.host},         {"env", v.env},
            {"gpus", v.gpus},       {"topology", v.topology}, {"runs", v.runs},
            {"p2p", v.p2p},         {"findings", v.findings}};
+  if (v.doctor) j["doctor"] = *v.doctor;  // the doctor's documents only
 }
-// p2p is absent from documents written before the p2p command.
+// p2p is absent from documents written before the p2p command, doctor from all but the
+// doctor's (and its documents written before cuts were recorded).
 void from_json(const json& j, Result& v) {
   j.at("schema").get_to(v.schema);
   j.at("tool").get_to(v.tool);
@@ -130,6 +133,7 @@ void from_json(const json& j, Result& v) {
   j.at("runs").get_to(v.runs);
   v.p2p = j.value("p2p", json::array()).get<std::vector<P2pMeasurement>>();
   j.at("findings").get_to(v.findings);
+  if (j.contains("doctor") && !j.at("doctor").is_null()) v.doctor = j.at("doctor").get<DoctorInfo>();
 }
 
 Result parse_result(const std::string& text) {

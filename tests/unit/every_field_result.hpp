@@ -64,7 +64,8 @@ inline constexpr const char* kEveryFieldJson = R"({
   "findings": [
     {"code": "TOPO_NO_P2P", "severity": "error", "evidence": "GPU5 - GPU7", "expected": "peer access",
      "hint": "check ACS"},
-    {"code": "RESULT_NOISY", "severity": "warning", "evidence": "+-9%", "expected": "+-5%", "hint": "idle"}]
+    {"code": "RESULT_NOISY", "severity": "warning", "evidence": "+-9%", "expected": "+-5%", "hint": "idle"}],
+  "doctor": {"budget_s": 45.5, "cuts": [{"stage": "algorithms", "what": "1 GiB points", "why": "slow"}]}
 })";
 
 inline fb::Topology every_field_topology() {
@@ -174,5 +175,6 @@ inline fb::Result every_field_result() {
             "pointer chase"}};
   r.findings = {{"TOPO_NO_P2P", fb::Severity::error, "GPU5 - GPU7", "peer access", "check ACS"},
                 {"RESULT_NOISY", fb::Severity::warning, "+-9%", "+-5%", "idle"}};
+  r.doctor = fb::DoctorInfo{45.5, {{"algorithms", "1 GiB points", "slow"}}};
   return r;
 }

@@ -220,6 +220,12 @@ TEST(ResultJsonText, ParsesP2pAndFindings) {
   EXPECT_EQ(f.expected, "peer access");
   EXPECT_EQ(f.hint, "check ACS");
   EXPECT_EQ(r.findings[1].severity, fb::Severity::warning);
+  ASSERT_TRUE(r.doctor.has_value());
+  EXPECT_DOUBLE_EQ(r.doctor->budget_s, 45.5);
+  ASSERT_EQ(r.doctor->cuts.size(), 1u);
+  EXPECT_EQ(r.doctor->cuts[0].stage, "algorithms");
+  EXPECT_EQ(r.doctor->cuts[0].what, "1 GiB points");
+  EXPECT_EQ(r.doctor->cuts[0].why, "slow");
 }
 
 // (b) A result built in C++ serialises to exactly the hand-written document.
