@@ -43,7 +43,9 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   progress.begun(result);
 
   result.doctor = DoctorInfo{request.budget_s, {}};
-  DoctorContext ctx{request, facts, gpus, doctor_collectives_request(request, facts, gpus), result};
+  DoctorContext ctx{
+      request,          facts,         gpus,       doctor_collectives_request(request, facts, gpus), result,
+      request.budget_s, FabricSpeed{}, StagePlan{}};
   std::vector<const DoctorStage*> stages;
   for (const auto& stage : doctor_stages())
     if (stage.applies(ctx)) stages.push_back(&stage);
