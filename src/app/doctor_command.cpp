@@ -18,11 +18,9 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
             console.begin(r);
             folder.begin(r);
           },
-      .stage =
-          [&](const DoctorStage& stage, int number, int total) {
-            console.stage(number, total, stage.what,
-                          request.quick ? stage.quick_estimate : stage.thorough_estimate);
-          },
+      .stage = [&](const DoctorStage& stage, int number, int total,
+                   const std::string& estimate) { console.stage(number, total, stage.what, estimate); },
+      .cut = [&](const DoctorCut& cut) { console.cut(cut); },
       .updated = [&](const Result& r) { folder.update(r); },
   };
   const Result result = run_doctor(request, command_line, progress);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "bench/sampler.hpp"
 #include "core/error.hpp"
@@ -166,7 +167,7 @@ class Driver {
       for (int l = 0; l < s.graph_launches; ++l)
         for (auto& g : gpus_) g->graph.launch(g->stream);
     } else {
-      for (int it = 0; it < s.iters; ++it) launch_once(run, p, it);
+      for (int it = 0; it < ops_per_batch_; ++it) launch_once(run, p, it);
     }
     for (auto& g : gpus_) g->stop.record(g->stream);
     double worst_ms = 0;
@@ -175,52 +176,79 @@ class Driver {
       worst_ms = std::max(worst_ms, gpu::Event::elapsed_ms(g->start, g->stop));
     }
     coll_.check_errors();
-    const int ops = s.iters * std::max(1, s.graph_launches);
+    const int ops = ops_per_batch_ * std::max(1, s.graph_launches);
     return worst_ms * 1e3 / ops;
   }
 
   void capture_graphs(const RunPlan& run, const PointPlan& p) {
     for (auto& g : gpus_) gpu::Graph::begin_capture(g->stream);
-    for (int it = 0; it < plan_.sampling.iters; ++it) launch_once(run, p, it);
+    for (int it = 0; it < ops_per_batch_; ++it) launch_once(run, p, it);
     for (auto& g : gpus_) g->graph = gpu::Graph::end_capture(g->stream);
     for (auto& g : gpus_) g->graph.instantiate();
   }
 
+  // The max over ranks of `local` and process 0's `clock`: the same pair on every rank, so
+  // that every rank takes the same sampling decision.
+  std::pair<double, double> shared(double local, double clock) {
+    const auto all = boot_.allgather(fmt::format("{} {}", local, clock));
+    double worst = 0;
+    double clock0 = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      std::istringstream in(all[i]);
+      double t = 0;
+      double c = 0;
+      in >> t >> c;
+      worst = std::max(worst, t);
+      if (i == 0) clock0 = c;
+    }
+    return {worst, clock0};
+  }
+
+  // Untimed chunks of operations, each synchronized and timed on the host, until the warm-up
+  // is satisfied (bench/sampler.hpp); the last chunk gives the per-operation time.
+  WarmupPlanner warm_up(const RunPlan& run, const PointPlan& p) {
+    WarmupPlanner warmup(plan_.sampling);
+    for (int chunk = warmup.next_chunk(); chunk > 0; chunk = warmup.next_chunk()) {
+      const auto t0 = Clock::now();
+      for (int i = 0; i < chunk; ++i) launch_once(run, p, warmup.ops() + i);
+      synchronize();
+      warmup.add(chunk, shared(seconds_since(t0), 0).first);
+    }
+    synchronize();
+    return warmup;
+  }
+
+  static double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  }
+
   Point run_point(const RunPlan& run, const PointPlan& p) {
     const auto& spec = collective(run.collective);
-    point_steps_ = rotation_steps(p, dtype_info(run.dtype).size, needs_, plan_.sampling.iters);
+    const auto elem = dtype_info(run.dtype).size;
+    const auto& s = plan_.sampling;
     Point point;
     point.bytes = p.bytes;
     point.count = p.counts.param;  // nccl-tests' count column: NCCL's count argument
     point.in_place = p.in_place;
-    point.iters_per_batch = plan_.sampling.iters;
     if (plan_.check) point.wrong = verify_point(run, p);
 
-    for (int w = 0; w < plan_.sampling.warmup; ++w) launch_once(run, p, w);
-    synchronize();
-    if (plan_.sampling.graph_launches > 0) capture_graphs(run, p);
+    point_steps_ = rotation_steps(p, elem, needs_, s.iters > 0 ? s.iters : s.max_ops_per_batch);
+    const WarmupPlanner warmup = warm_up(run, p);
+    ops_per_batch_ = ops_per_batch(s, warmup.per_op_s());
+    point_steps_ = rotation_steps(p, elem, needs_, ops_per_batch_);
+    point.iters_per_batch = ops_per_batch_;
+    if (s.graph_launches > 0) capture_graphs(run, p);
 
-    BatchSampler sampler(plan_.sampling);
+    BatchSampler sampler(s);
     const auto t0 = Clock::now();
-    for (;;) {
+    for (bool done = false; !done;) {
       const double local_us = time_batch(run, p);
-      const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-      // Every process takes the max over ranks and process 0's clock: the same decision everywhere.
-      const auto all = boot_.allgather(fmt::format("{} {}", local_us, elapsed));
-      double worst = 0;
-      double elapsed0 = 0;
-      for (std::size_t i = 0; i < all.size(); ++i) {
-        std::istringstream in(all[i]);
-        double t = 0;
-        double e = 0;
-        in >> t >> e;
-        worst = std::max(worst, t);
-        if (i == 0) elapsed0 = e;
-      }
-      sampler.add(worst);
-      if (sampler.done(elapsed0)) break;
+      const auto [worst_us, elapsed0] = shared(local_us, seconds_since(t0));
+      sampler.add(worst_us);
+      done = sampler.done(elapsed0);
     }
     point.time_us = sampler.stats();
+    point.sampling = sampler.summary(warmup.ops(), warmup.seconds());
     point.algbw_gbps = gb_per_s(static_cast<double>(p.bytes), point.time_us.median);
     point.busbw_gbps = point.algbw_gbps * spec.bus_factor(plan_.nranks());
     for (auto& g : gpus_) g->graph = gpu::Graph();
@@ -233,6 +261,7 @@ class Driver {
   ProgressSink& sink_;
   const BufferNeeds needs_;
   std::size_t point_steps_ = 1;  // buffer offsets the current point's iterations cycle through
+  int ops_per_batch_ = 1;        // the current point's operations per timed batch
   std::vector<std::unique_ptr<LocalGpu>> gpus_;
 };
 

@@ -94,7 +94,11 @@ void to_json(nlohmann::json& j, const Plan& p) {
          {"min_batches", s.min_batches},
          {"max_batches", s.max_batches},
          {"target_ci", s.target_ci},
-         {"max_time_s", s.max_time_s}}},
+         {"max_time_s", s.max_time_s},
+         {"batch_target_s", s.batch_target_s},
+         {"max_ops_per_batch", s.max_ops_per_batch},
+         {"warmup_s", s.warmup_s},
+         {"min_warmup_ops", s.min_warmup_ops}}},
        {"check", p.check},
        {"inject_corruption", p.inject_corruption},
        {"timeout_s", p.timeout_s},
@@ -124,6 +128,10 @@ void from_json(const nlohmann::json& j, Plan& p) {
   s.at("max_batches").get_to(p.sampling.max_batches);
   s.at("target_ci").get_to(p.sampling.target_ci);
   s.at("max_time_s").get_to(p.sampling.max_time_s);
+  s.at("batch_target_s").get_to(p.sampling.batch_target_s);
+  s.at("max_ops_per_batch").get_to(p.sampling.max_ops_per_batch);
+  s.at("warmup_s").get_to(p.sampling.warmup_s);
+  s.at("min_warmup_ops").get_to(p.sampling.min_warmup_ops);
   j.at("check").get_to(p.check);
   j.at("inject_corruption").get_to(p.inject_corruption);
   j.at("timeout_s").get_to(p.timeout_s);

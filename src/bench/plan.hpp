@@ -12,15 +12,24 @@
 
 namespace fb {
 
-// How long to sample a point (DESIGN.md, "Adaptive sampling").
+// How long to sample a point (DESIGN.md, "Adaptive sampling"; bench/sampler.hpp decides).
 struct Sampling {
-  int iters = 20;          // operations per timed batch (nccl-tests' -n)
-  int warmup = 5;          // untimed operations before the first batch (-w)
-  int graph_launches = 0;  // 0: plain launches; N: a graph of `iters` operations launched N times (-G)
-  int min_batches = 6;     // batches always taken (6: the fewest that bound the median)
+  int iters = 0;           // operations per timed batch: 0 sized by time (batch_target_s); N: -n N
+  int warmup = -1;         // untimed operations first: -1 by time (warmup_s); N: -w N
+  int graph_launches = 0;  // 0: plain launches; N: a graph of the batch's operations launched N times (-G)
+  int min_batches = 6;     // 6: the fewest whose order statistics bound the median (core/stats)
   int max_batches = 200;
   double target_ci = 0.01;  // stop once the median is known to +-this (95% CI); 0: fixed count
-  double max_time_s = 1.0;  // per point, after min_batches
+  double max_time_s = 1.0;  // per point, its timed batches (never overrun by more than one batch)
+  // A batch of ~1 ms of GPU time: the events' resolution (~0.5 us) is then <0.1% of it, and a
+  // large operation runs alone (1 per batch) instead of 20 times.
+  double batch_target_s = 1e-3;
+  int max_ops_per_batch = 1000;  // the most a launch-bound (microsecond) operation needs
+  // Warm-up by time: at least 2 operations (the first pays NCCL's first-use connection and
+  // buffer set-up, the second is steady) and 30 ms, the order of NCCL's lazy set-up of a new
+  // algorithm/protocol; ends after 8 synchronized chunks at most.
+  double warmup_s = 0.03;
+  int min_warmup_ops = 2;
 };
 
 struct RunPlan {

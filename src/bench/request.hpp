@@ -77,6 +77,9 @@ struct DoctorRequest {
   std::string nccl_lib;
   double timeout_s = 120;
   bool inject_corruption = false;  // testing aid for the verified collectives
+  // Seconds the whole doctor may take: later stages are estimated from the measured speed and
+  // cut to fit (engine/doctor_budget.hpp). cli/ sets it from --budget or the mode's default.
+  double budget_s = 40;
 };
 
 // Sizes from `lo` to `hi`: each `step` bytes larger, or else `factor` times larger (nccl-tests'

@@ -1,17 +1,111 @@
 #include "bench/sampler.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace fb {
+namespace {
 
-bool BatchSampler::done(double elapsed_s) const {
+// A warm-up by time ends after this many synchronized chunks even if its time is not reached
+// (each chunk costs an allgather; the chunks aim at the remaining time, so 8 is plenty).
+constexpr int kMaxWarmupChunks = 8;
+// Chunk growth per step: bounds the overshoot when one chunk underestimates the op time.
+constexpr int kMaxChunkGrowth = 16;
+constexpr int kMaxChunkOps = 1 << 20;
+
+int ceil_ops(double seconds, double per_op_s, int cap) {
+  if (!(per_op_s > 0)) return cap;
+  const double n = std::ceil(seconds / per_op_s * (1 - 1e-12));  // 1 ms / 8 us is 125, not 126
+  return n >= cap ? cap : std::max(1, static_cast<int>(n));
+}
+
+}  // namespace
+
+int WarmupPlanner::next_chunk() const {
+  if (sampling_.warmup >= 0) {  // -w N: exactly N operations in one chunk
+    if (chunks_ > 0) return 0;
+    if (sampling_.warmup > 0) return sampling_.warmup;
+    return sampling_.iters > 0 ? 0 : 1;  // -w 0 with batches sized by time: one probe operation
+  }
+  return next_timed_chunk();
+}
+
+// Two single operations first: the first pays NCCL's first-use costs (connections, buffers
+// of this algorithm and protocol), the second shows a steady operation. Then chunks aimed at
+// the rest of warmup_s, the last one long enough (half a batch) to give the per-operation
+// time at full launch rate, which sizes the batches.
+int WarmupPlanner::next_timed_chunk() const {
+  const bool enough_ops = ops_ >= sampling_.min_warmup_ops;
+  const bool full_rate = last_chunk_s_ >= sampling_.batch_target_s / 2;
+  if (enough_ops && seconds_ >= sampling_.warmup_s && full_rate) return 0;
+  if (enough_ops && chunks_ >= kMaxWarmupChunks) return 0;
+  if (chunks_ < 2) return 1;
+  const double aim = std::max(sampling_.warmup_s - seconds_, sampling_.batch_target_s);
+  const int cap = std::min(kMaxChunkOps, last_chunk_ops_ * kMaxChunkGrowth);
+  return ceil_ops(aim, last_per_op_s_, cap);
+}
+
+void WarmupPlanner::add(int ops, double seconds) {
+  ops_ += ops;
+  ++chunks_;
+  seconds_ += seconds;
+  last_chunk_ops_ = ops;
+  last_chunk_s_ = seconds;
+  last_per_op_s_ = ops > 0 ? seconds / ops : 0;
+}
+
+int ops_per_batch(const Sampling& sampling, double per_op_s) {
+  if (sampling.iters > 0) return sampling.iters;
+  return ceil_ops(sampling.batch_target_s, per_op_s, std::max(1, sampling.max_ops_per_batch));
+}
+
+std::string to_string(SamplingStop s) {
+  switch (s) {
+    case SamplingStop::target:
+      return "target";
+    case SamplingStop::budget:
+      return "budget";
+    case SamplingStop::max_batches:
+      return "max_batches";
+    case SamplingStop::count:
+      return "count";
+    case SamplingStop::none:
+      break;
+  }
+  return "";
+}
+
+bool BatchSampler::done(double elapsed_s) {
   const int n = static_cast<int>(samples_.size());
-  if (n < sampling_.min_batches) return false;
-  if (sampling_.target_ci <= 0) return true;  // fixed count: exactly min_batches
-  if (n >= sampling_.max_batches || elapsed_s >= sampling_.max_time_s) return true;
+  if (n == 0) return false;
+  if (sampling_.target_ci <= 0) {  // fixed count: exactly min_batches
+    if (n >= sampling_.min_batches) stop_ = SamplingStop::count;
+    return stop_ != SamplingStop::none;
+  }
   auto sorted = samples_;
   std::sort(sorted.begin(), sorted.end());
-  return median_ci_relative(sorted) <= sampling_.target_ci;
+  if (n >= sampling_.min_batches && median_ci_relative(sorted) <= sampling_.target_ci)
+    stop_ = SamplingStop::target;
+  else if (n >= sampling_.max_batches)
+    stop_ = SamplingStop::max_batches;
+  else if (elapsed_s + elapsed_s / n > sampling_.max_time_s)  // the next batch would end past it
+    stop_ = SamplingStop::budget;
+  return stop_ != SamplingStop::none;
+}
+
+PointSampling BatchSampler::summary(int warmup_ops, double warmup_s) const {
+  PointSampling s;
+  s.warmup_ops = warmup_ops;
+  s.warmup_ms = warmup_s * 1e3;
+  s.target_ci = sampling_.target_ci;
+  const double ci = stats().median_ci;
+  s.ci_met = sampling_.target_ci > 0 && std::isfinite(ci) && ci <= sampling_.target_ci;
+  s.stop = to_string(stop_);
+  if (!samples_.empty()) {
+    s.first_batch_us = samples_.front();
+    s.last_batch_us = samples_.back();
+  }
+  return s;
 }
 
 }  // namespace fb

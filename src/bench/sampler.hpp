@@ -1,13 +1,51 @@
 #pragma once
-// Decides how many timed batches a point gets: at least `min_batches`, then until the median
-// is known to +-target_ci (95% CI) or the point's time budget is spent. Pure logic: the
-// driver feeds it the per-operation time of each batch (already the max over ranks).
+// How long a point is sampled, as pure functions of the timing stream the driver feeds in
+// (every value already the max over ranks and rank 0's clock, so every rank decides alike):
+// - WarmupPlanner: untimed operations until NCCL's first-use costs are paid (by time, or
+//   exactly -w operations), and the per-operation time that sizes the batches;
+// - ops_per_batch: operations per timed batch (about batch_target_s of GPU time, or -n);
+// - BatchSampler: timed batches until the median is known to +-target_ci, the point's budget
+//   is spent or max_batches is reached. It never claims an interval it did not reach.
+#include <string>
 #include <vector>
 
 #include "bench/plan.hpp"
+#include "core/result.hpp"
 #include "core/stats.hpp"
 
 namespace fb {
+
+class WarmupPlanner {
+ public:
+  explicit WarmupPlanner(const Sampling& sampling) : sampling_(sampling) {}
+
+  // Operations to launch (then synchronize) next; 0 once the warm-up is over.
+  [[nodiscard]] int next_chunk() const;
+  // The chunk of `ops` operations just run took `seconds` of wall time (max over ranks).
+  void add(int ops, double seconds);
+
+  [[nodiscard]] int ops() const { return ops_; }
+  [[nodiscard]] double seconds() const { return seconds_; }
+  // Per-operation time of the latest chunk (the first one pays NCCL's first use), seconds.
+  [[nodiscard]] double per_op_s() const { return last_per_op_s_; }
+
+ private:
+  [[nodiscard]] int next_timed_chunk() const;
+  Sampling sampling_;
+  int ops_ = 0;
+  int chunks_ = 0;
+  int last_chunk_ops_ = 0;
+  double last_chunk_s_ = 0;
+  double seconds_ = 0;
+  double last_per_op_s_ = 0;
+};
+
+// -n when given; else enough operations for batch_target_s at `per_op_s`, 1..max_ops_per_batch.
+int ops_per_batch(const Sampling& sampling, double per_op_s);
+
+// Why a point stopped taking batches (the result's `sampling.stop`).
+enum class SamplingStop { none, target, budget, max_batches, count };
+std::string to_string(SamplingStop s);
 
 class BatchSampler {
  public:
@@ -16,14 +54,21 @@ class BatchSampler {
   void add(double per_op_us) { samples_.push_back(per_op_us); }
 
   // `elapsed_s`: wall time spent on this point's batches so far (rank 0's clock, shared so
-  // that every rank takes the same decision).
-  [[nodiscard]] bool done(double elapsed_s) const;
+  // that every rank takes the same decision). Stops before a batch that would end past the
+  // budget (predicted from the batches so far), so a point overruns its budget by at most
+  // the one batch whose time was mispredicted; at least one batch is always taken.
+  [[nodiscard]] bool done(double elapsed_s);
 
+  [[nodiscard]] SamplingStop stop() const { return stop_; }
   [[nodiscard]] TimeStats stats() const { return summarize(samples_); }
+  // What the point reached: the interval of its samples, whether it met the target, why it
+  // stopped, its first and last batch (to show warm-up was long enough).
+  [[nodiscard]] PointSampling summary(int warmup_ops, double warmup_s) const;
 
  private:
   Sampling sampling_;
   std::vector<double> samples_;
+  SamplingStop stop_ = SamplingStop::none;
 };
 
 }  // namespace fb

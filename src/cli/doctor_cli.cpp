@@ -1,6 +1,9 @@
 #include "cli/doctor_cli.hpp"
 
+#include <fmt/format.h>
+
 #include "cli/run_request.hpp"
+#include "core/error.hpp"
 
 namespace fb {
 
@@ -19,6 +22,10 @@ Examples:
   doc->add_option("--out", o.out_dir, "Results folder (default fabricbench-doctor)");
   doc->add_option("--nccl-lib", o.nccl_lib, "NCCL library to load (default: libnccl.so.2)");
   doc->add_option("--timeout", o.timeout_s, "Seconds one step may take before it is stopped (default 120)");
+  doc->add_option(
+      "--budget", o.budget_s,
+      "Seconds the whole doctor may take: later stages are estimated from the measured speed and "
+      "cut to fit, each cut said on stderr and in the report (default 40 with --quick, else 600)");
   doc->add_flag("--debug-corrupt", o.inject_corruption)->group("");
   return doc;
 }
@@ -30,6 +37,8 @@ DoctorRequest doctor_request(const DoctorOptions& o) {
   r.nccl_lib = o.nccl_lib;
   r.timeout_s = o.timeout_s;
   r.inject_corruption = o.inject_corruption;
+  if (o.budget_s < 0) FB_USAGE_ERROR(fmt::format("--budget must be > 0 s (got {})", o.budget_s));
+  r.budget_s = o.budget_s > 0 ? o.budget_s : (o.quick ? kQuickBudgetS : kThoroughBudgetS);
   return r;
 }
 

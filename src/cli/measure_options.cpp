@@ -32,8 +32,12 @@ void add_data_options(CLI::App* app, RunOptions& o, bool verification) {
 
 void add_timing_options(CLI::App* app, RunOptions& o) {
   const char* grp = "Timing";
-  app->add_option("-n,--iters", o.iters, "Operations per timed batch (default 20)")->group(grp);
-  app->add_option("-w,--warmup_iters", o.warmup, "Untimed operations before timing (default 5)")->group(grp);
+  app->add_option("-n,--iters", o.iters,
+                  "Operations per timed batch (default: as many as ~1 ms of GPU time needs, 1 to 1000)")
+      ->group(grp);
+  app->add_option("-w,--warmup_iters", o.warmup,
+                  "Untimed operations before timing (default: at least 2 operations and 30 ms)")
+      ->group(grp);
   app->add_option("-G,--cudagraph", o.graph_launches,
                   "Capture a batch in a CUDA graph and launch it N times (default 0: off)")
       ->group(grp);
@@ -44,7 +48,10 @@ void add_timing_options(CLI::App* app, RunOptions& o) {
                   "Stop a point once its median time is known to +-this fraction at 95% "
                   "(default 0.01; 0 = exactly --batches batches)")
       ->group(grp);
-  app->add_option("--max-time", o.max_time_s, "Time budget per point in seconds (default 1)")->group(grp);
+  app->add_option(
+         "--max-time", o.max_time_s,
+         "Time budget of a point's timed batches in seconds, overrun by one batch at most (default 1)")
+      ->group(grp);
 }
 
 void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {

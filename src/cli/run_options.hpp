@@ -1,9 +1,13 @@
 #pragma once
 // Raw options of `fabricbench run`, as typed by the user (turned into a request by cli/run_request.hpp).
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace fb {
+
+// -n / -w left out: batches and warm-up sized by time (bench/sampler.hpp).
+inline constexpr int kNotGiven = std::numeric_limits<int>::min();
 
 struct RunOptions {
   std::vector<std::string> collectives;
@@ -12,8 +16,8 @@ struct RunOptions {
   double step_factor = 0;  // 0: not given (defaults to 2 unless a step in bytes is given)
   std::string step_bytes;
   std::vector<std::string> sizes;
-  int iters = 20;
-  int warmup = 5;
+  int iters = kNotGiven;
+  int warmup = kNotGiven;
   int check = 0;
   int graph_launches = 0;
   std::string dtype = "float";

@@ -61,8 +61,10 @@ std::vector<RedOp> parse_redops(const std::string& text) {
 }
 
 void check_sampling(const RunOptions& o) {
-  if (o.iters < 1) FB_USAGE_ERROR(fmt::format("-n/--iters must be at least 1 (got {})", o.iters));
-  if (o.warmup < 0) FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", o.warmup));
+  if (o.iters != kNotGiven && o.iters < 1)
+    FB_USAGE_ERROR(fmt::format("-n/--iters must be at least 1 (got {})", o.iters));
+  if (o.warmup != kNotGiven && o.warmup < 0)
+    FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", o.warmup));
   if (o.graph_launches < 0)
     FB_USAGE_ERROR(fmt::format("-G/--cudagraph must be >= 0 (got {})", o.graph_launches));
   if (o.check != 0 && o.check != 1) FB_USAGE_ERROR(fmt::format("-c/--check takes 0 or 1 (got {})", o.check));
@@ -142,7 +144,13 @@ RunRequest run_request(const RunOptions& o) {
   r.sizes = build_sizes(o);
   r.gpus = parse_gpu_selection(o.gpus);
   r.placements = in_place_variants(o.in_place);
-  r.sampling = {o.iters, o.warmup, o.graph_launches, o.min_batches, o.max_batches, o.target_ci, o.max_time_s};
+  r.sampling.iters = o.iters == kNotGiven ? 0 : o.iters;
+  r.sampling.warmup = o.warmup == kNotGiven ? -1 : o.warmup;
+  r.sampling.graph_launches = o.graph_launches;
+  r.sampling.min_batches = o.min_batches;
+  r.sampling.max_batches = o.max_batches;
+  r.sampling.target_ci = o.target_ci;
+  r.sampling.max_time_s = o.max_time_s;
   r.launcher = o.launcher == "threads" ? LauncherKind::threads : LauncherKind::processes;
   r.check = o.check == 1;
   r.inject_corruption = o.inject_corruption;

@@ -45,6 +45,19 @@ struct HostInfo {
   CommLibrary comm;
 };
 
+// How a point was sampled (bench/sampler.hpp); absent in documents written before it was kept.
+struct PointSampling {
+  int warmup_ops = 0;  // untimed operations before the first batch
+  double warmup_ms = 0;
+  double target_ci = 0;  // the interval asked for (0: a fixed number of batches)
+  bool ci_met = false;   // time_us.median_ci reached target_ci (never claimed otherwise)
+  std::string stop;      // "target" | "budget" | "max_batches" | "count"
+  // Per-operation time of the first and the last timed batch: a first batch slower than the
+  // last says the warm-up was too short.
+  double first_batch_us = 0;
+  double last_batch_us = 0;
+};
+
 struct Point {
   std::uint64_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
   std::uint64_t count = 0;  // NCCL's count argument (elements per rank/peer), nccl-tests' count column
@@ -54,6 +67,7 @@ struct Point {
   double busbw_gbps = 0;
   std::int64_t wrong = -1;  // wrong elements over all ranks; -1 when not checked
   int iters_per_batch = 0;
+  std::optional<PointSampling> sampling;
   // NCCL's own choice at this size, from its log (algos); empty when not read.
   std::string nccl_algo;
   std::string nccl_proto;
@@ -104,10 +118,24 @@ struct Finding {
   std::string hint;
 };
 
-// A start-up milestone: when it was reached, in ms since the launching process started.
+// A start-up step: when it began, in ms since the launching process started (it lasts until
+// the next one begins).
 struct StartupPhase {
   std::string phase;
   double at_ms = 0;
+};
+
+// Something the doctor left out to stay inside its time budget, and why.
+struct DoctorCut {
+  std::string stage;  // "algorithms"
+  std::string what;   // "1 GiB points"
+  std::string why;    // "estimated 48 s at 2.9 GB/s busbw; 20 s of the 45 s budget left"
+};
+
+// The doctor's own bookkeeping (absent for the other commands).
+struct DoctorInfo {
+  double budget_s = 0;  // --budget
+  std::vector<DoctorCut> cuts;
 };
 
 struct Result {
@@ -126,6 +154,7 @@ struct Result {
   std::vector<P2pMeasurement> p2p;
   std::vector<Finding> findings;
   std::vector<StartupPhase> startup;  // run: where the time before the first point went
+  std::optional<DoctorInfo> doctor;
 };
 
 // Whether any finding is an error (the commands then exit 1).

@@ -48,6 +48,7 @@ void to_json(json& j, const Point& v) {
       {"nccl", v.nccl_algo.empty()
                    ? json(nullptr)
                    : json{{"algo", v.nccl_algo}, {"proto", v.nccl_proto}, {"channels", v.nccl_channels}}}};
+  if (v.sampling) j["sampling"] = *v.sampling;  // absent, as in documents written before it existed
 }
 void from_json(const json& j, Point& v) {
   j.at("bytes").get_to(v.bytes);
@@ -58,6 +59,8 @@ void from_json(const json& j, Point& v) {
   j.at("busbw_gbps").get_to(v.busbw_gbps);
   v.wrong = j.at("wrong").is_null() ? -1 : j.at("wrong").get<std::int64_t>();
   j.at("iters_per_batch").get_to(v.iters_per_batch);
+  if (j.contains("sampling") && !j.at("sampling").is_null())
+    v.sampling = j.at("sampling").get<PointSampling>();
   if (j.contains("nccl") && !j.at("nccl").is_null()) {
     j.at("nccl").at("algo").get_to(v.nccl_algo);
     j.at("nccl").at("proto").get_to(v.nccl_proto);
@@ -114,8 +117,10 @@ void to_json(json& j, const Result& v) {
            {"gpus", v.gpus},       {"topology", v.topology}, {"runs", v.runs},
            {"p2p", v.p2p},         {"findings", v.findings}};
   if (!v.startup.empty()) j["startup"] = v.startup;
+  if (v.doctor) j["doctor"] = *v.doctor;  // the doctor's documents only
 }
-// p2p is absent from documents written before the p2p command.
+// p2p is absent from documents written before the p2p command, doctor from all but the
+// doctor's (and its documents written before cuts were recorded).
 void from_json(const json& j, Result& v) {
   j.at("schema").get_to(v.schema);
   j.at("tool").get_to(v.tool);
@@ -132,6 +137,7 @@ void from_json(const json& j, Result& v) {
   v.p2p = j.value("p2p", json::array()).get<std::vector<P2pMeasurement>>();
   j.at("findings").get_to(v.findings);
   v.startup = j.value("startup", json::array()).get<std::vector<StartupPhase>>();
+  if (j.contains("doctor") && !j.at("doctor").is_null()) v.doctor = j.at("doctor").get<DoctorInfo>();
 }
 
 Result parse_result(const std::string& text) {

@@ -16,6 +16,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, driver, runtime, comm)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(P2pMeasurement, test, src, dst, unit, value, min, max, samples, bytes,
                                    wrong, wire_gbps, ceiling_gbps, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, code, severity, evidence, expected, hint)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DoctorCut, stage, what, why)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DoctorInfo, budget_s, cuts)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PointSampling, warmup_ops, warmup_ms, target_ci, ci_met, stop,
+                                   first_batch_us, last_batch_us)
 
 // These keep a null convention each (wrong -1, an infinite median_ci, an empty op or NCCL
 // choice: null) and accept documents written before some of their fields existed.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -75,10 +76,14 @@ void attach_nccl_choices(Run& run, const NcclLogSummary& log) {
 
 // One configuration's timed sweep in fresh workers. A failed default ends the sweep; a failed
 // forced pair is recorded and the others go on.
-Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log, bool quiet) {
+Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log, const AlgosOptions& o) {
+  const bool quiet = o.quiet;
   Plan forced = plan;
   if (!c.algo.empty()) forced.nccl_env["NCCL_ALGO"] = c.algo;
   if (!c.proto.empty()) forced.nccl_env["NCCL_PROTO"] = c.proto;
+  if ((c.proto == "LL" || c.proto == "LL128") && o.low_latency_max_bytes > 0)
+    std::erase_if(forced.sizes, [&](std::uint64_t b) { return b > o.low_latency_max_bytes; });
+  if (forced.sizes.empty()) forced.sizes = {*std::min_element(plan.sizes.begin(), plan.sizes.end())};
   if (!quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
   const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
   end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped
@@ -100,10 +105,15 @@ Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& l
 
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet) {
+  return run_algos(plan, algos, protos, AlgosOptions{keep_logs, quiet, 0});
+}
+
+AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
+                     const std::vector<std::string>& protos, const AlgosOptions& options) {
   AlgosSweep out;
-  out.log = probe_nccl_choices(plan, keep_logs, quiet);
+  out.log = probe_nccl_choices(plan, options.keep_logs, options.quiet);
   out.configs = configurations(algos, protos);
-  for (auto& c : out.configs) out.runs.push_back(sweep_configuration(plan, c, out.log, quiet));
+  for (auto& c : out.configs) out.runs.push_back(sweep_configuration(plan, c, out.log, options));
   return out;
 }
 

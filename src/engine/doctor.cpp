@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cmath>
+
 #include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
 #include "engine/machine_facts.hpp"
@@ -11,9 +14,23 @@
 #include "topo/machine_probe.hpp"
 
 namespace fb {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string estimate_text(const DoctorStage& stage, const DoctorContext& ctx) {
+  if (ctx.plan.estimate_s >= 0)
+    return fmt::format("{:.0f} s at the measured speed", std::ceil(ctx.plan.estimate_s));
+  return std::string(ctx.request.quick ? stage.quick_estimate : stage.thorough_estimate);
+}
+
+}  // namespace
 
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
                   const DoctorProgress& progress) {
+  const auto start = Clock::now();
   const int visible = gpu::device_count();
   auto lib = NcclLibrary::load(request.nccl_lib);
   const auto facts = probe_machine_facts(*lib);
@@ -25,13 +42,24 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   result.findings = analyse_result(result);
   progress.begun(result);
 
-  const DoctorContext ctx{request, facts, gpus, doctor_collectives_request(request, facts, gpus), result};
+  result.doctor = DoctorInfo{request.budget_s, {}};
+  DoctorContext ctx{
+      request,          facts,         gpus,       doctor_collectives_request(request, facts, gpus), result,
+      request.budget_s, FabricSpeed{}, StagePlan{}};
   std::vector<const DoctorStage*> stages;
   for (const auto& stage : doctor_stages())
     if (stage.applies(ctx)) stages.push_back(&stage);
   for (std::size_t i = 0; i < stages.size(); ++i) {
     const DoctorStage& stage = *stages[i];
-    progress.stage(stage, static_cast<int>(i + 1), static_cast<int>(stages.size()));
+    ctx.budget_left_s = request.budget_s - seconds_since(start);
+    ctx.plan = stage.plan != nullptr ? stage.plan(ctx) : StagePlan{};
+    progress.stage(stage, static_cast<int>(i + 1), static_cast<int>(stages.size()),
+                   estimate_text(stage, ctx));
+    for (const auto& cut : ctx.plan.cuts) {
+      progress.cut(cut);
+      result.doctor->cuts.push_back(cut);
+    }
+    const auto stage_start = Clock::now();
     StageOutput out = stage.run(ctx);
     const std::string failure = out.failure;
     const ExitCode code = out.code;
@@ -42,6 +70,8 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
       progress.updated(result);
       throw Error(code, fmt::format("{} stage failed: {}", stage.name, failure));
     }
+    if (stage.name == "collectives")  // the speed every later stage is estimated and cut from
+      ctx.speed = measure_fabric(result.runs, seconds_since(stage_start), ctx.collectives.sampling);
     progress.updated(result);
   }
 

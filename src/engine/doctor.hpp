@@ -13,8 +13,10 @@ namespace fb {
 
 struct DoctorProgress {
   std::function<void(const Result&)> begun;  // header, GPUs, topology and its findings known
-  std::function<void(const DoctorStage& stage, int number, int total)> stage;  // before it runs
-  std::function<void(const Result&)> updated;  // after every stage, also the one that failed
+  // Before a stage runs: about how long it takes (measured speed, or the row's figure).
+  std::function<void(const DoctorStage& stage, int number, int total, const std::string& estimate)> stage;
+  std::function<void(const DoctorCut& cut)> cut;  // each cut, before its stage runs
+  std::function<void(const Result&)> updated;     // after every stage, also the one that failed
 };
 
 // The finished document (status complete, findings from every rule). A failed stage leaves

@@ -66,12 +66,32 @@ RunRequest unverified_all_reduce(const RunRequest& collectives) {
   return r;
 }
 
+std::vector<int> scaling_counts(const DoctorContext& ctx) {
+  std::vector<int> counts;
+  for (int count = 2; count <= static_cast<int>(ctx.gpus.size()); count *= 2) counts.push_back(count);
+  return counts;
+}
+
+// Scaling runs before the algorithms stage: it may use 40% of what is left.
+constexpr double kScalingShare = 0.4;
+
+StagePlan plan_scaling(const DoctorContext& ctx) {
+  StagePlan plan;
+  const auto& sampling = ctx.collectives.sampling;
+  const auto counts = scaling_counts(ctx);
+  plan.scaling_bytes = fit_scaling(ctx.request.quick ? 256ULL << 20 : 1ULL << 30, counts, ctx.speed, sampling,
+                                   ctx.budget_left_s * kScalingShare, plan.cuts);
+  if (ctx.speed.known())
+    plan.estimate_s = estimate_scaling_s(plan.scaling_bytes, counts, ctx.speed, sampling);
+  return plan;
+}
+
 StageOutput measure_scaling(const DoctorContext& ctx) {
   ScaleRequest scale;
   scale.measure = unverified_all_reduce(ctx.collectives);
-  scale.measure.sizes = {ctx.request.quick ? 256ULL << 20 : 1ULL << 30};
+  scale.measure.sizes = {ctx.plan.scaling_bytes};
   scale.measure.gpus = GpuSelection::all();
-  for (int count = 2; count <= static_cast<int>(ctx.gpus.size()); count *= 2) scale.counts.push_back(count);
+  scale.counts = scaling_counts(ctx);
   StageOutput out;
   out.runs = run_scaling(scale, ctx.facts, *ctx.result.topology, [](const Run&) {});
   for (const auto& run : out.runs)  // a failed group fails the doctor as it fails `scale`
@@ -80,14 +100,29 @@ StageOutput measure_scaling(const DoctorContext& ctx) {
   return out;
 }
 
+// NCCL's default against forced algorithms and protocols, before the budget's cuts.
+AlgosGrid algorithms_grid(const DoctorContext& ctx) {
+  if (ctx.request.quick)
+    return {
+        {1ULL << 20, 256ULL << 20, 1ULL << 30}, {"Ring", "Tree", "default"}, {"default", "LL", "Simple"}, 0};
+  return {ctx.collectives.sizes, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, 0};
+}
+
+StagePlan plan_algorithms(const DoctorContext& ctx) {
+  StagePlan plan;
+  const auto& sampling = ctx.collectives.sampling;
+  plan.algos = fit_algos(algorithms_grid(ctx), ctx.speed, sampling, ctx.budget_left_s, plan.cuts);
+  if (ctx.speed.known()) plan.estimate_s = estimate_algos_s(plan.algos, ctx.speed, sampling);
+  return plan;
+}
+
 StageOutput measure_algorithms(const DoctorContext& ctx) {
   RunRequest a = unverified_all_reduce(ctx.collectives);
-  if (ctx.request.quick) a.sizes = {1ULL << 20, 256ULL << 20, 1ULL << 30};
+  a.sizes = ctx.plan.algos.sizes;
   Plan plan = build_plan(a, ctx.facts);
   attach_cpulists(plan, *ctx.result.topology);
-  auto sweep = ctx.request.quick
-                   ? run_algos(plan, {"Ring", "Tree", "default"}, {"default", "LL", "Simple"}, "", true)
-                   : run_algos(plan, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, "", true);
+  auto sweep = run_algos(plan, ctx.plan.algos.algos, ctx.plan.algos.protos,
+                         AlgosOptions{"", true, ctx.plan.algos.low_latency_max_bytes});
   StageOutput out;
   out.runs = std::move(sweep.runs);
   out.log = std::move(sweep.log);
@@ -114,6 +149,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .quick_estimate = "5 s",
        .thorough_estimate = "1 s per pair and GPU",
        .applies = always,
+       .plan = nullptr,
        .run = measure_pairs,
        .merge = merge_pairs},
       {.name = "collectives",
@@ -121,6 +157,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .quick_estimate = "10 s",
        .thorough_estimate = "1 min",
        .applies = always,
+       .plan = nullptr,
        .run = measure_collectives,
        .merge = append_runs},
       {.name = "scaling",
@@ -128,6 +165,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .quick_estimate = "15 s",
        .thorough_estimate = "1 min",
        .applies = more_than_two_gpus,
+       .plan = plan_scaling,
        .run = measure_scaling,
        .merge = append_runs},
       {.name = "algorithms",
@@ -135,6 +173,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .quick_estimate = "25 s",
        .thorough_estimate = "2 min",
        .applies = always,
+       .plan = plan_algorithms,
        .run = measure_algorithms,
        .merge = merge_algorithms},
   };

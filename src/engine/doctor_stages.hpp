@@ -9,18 +9,30 @@
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
 #include "core/result.hpp"
+#include "engine/doctor_budget.hpp"
 #include "engine/machine_facts.hpp"
 
 namespace fb {
 
-// What a stage works with: the request, the machine, the GPUs, and the document so far
-// (header, topology and every earlier stage's output).
+// A stage's plan under the budget (engine/doctor_budget.hpp), made before it runs.
+struct StagePlan {
+  double estimate_s = -1;  // from the measured speed; < 0: not known yet (the row's figure stands)
+  std::vector<DoctorCut> cuts;
+  AlgosGrid algos;                  // the algorithms stage's grid, after its cuts
+  std::uint64_t scaling_bytes = 0;  // the scaling stage's size, after its cut
+};
+
+// What a stage works with: the request, the machine, the GPUs, the document so far (header,
+// topology and every earlier stage's output), and the budget.
 struct DoctorContext {
   const DoctorRequest& request;
   const MachineFacts& facts;
   std::vector<int> gpus;
   RunRequest collectives;  // the verified sweep; the later stages derive theirs from it
   const Result& result;
+  double budget_left_s = 0;  // of --budget, as the stage starts
+  FabricSpeed speed;         // measured by the collectives stage (unknown before it)
+  StagePlan plan;            // this stage's, from its `plan` function
 };
 
 // What a stage measured, before its merge puts it into the document.
@@ -38,6 +50,8 @@ struct DoctorStage {
   std::string_view quick_estimate;
   std::string_view thorough_estimate;
   bool (*applies)(const DoctorContext&);
+  // The estimate and cuts that fit the budget left; nullptr: the stage is not cut.
+  StagePlan (*plan)(const DoctorContext&);
   StageOutput (*run)(const DoctorContext&);
   void (*merge)(StageOutput& output, Result& result);
 };

@@ -26,7 +26,14 @@ void DoctorFolderReporter::begin(const Result& result) {
 void DoctorFolderReporter::update(const Result& result) const {
   write_file_atomically(in_folder(dir_, "result.json"), nlohmann::json(result).dump(2) + "\n");
   write_file_atomically(in_folder(dir_, "report.html"), html_report(result));
-  write_file_atomically(in_folder(dir_, "summary.md"), markdown_summary(result));
+  write_file_atomically(in_folder(dir_, "summary.md"), markdown_summary(result) + cuts_note(result));
+}
+
+std::string cuts_note(const Result& result) {
+  if (!result.doctor || result.doctor->cuts.empty()) return "";
+  std::string note = fmt::format("\n## Cut to stay within the {:.0f} s budget\n\n", result.doctor->budget_s);
+  for (const auto& c : result.doctor->cuts) note += fmt::format("- {}: {} ({})\n", c.stage, c.what, c.why);
+  return note;
 }
 
 void DoctorConsoleReporter::begin(const Result& result) {
@@ -41,8 +48,13 @@ void DoctorConsoleReporter::stage(int number, int total, std::string_view what, 
   progress_.flush();
 }
 
+void DoctorConsoleReporter::cut(const DoctorCut& cut) {
+  fmt::print(progress_, "fabricbench doctor: cut {} from {}: {}\n", cut.what, cut.stage, cut.why);
+  progress_.flush();
+}
+
 void DoctorConsoleReporter::end(const Result& result) {
-  fmt::print(out_, "{}", markdown_summary(result));
+  fmt::print(out_, "{}{}", markdown_summary(result), cuts_note(result));
   fmt::print(out_, "\nfabricbench doctor: {:.0f} s; wrote {}, {}, {}\n", seconds(),
              in_folder(dir_, "result.json"), in_folder(dir_, "report.html"), in_folder(dir_, "summary.md"));
   out_.flush();

@@ -11,6 +11,9 @@
 
 namespace fb {
 
+// What the doctor cut to stay within its budget, as a Markdown section ("" when nothing was).
+std::string cuts_note(const Result& result);
+
 class DoctorFolderReporter final : public Reporter {
  public:
   explicit DoctorFolderReporter(std::string dir) : dir_(std::move(dir)) {}
@@ -31,6 +34,8 @@ class DoctorConsoleReporter final : public Reporter {
   void begin(const Result& result) override;
   // Before stage `number` of `total` runs: what it does and about how long it takes.
   void stage(int number, int total, std::string_view what, std::string_view estimate);
+  // Something left out to stay in the budget: one line, before its stage runs.
+  void cut(const DoctorCut& cut);
   void end(const Result& result) override;
 
  private:

@@ -45,7 +45,9 @@ inline constexpr const char* kEveryFieldJson = R"({
        {"bytes": 2048, "count": 1024, "in_place": true,
         "time_us": {"min": 1.5, "median": 2.5, "mean": 3.5, "p99": 4.5, "max": 5.5, "median_ci": 0.125, "n": 9},
         "algbw_gbps": 11.25, "busbw_gbps": 22.5, "wrong": 3, "iters_per_batch": 40,
-        "nccl": {"algo": "RING", "proto": "SIMPLE", "channels": 16}},
+        "nccl": {"algo": "RING", "proto": "SIMPLE", "channels": 16},
+        "sampling": {"warmup_ops": 37, "warmup_ms": 31.5, "target_ci": 0.02, "ci_met": true, "stop": "target",
+                     "first_batch_us": 2.75, "last_batch_us": 2.25}},
        {"bytes": 4096, "count": 2048, "in_place": false,
         "time_us": {"min": 6.5, "median": 7.5, "mean": 8.5, "p99": 9.5, "max": 10.5, "median_ci": null, "n": 2},
         "algbw_gbps": 33.75, "busbw_gbps": 45.0, "wrong": null, "iters_per_batch": 41, "nccl": null}]},
@@ -62,7 +64,8 @@ inline constexpr const char* kEveryFieldJson = R"({
   "findings": [
     {"code": "TOPO_NO_P2P", "severity": "error", "evidence": "GPU5 - GPU7", "expected": "peer access",
      "hint": "check ACS"},
-    {"code": "RESULT_NOISY", "severity": "warning", "evidence": "+-9%", "expected": "+-5%", "hint": "idle"}]
+    {"code": "RESULT_NOISY", "severity": "warning", "evidence": "+-9%", "expected": "+-5%", "hint": "idle"}],
+  "doctor": {"budget_s": 45.5, "cuts": [{"stage": "algorithms", "what": "1 GiB points", "why": "slow"}]}
 })";
 
 inline fb::Topology every_field_topology() {
@@ -134,6 +137,7 @@ inline fb::Run every_field_scale_run() {
   checked.nccl_algo = "RING";
   checked.nccl_proto = "SIMPLE";
   checked.nccl_channels = 16;
+  checked.sampling = fb::PointSampling{37, 31.5, 0.02, true, "target", 2.75, 2.25};
   fb::Point unchecked;
   unchecked.bytes = 4096;
   unchecked.count = 2048;
@@ -171,5 +175,6 @@ inline fb::Result every_field_result() {
             "pointer chase"}};
   r.findings = {{"TOPO_NO_P2P", fb::Severity::error, "GPU5 - GPU7", "peer access", "check ACS"},
                 {"RESULT_NOISY", fb::Severity::warning, "+-9%", "+-5%", "idle"}};
+  r.doctor = fb::DoctorInfo{45.5, {{"algorithms", "1 GiB points", "slow"}}};
   return r;
 }

@@ -166,6 +166,15 @@ TEST(ResultJsonText, ParsesRunAndPoints) {
   EXPECT_EQ(p.nccl_algo, "RING");
   EXPECT_EQ(p.nccl_proto, "SIMPLE");
   EXPECT_EQ(p.nccl_channels, 16);
+  ASSERT_TRUE(p.sampling.has_value());
+  EXPECT_EQ(p.sampling->warmup_ops, 37);
+  EXPECT_DOUBLE_EQ(p.sampling->warmup_ms, 31.5);
+  EXPECT_DOUBLE_EQ(p.sampling->target_ci, 0.02);
+  EXPECT_TRUE(p.sampling->ci_met);
+  EXPECT_EQ(p.sampling->stop, "target");
+  EXPECT_DOUBLE_EQ(p.sampling->first_batch_us, 2.75);
+  EXPECT_DOUBLE_EQ(p.sampling->last_batch_us, 2.25);
+  EXPECT_FALSE(r.runs[0].points[1].sampling.has_value());  // absent: sampled before it was kept
 }
 
 TEST(ResultJsonText, ParsesNullsAsTheirMeaning) {
@@ -211,6 +220,12 @@ TEST(ResultJsonText, ParsesP2pAndFindings) {
   EXPECT_EQ(f.expected, "peer access");
   EXPECT_EQ(f.hint, "check ACS");
   EXPECT_EQ(r.findings[1].severity, fb::Severity::warning);
+  ASSERT_TRUE(r.doctor.has_value());
+  EXPECT_DOUBLE_EQ(r.doctor->budget_s, 45.5);
+  ASSERT_EQ(r.doctor->cuts.size(), 1u);
+  EXPECT_EQ(r.doctor->cuts[0].stage, "algorithms");
+  EXPECT_EQ(r.doctor->cuts[0].what, "1 GiB points");
+  EXPECT_EQ(r.doctor->cuts[0].why, "slow");
 }
 
 // (b) A result built in C++ serialises to exactly the hand-written document.

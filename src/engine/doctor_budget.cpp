@@ -1,0 +1,160 @@
+#include "engine/doctor_budget.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "bench/sampler.hpp"
+#include "core/units.hpp"
+
+namespace fb {
+namespace {
+
+// Forced LL/LL128 above this size only show them losing to Simple (NCCL's choice there).
+constexpr std::uint64_t kLowLatencyMaxBytes = 16ULL << 20;
+constexpr std::uint64_t kScalingFloorBytes = 64ULL << 20;
+// Batches a point typically needs to reach +-1% (6 bound a median; noise adds a few).
+constexpr int kExpectedBatches = 12;
+
+double proto_factor(const std::string& proto) {
+  if (proto == "LL") return 4.0;
+  if (proto == "LL128") return 1.3;
+  return 1.0;
+}
+
+bool low_latency(const std::string& proto) { return proto == "LL" || proto == "LL128"; }
+
+// The configurations run_algos sweeps: NCCL's default, then every forced pair.
+std::vector<std::pair<std::string, std::string>> configs(const AlgosGrid& g) {
+  std::vector<std::pair<std::string, std::string>> out{{"default", "default"}};
+  for (const auto& a : g.algos)
+    for (const auto& p : g.protos)
+      if (a != "default" || p != "default") out.emplace_back(a, p);
+  return out;
+}
+
+std::string why(double estimate_s, const FabricSpeed& speed, double budget_s) {
+  return fmt::format("estimated {:.0f} s at {:.1f} GB/s all_reduce busbw; {:.0f} s of the budget left",
+                     estimate_s, speed.busbw_gbps, std::max(0.0, budget_s));
+}
+
+bool remove_one(std::vector<std::string>& list, const std::string& name) {
+  const auto it = std::find(list.begin(), list.end(), name);
+  if (it == list.end()) return false;
+  list.erase(it);
+  return true;
+}
+
+}  // namespace
+
+double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::string& proto) {
+  if (!speed.known()) return 0;
+  return speed.latency_us * 1e-6 +
+         static_cast<double>(bytes) / (speed.algbw_gbps * 1e9) * proto_factor(proto);
+}
+
+double point_seconds(const Sampling& sampling, double op_s, bool verified) {
+  const double verify = verified ? op_s : 0;
+  const double warmup = sampling.warmup >= 0 ? sampling.warmup * op_s
+                                             : std::max(sampling.min_warmup_ops * op_s,
+                                                        sampling.warmup_s + sampling.batch_target_s);
+  const double batch = std::max(1e-9, ops_per_batch(sampling, op_s) * op_s);
+  // The sampler starts no batch that would end past its budget, and always takes one.
+  const int fit = std::max(1, static_cast<int>(std::floor(sampling.max_time_s / batch)));
+  const int batches = std::min({fit, std::max(kExpectedBatches, sampling.min_batches), sampling.max_batches});
+  return verify + warmup + batches * batch;
+}
+
+FabricSpeed measure_fabric(const std::vector<Run>& runs, double stage_wall_s, const Sampling& sampling) {
+  FabricSpeed speed;
+  double points_s = 0;
+  for (const auto& run : runs) {
+    if (run.kind != RunKind::collective || run.points.empty()) continue;
+    for (const auto& p : run.points)
+      points_s += point_seconds(sampling, p.time_us.median * 1e-6, p.wrong >= 0);
+    if (run.collective != "all_reduce") continue;
+    const auto [small, large] =
+        std::minmax_element(run.points.begin(), run.points.end(),
+                            [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+    if (large->algbw_gbps > speed.algbw_gbps) {
+      speed.algbw_gbps = large->algbw_gbps;
+      speed.busbw_gbps = large->busbw_gbps;
+    }
+    speed.latency_us = std::max(speed.latency_us, small->time_us.median);
+  }
+  speed.start_s = std::clamp(stage_wall_s - points_s, 0.5, std::max(0.5, stage_wall_s));
+  return speed;
+}
+
+double estimate_algos_s(const AlgosGrid& grid, const FabricSpeed& speed, const Sampling& sampling) {
+  double total = speed.start_s;  // the logged probe: one operation per size
+  for (const auto size : grid.sizes) total += op_seconds(speed, size);
+  for (const auto& [algo, proto] : configs(grid)) {
+    total += speed.start_s;
+    for (const auto size : grid.sizes) {
+      if (low_latency(proto) && grid.low_latency_max_bytes > 0 && size > grid.low_latency_max_bytes) continue;
+      total += point_seconds(sampling, op_seconds(speed, size, proto), false);
+    }
+  }
+  return total;
+}
+
+AlgosGrid fit_algos(AlgosGrid grid, const FabricSpeed& speed, const Sampling& sampling, double budget_s,
+                    std::vector<DoctorCut>& cuts) {
+  if (!speed.known()) return grid;
+  const auto over = [&] { return estimate_algos_s(grid, speed, sampling) > budget_s; };
+  const auto cut = [&](std::string what) {
+    cuts.push_back(
+        {"algorithms", std::move(what), why(estimate_algos_s(grid, speed, sampling), speed, budget_s)});
+  };
+  const bool has_ll = std::any_of(grid.protos.begin(), grid.protos.end(), low_latency);
+  const bool large =
+      std::any_of(grid.sizes.begin(), grid.sizes.end(), [](auto s) { return s > kLowLatencyMaxBytes; });
+  if (over() && has_ll && large &&
+      (grid.low_latency_max_bytes == 0 || grid.low_latency_max_bytes > kLowLatencyMaxBytes)) {
+    cut(fmt::format("forced LL/LL128 above {}", format_bytes(kLowLatencyMaxBytes)));
+    grid.low_latency_max_bytes = kLowLatencyMaxBytes;
+  }
+  std::sort(grid.sizes.begin(), grid.sizes.end());
+  while (over() && grid.sizes.size() > 2) {
+    cut(fmt::format("{} points", format_bytes(grid.sizes.back())));
+    grid.sizes.pop_back();
+  }
+  for (const char* proto : {"LL", "LL128", "Simple"}) {
+    if (!over()) break;
+    if (std::find(grid.protos.begin(), grid.protos.end(), proto) == grid.protos.end()) continue;
+    cut(fmt::format("forced protocol {}", proto));
+    remove_one(grid.protos, proto);
+    if (grid.protos.empty()) grid.protos = {"default"};
+  }
+  while (over() &&
+         std::any_of(grid.algos.begin(), grid.algos.end(), [](auto& a) { return a != "default"; })) {
+    const auto forced =
+        *std::find_if(grid.algos.rbegin(), grid.algos.rend(), [](auto& a) { return a != "default"; });
+    cut(fmt::format("forced algorithm {}", forced));
+    remove_one(grid.algos, forced);
+    if (grid.algos.empty()) grid.algos = {"default"};
+  }
+  return grid;
+}
+
+double estimate_scaling_s(std::uint64_t bytes, const std::vector<int>& counts, const FabricSpeed& speed,
+                          const Sampling& sampling) {
+  const double group = speed.start_s + point_seconds(sampling, op_seconds(speed, bytes), false);
+  return 2.0 * static_cast<double>(counts.size()) * group;  // best and worst placement of each count
+}
+
+std::uint64_t fit_scaling(std::uint64_t bytes, const std::vector<int>& counts, const FabricSpeed& speed,
+                          const Sampling& sampling, double budget_s, std::vector<DoctorCut>& cuts) {
+  if (!speed.known()) return bytes;
+  while (bytes / 4 >= kScalingFloorBytes && estimate_scaling_s(bytes, counts, speed, sampling) > budget_s) {
+    cuts.push_back({"scaling",
+                    fmt::format("{} size, {} instead", format_bytes(bytes), format_bytes(bytes / 4)),
+                    why(estimate_scaling_s(bytes, counts, speed, sampling), speed, budget_s)});
+    bytes /= 4;
+  }
+  return bytes;
+}
+
+}  // namespace fb

@@ -1,0 +1,60 @@
+#pragma once
+// The doctor's time budget as pure functions: the fabric's speed read from the collectives
+// stage's points, an estimate of each later stage at that speed, and the cuts that make a
+// stage fit the seconds left. Tested with synthetic speeds (tests/unit/test_doctor_budget.cpp).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/plan.hpp"
+#include "core/result.hpp"
+
+namespace fb {
+
+// What the verified collectives measured, which scales every later stage.
+struct FabricSpeed {
+  double algbw_gbps = 0;  // all_reduce algbw at its largest measured size (0: unknown)
+  double busbw_gbps = 0;  // and its busbw, as the messages quote it
+  double latency_us = 0;  // all_reduce time at its smallest measured size
+  double start_s = 2.0;   // fresh workers up to their first point (spawn, CUDA, NCCL init)
+  [[nodiscard]] bool known() const { return algbw_gbps > 0; }
+};
+
+// From the all_reduce points of `runs` (collective runs) and the stage's wall time: what the
+// points cost by the model below is taken out, the rest is the workers' start.
+FabricSpeed measure_fabric(const std::vector<Run>& runs, double stage_wall_s, const Sampling& sampling);
+
+// Seconds one all_reduce of `bytes` takes. Forced "LL" and "LL128" at large sizes: half of an
+// LL line and 1/16 of an LL128 line are flags, and both run fewer bytes per cycle than Simple;
+// counted as 4x and 1.3x Simple's time (the conservative side of what NCCL shows on H100/H200).
+double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::string& proto = "");
+
+// Seconds one point costs: the verification call, the warm-up, the timed batches (bounded by
+// their budget, plus the one batch it may be overrun by).
+double point_seconds(const Sampling& sampling, double op_s, bool verified);
+
+// The algorithms stage: a logged probe of NCCL's choices, then every configuration in fresh
+// workers. Forced LL/LL128 run only sizes up to `low_latency_max_bytes` (0: every size).
+struct AlgosGrid {
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::string> algos;   // may hold "default"
+  std::vector<std::string> protos;  // may hold "default"
+  std::uint64_t low_latency_max_bytes = 0;
+};
+double estimate_algos_s(const AlgosGrid& grid, const FabricSpeed& speed, const Sampling& sampling);
+
+// Cuts `grid` until its estimate fits `budget_s`, in this order: LL/LL128 only up to 16 MiB
+// (they are NCCL's small-message protocols), the largest size while two remain, forced
+// protocols (LL first), then forced algorithms. NCCL's default and the logged probe (what the
+// fallback finding reads) always stay. Each cut is appended to `cuts`.
+AlgosGrid fit_algos(AlgosGrid grid, const FabricSpeed& speed, const Sampling& sampling, double budget_s,
+                    std::vector<DoctorCut>& cuts);
+
+// The scaling stage: one all_reduce size on each group count, best and worst placement.
+double estimate_scaling_s(std::uint64_t bytes, const std::vector<int>& counts, const FabricSpeed& speed,
+                          const Sampling& sampling);
+// Divides the size by 4 (not below 64 MiB) until the estimate fits `budget_s`.
+std::uint64_t fit_scaling(std::uint64_t bytes, const std::vector<int>& counts, const FabricSpeed& speed,
+                          const Sampling& sampling, double budget_s, std::vector<DoctorCut>& cuts);
+
+}  // namespace fb
