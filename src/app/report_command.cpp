@@ -24,13 +24,12 @@ int report_command(const ReportOptions& o) {
   } catch (const Error& e) {
     FB_USAGE_ERROR(fmt::format("{}: {}", o.input, e.what()));
   }
-  if (o.analyse) {
-    r.findings = analyse_result(r);
-    if (o.output.empty() && o.format.empty()) {
-      print_findings(std::cout, r.findings);
-      if (has_error_finding(r.findings)) return static_cast<int>(ExitCode::finding);
-      return 0;
-    }
+  // With --analyse the exit code says whether an error was found, whatever the output format.
+  if (o.analyse) r.findings = analyse_result(r);
+  const int analysed = o.analyse && has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
+  if (o.analyse && o.output.empty() && o.format.empty()) {
+    print_findings(std::cout, r.findings);
+    return analysed;
   }
   std::string format = o.format;
   if (format.empty()) {
@@ -45,7 +44,7 @@ int report_command(const ReportOptions& o) {
     std::cout << text;
   else
     write_file_atomically(o.output, text);
-  return 0;
+  return analysed;
 }
 
 }  // namespace fb

@@ -15,6 +15,8 @@ namespace fb {
 namespace {
 
 bool always(const DoctorContext& /*ctx*/) { return true; }
+// One GPU has no interconnect: its host links and local checks only (the verdicts say so).
+bool several_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 1; }
 bool more_than_two_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 2; }
 
 void append_runs(StageOutput& out, Result& result) {
@@ -82,12 +84,22 @@ StageOutput measure_scaling(const DoctorContext& ctx) {
 
 StageOutput measure_algorithms(const DoctorContext& ctx) {
   RunRequest a = unverified_all_reduce(ctx.collectives);
-  if (ctx.request.quick) a.sizes = {1ULL << 20, 256ULL << 20, 1ULL << 30};
+  // The protocol switch region (512 KiB - 8 MiB: where NCCL's tuning most often errs) and the
+  // large sizes.
+  const std::vector<std::uint64_t> switch_region{512ULL << 10, 1ULL << 20, 2ULL << 20, 4ULL << 20,
+                                                 8ULL << 20};
+  std::vector<std::uint64_t> large{256ULL << 20, 1ULL << 30};
+  if (!ctx.request.quick) {
+    large = a.sizes;  // the thorough sweep's sizes above the switch region
+    std::erase_if(large, [](std::uint64_t b) { return b <= (8ULL << 20); });
+  }
+  a.sizes = switch_region;
+  a.sizes.insert(a.sizes.end(), large.begin(), large.end());
   Plan plan = build_plan(a, ctx.facts);
   attach_cpulists(plan, *ctx.result.topology);
-  auto sweep = ctx.request.quick
-                   ? run_algos(plan, {"Ring", "Tree", "default"}, {"default", "LL", "Simple"}, "", true)
-                   : run_algos(plan, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, "", true);
+  auto sweep = ctx.request.quick ? run_algos(plan, {"Ring", "Tree", "default"},
+                                             {"default", "LL", "LL128", "Simple"}, "", true)
+                                 : run_algos(plan, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, "", true);
   StageOutput out;
   out.runs = std::move(sweep.runs);
   out.log = std::move(sweep.log);
@@ -120,7 +132,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .what = "collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
        .quick_estimate = "10 s",
        .thorough_estimate = "1 min",
-       .applies = always,
+       .applies = several_gpus,
        .run = measure_collectives,
        .merge = append_runs},
       {.name = "scaling",
@@ -134,7 +146,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .what = "algorithms: NCCL's choice against forced ones for all_reduce",
        .quick_estimate = "25 s",
        .thorough_estimate = "2 min",
-       .applies = always,
+       .applies = several_gpus,
        .run = measure_algorithms,
        .merge = merge_algorithms},
   };
