@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "analyse/collective_verdicts.hpp"
+#include "analyse/run_health.hpp"
 #include "analyse/verdicts.hpp"
 #include "p2p_builders.hpp"
 #include "topology_fixtures.hpp"
@@ -97,7 +99,7 @@ TEST(Verdicts, BusbwFarBelowTheRingCeiling) {
   r.runs[0].gpus = {0, 1};
   const auto f = fb::check_ceilings(r);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].evidence.find("33% of the ring's SM ceiling 373.5 GB/s"), std::string::npos)
+  EXPECT_NE(f[0].evidence.find("33% of the ring's path ceiling 373.5 GB/s"), std::string::npos)
       << f[0].evidence;
   EXPECT_DOUBLE_EQ(fb::ring_sm_ceiling(*r.topology, {0, 1}), 373.5);
   r.runs[0].points[1].busbw_gbps = 331;  // healthy
