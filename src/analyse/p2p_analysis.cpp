@@ -33,6 +33,14 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+std::vector<double> values_besides(const std::vector<const P2pMeasurement*>& members,
+                                   const P2pMeasurement* m) {
+  std::vector<double> out;
+  for (const auto* o : members)
+    if (o != m) out.push_back(o->value);
+  return out;
+}
+
 std::string where(const P2pMeasurement& m) {
   auto side = [](int g) { return g < 0 ? std::string("host") : fmt::format("GPU{}", g); };
   const bool bidir = p2p_test_spec(m.test).bidirectional;
@@ -79,9 +87,7 @@ std::vector<Finding> check_p2p(const std::vector<P2pMeasurement>& ms, const Topo
     for (const auto* m : members) {
       // Against the others only: with two members a median that includes the slow one halves
       // the gap (one direction 40% low read as -25%).
-      std::vector<double> others;
-      for (const auto* o : members)
-        if (o != m) others.push_back(o->value);
+      const auto others = values_besides(members, m);
       const double ref = median(others);
       if (m->value >= (1.0 - margin) * ref) continue;
       const bool host = key.second == "host";

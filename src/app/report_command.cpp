@@ -15,6 +15,17 @@
 #include "report/topology_console.hpp"
 
 namespace fb {
+namespace {
+
+// --format, else the output file's extension; Markdown when neither says.
+std::string output_format(const ReportOptions& o) {
+  if (!o.format.empty()) return o.format;
+  const auto dot = o.output.rfind('.');
+  const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
+  return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
+}
+
+}  // namespace
 
 int report_command(const ReportOptions& o) {
   const std::string input = read_file(o.input);
@@ -31,12 +42,7 @@ int report_command(const ReportOptions& o) {
     print_findings(std::cout, r.findings);
     return analysed;
   }
-  std::string format = o.format;
-  if (format.empty()) {
-    const auto dot = o.output.rfind('.');
-    const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
-    format = ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
-  }
+  const std::string format = output_format(o);
   const std::string text = format == "html"  ? html_report(r)
                            : format == "csv" ? points_csv(r)
                                              : markdown_summary(r);

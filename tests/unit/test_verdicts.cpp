@@ -36,6 +36,7 @@ fb::Run collective_run(const std::string& name, int gpus, std::vector<fb::Point>
 // A healthy machine's doctor result: ring busbw near the ceiling, even pairs, no overrides.
 fb::Result healthy(const std::string& fixture, double busbw_1g) {
   fb::Result r;
+  r.status = fb::RunStatus::complete;
   r.topology = load_topology_fixture(fixture);
   const int n = static_cast<int>(r.topology->gpus.size());
   r.runs.push_back(collective_run("all_reduce", n, {point(1 << 20, 60), point(1 << 30, busbw_1g)}));
