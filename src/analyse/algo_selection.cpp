@@ -49,31 +49,56 @@ std::vector<SizeWinner> winners(const std::vector<AlgoConfig>& configs) {
   return out;
 }
 
+namespace {
+
+// NCCL's own choice at a size, from the default configuration's point (its log); empty: unknown.
+bool same_as_nccls_choice(const AlgoConfig& c, const Point& d) {
+  if (d.nccl_algo.empty() && d.nccl_proto.empty()) return false;
+  const bool algo_same = c.algo.empty() || lower(c.algo) == lower(d.nccl_algo);
+  const bool proto_same = c.proto.empty() || lower(c.proto) == lower(d.nccl_proto);
+  return algo_same && proto_same;
+}
+
+const AlgoConfig* best_forced(const std::vector<AlgoConfig>& configs, std::size_t i, const Point& d) {
+  const AlgoConfig* best = nullptr;
+  for (const auto& c : configs)
+    if (!c.is_default() && c.failure.empty() && i < c.points.size() && c.points[i].bytes == d.bytes &&
+        !same_as_nccls_choice(c, d) && (!best || c.points[i].busbw_gbps > best->points[i].busbw_gbps))
+      best = &c;
+  return best;
+}
+
+std::string nccl_choice_text(const Point& d) {
+  if (d.nccl_algo.empty()) return "NCCL's own choice";
+  return fmt::format("NCCL's own choice ({}/{})", d.nccl_algo, d.nccl_proto);
+}
+
+}  // namespace
+
 std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs, double min_gain,
                                           std::uint64_t min_bytes) {
   std::vector<Finding> out;
   const auto def = std::find_if(configs.begin(), configs.end(), [](const auto& c) { return c.is_default(); });
   if (def == configs.end()) return out;
-  // One finding per size: the best forced configuration against NCCL's choice.
+  // One finding per size: the best forced configuration that differs from NCCL's choice.
   for (std::size_t i = 0; i < def->points.size(); ++i) {
-    const AlgoConfig* best = nullptr;
-    for (const auto& c : configs)
-      if (!c.is_default() && i < c.points.size() &&
-          (!best || c.points[i].busbw_gbps > best->points[i].busbw_gbps))
-        best = &c;
+    const auto& d = def->points[i];
+    const AlgoConfig* best = best_forced(configs, i, d);
     if (!best) continue;
     const auto& f = best->points[i];
-    const auto& d = def->points[i];
     if (f.bytes < min_bytes || d.busbw_gbps <= 0) continue;
     const double gain = f.busbw_gbps / d.busbw_gbps - 1;
     const double threshold = std::max({min_gain, noise(f) + noise(d)});
     if (gain <= threshold) continue;
+    const bool worth_it = gain >= kAlgoWarningGain;
     out.push_back(
-        {"ALGO_FORCED_FASTER", Severity::warning,
-         fmt::format("{} reaches {:.1f} GB/s busbw at {} B, NCCL's own choice {:.1f} GB/s ({:+.1f}%, "
-                     "noise +-{:.1f}%)",
-                     forced_text(*best), f.busbw_gbps, f.bytes, d.busbw_gbps, gain * 100, threshold * 100),
-         "NCCL's choice within the noise of the best forced one",
+        {"ALGO_FORCED_FASTER", worth_it ? Severity::warning : Severity::info,
+         fmt::format("{} reaches {:.1f} GB/s busbw at {} B, {} {:.1f} GB/s ({:+.1f}%, beyond the two "
+                     "intervals +-{:.1f}%)",
+                     forced_text(*best), f.busbw_gbps, f.bytes, nccl_choice_text(d), d.busbw_gbps, gain * 100,
+                     threshold * 100),
+         worth_it ? fmt::format("NCCL's choice within {:.0f}% of the best forced one", kAlgoWarningGain * 100)
+                  : "a hint: gains under 10% rarely justify pinning NCCL's choice",
          "write the winners with --tuner-csv and load them with NCCL_TUNER_CONFIG_FILE (NCCL's example "
          "tuner plugin), or set NCCL_ALGO/NCCL_PROTO for jobs dominated by this size"});
   }

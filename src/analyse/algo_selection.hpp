@@ -32,8 +32,14 @@ struct SizeWinner {
 
 std::vector<SizeWinner> winners(const std::vector<AlgoConfig>& configs);
 
-// ALGO_FORCED_FASTER (warning): a forced pair beats the default by more than both medians'
-// confidence intervals (and at least `min_gain`), at a size of at least `min_bytes`.
+// A gain under this is a hint (info): pinning NCCL's choice for a few percent at one size risks
+// losing more at sizes and scales not measured (docs/verdicts.md).
+inline constexpr double kAlgoWarningGain = 0.10;
+
+// ALGO_FORCED_FASTER: a forced pair beats the default by more than both medians' confidence
+// intervals (and at least `min_gain`), at a size of at least `min_bytes`; a warning from
+// kAlgoWarningGain, else info. A forced configuration equal to NCCL's own choice at that size
+// (from the default's log) is never compared: it is the same configuration measured twice.
 std::vector<Finding> forced_beats_default(const std::vector<AlgoConfig>& configs, double min_gain,
                                           std::uint64_t min_bytes);
 

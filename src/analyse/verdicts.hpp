@@ -1,29 +1,36 @@
 #pragma once
 // Verdicts over a whole result document (doctor, `report --analyse`): every rule a small
 // function returning findings with a stable code, evidence, what was expected and a hint.
-//   topology: TOPO_* (topo/topology_checks.hpp)      p2p: P2P_* (analyse/p2p_analysis.hpp)
+// docs/verdicts.md lists every rule, what it reads, its threshold and where that comes from.
+// Every rule judges the GPUs, pairs and NUMA nodes of the run (analyse/run_scope.hpp).
+//   run:        RUN_*, GPU_LOST, DATA_WRONG, RESULT_* (analyse/run_health.hpp)
+//   topology:   TOPO_* (topo/topology_checks.hpp), raised by measurements (p2p_expectations.hpp)
+//   p2p:        P2P_* peers (p2p_analysis.hpp), ceilings and expectations (p2p_expectations.hpp)
+//   collectives: BUSBW_*, NO_EXPECTATION (collective_verdicts.hpp)
 //   ENV_NCCL_OVERRIDE    NCCL_* settings that change algorithms, transports or channels
-//   NCCL_FALLBACK        NCCL moved data through host memory (SHM) or the network (NET)
-//                        although the GPUs have peer access or a fabric
-//   BUSBW_BELOW_CEILING  busbw at >= 256 MiB under 60% of the ring's SM ceiling
-//   DATA_WRONG           a verified point with wrong elements
-//   RESULT_NOISY         a point >= 1 MiB whose median is not known to +-5%
+//   NCCL_FALLBACK        NCCL moved data through host memory (SHM) or the network (NET) although
+//                        every pair of the run has peer access or a fabric (error; info when some
+//                        pairs have none)
 //   SCALE_BUSBW_DROP     busbw falling as GPUs are added (scale runs)
 //   ALGO_FORCED_FASTER   a forced NCCL algorithm/protocol beating NCCL's choice (algos runs)
+//   ONE_GPU              a run on one GPU: no interconnect to measure (info)
 #include <vector>
 
 #include "core/result.hpp"
 
 namespace fb {
 
+// Pairs or host links slower than the median of their peers by more than this: the tolerance of
+// analyse/expectations.cpp (our pairs agree within 1%; quick samples spread up to 19%).
+inline constexpr double kPeerMargin = 0.10;
+
 std::vector<Finding> check_environment(const Result& r);
 std::vector<Finding> check_transports(const Result& r);
-std::vector<Finding> check_ceilings(const Result& r);
-std::vector<Finding> check_data_and_noise(const Result& r);
 std::vector<Finding> check_scaling(const Result& r);
 std::vector<Finding> check_algorithms(const Result& r);
+std::vector<Finding> check_one_gpu(const Result& r);
 
-// All of the above plus the topology and p2p rules, in that order.
+// Every rule, the most severe findings first.
 std::vector<Finding> analyse_result(const Result& r);
 
 // The ring's ceiling for SM-issued traffic over `gpus`: the weakest pair's (0: unknown).

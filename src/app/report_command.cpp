@@ -15,6 +15,17 @@
 #include "report/topology_console.hpp"
 
 namespace fb {
+namespace {
+
+// --format, else the output file's extension; Markdown when neither says.
+std::string output_format(const ReportOptions& o) {
+  if (!o.format.empty()) return o.format;
+  const auto dot = o.output.rfind('.');
+  const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
+  return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
+}
+
+}  // namespace
 
 int report_command(const ReportOptions& o) {
   const std::string input = read_file(o.input);
@@ -24,20 +35,14 @@ int report_command(const ReportOptions& o) {
   } catch (const Error& e) {
     FB_USAGE_ERROR(fmt::format("{}: {}", o.input, e.what()));
   }
-  if (o.analyse) {
-    r.findings = analyse_result(r);
-    if (o.output.empty() && o.format.empty()) {
-      print_findings(std::cout, r.findings);
-      if (has_error_finding(r.findings)) return static_cast<int>(ExitCode::finding);
-      return 0;
-    }
+  // With --analyse the exit code says whether an error was found, whatever the output format.
+  if (o.analyse) r.findings = analyse_result(r);
+  const int analysed = o.analyse && has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
+  if (o.analyse && o.output.empty() && o.format.empty()) {
+    print_findings(std::cout, r.findings);
+    return analysed;
   }
-  std::string format = o.format;
-  if (format.empty()) {
-    const auto dot = o.output.rfind('.');
-    const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
-    format = ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
-  }
+  const std::string format = output_format(o);
   const std::string text = format == "html"  ? html_report(r)
                            : format == "csv" ? points_csv(r)
                                              : markdown_summary(r);
@@ -45,7 +50,7 @@ int report_command(const ReportOptions& o) {
     std::cout << text;
   else
     write_file_atomically(o.output, text);
-  return 0;
+  return analysed;
 }
 
 }  // namespace fb

@@ -75,9 +75,9 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
     progress.updated(result);
   }
 
-  result.findings = analyse_result(result);
   result.finished = now_iso8601();
-  result.status = RunStatus::complete;
+  result.status = RunStatus::complete;  // before the verdicts: an unfinished run is a finding
+  result.findings = analyse_result(result);
   progress.updated(result);
   return result;
 }

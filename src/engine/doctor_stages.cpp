@@ -15,6 +15,8 @@ namespace fb {
 namespace {
 
 bool always(const DoctorContext& /*ctx*/) { return true; }
+// One GPU has no interconnect: its host links and local checks only (the verdicts say so).
+bool several_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 1; }
 bool more_than_two_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 2; }
 
 void append_runs(StageOutput& out, Result& result) {
@@ -100,12 +102,18 @@ StageOutput measure_scaling(const DoctorContext& ctx) {
   return out;
 }
 
-// NCCL's default against forced algorithms and protocols, before the budget's cuts.
+// NCCL's default against forced algorithms and protocols, before the budget's cuts: the
+// protocol switch region (512 KiB - 8 MiB, where NCCL's tuning most often errs) and the large
+// sizes.
 AlgosGrid algorithms_grid(const DoctorContext& ctx) {
-  if (ctx.request.quick)
-    return {
-        {1ULL << 20, 256ULL << 20, 1ULL << 30}, {"Ring", "Tree", "default"}, {"default", "LL", "Simple"}, 0};
-  return {ctx.collectives.sizes, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, 0};
+  std::vector<std::uint64_t> sizes{512ULL << 10, 1ULL << 20, 2ULL << 20, 4ULL << 20, 8ULL << 20};
+  if (ctx.request.quick) {
+    sizes.insert(sizes.end(), {256ULL << 20, 1ULL << 30});
+    return {sizes, {"Ring", "Tree", "default"}, {"default", "LL", "LL128", "Simple"}, 0};
+  }
+  for (const auto b : ctx.collectives.sizes)  // the thorough sweep's sizes above the region
+    if (b > (8ULL << 20)) sizes.push_back(b);
+  return {sizes, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, 0};
 }
 
 StagePlan plan_algorithms(const DoctorContext& ctx) {
@@ -156,7 +164,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .what = "collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
        .quick_estimate = "10 s",
        .thorough_estimate = "1 min",
-       .applies = always,
+       .applies = several_gpus,
        .plan = nullptr,
        .run = measure_collectives,
        .merge = append_runs},
@@ -172,7 +180,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .what = "algorithms: NCCL's choice against forced ones for all_reduce",
        .quick_estimate = "25 s",
        .thorough_estimate = "2 min",
-       .applies = always,
+       .applies = several_gpus,
        .plan = plan_algorithms,
        .run = measure_algorithms,
        .merge = merge_algorithms},

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "analyse/expectations.hpp"
 #include "analyse/verdicts.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/svg_chart.hpp"
@@ -190,12 +191,14 @@ std::string markdown_summary(const Result& r) {
       fmt::format("# fabricbench summary\n\n{} · {} {} · {} GPUs · status {}\n\n", r.host.hostname,
                   r.host.comm.name, r.host.comm.version, r.gpus.size(), r.status);
   md +=
-      "| collective | size (B) | busbw (GB/s) | ring SM ceiling (GB/s) | of ceiling "
-      "|\n|---|---:|---:|---:|---:|\n";
-  for (const auto& h : headlines(r))
-    md += fmt::format("| {} | {} | {:.1f} | {} | {} |\n", h.collective, h.bytes, h.busbw,
-                      h.ceiling > 0 ? fmt::format("{:.1f}", h.ceiling) : "-",
-                      h.ceiling > 0 ? fmt::format("{:.0f}%", h.busbw / h.ceiling * 100) : "-");
+      "| figure | GB/s | path ceiling (GB/s) | of ceiling | expected (GB/s) | of expected "
+      "|\n|---|---:|---:|---:|---:|---|\n";
+  for (const auto& h : headline_figures(r))
+    md +=
+        fmt::format("| {} | {:.1f} | {} | {} | {} | {} |\n", h.figure, h.measured_gbps,
+                    h.ceiling_gbps > 0 ? fmt::format("{:.1f}", h.ceiling_gbps) : "-",
+                    h.ceiling_gbps > 0 ? fmt::format("{:.0f}%", h.measured_gbps / h.ceiling_gbps * 100) : "-",
+                    h.expected_gbps > 0 ? fmt::format("{:.1f}", h.expected_gbps) : "-", h.percent_text());
   md += "\n## Findings\n\n";
   if (r.findings.empty()) md += "none\n";
   for (const auto& f : r.findings)

@@ -35,6 +35,11 @@ doc["runs"][0]["points"][0]["wrong"] = 3
 json.dump(doc, open(sys.argv[2], "w"))
 PY
 expect 1 "DATA_WRONG" report "$tmp/wrong.json" --analyse
+# ... whatever the output format: the report is written and the exit code still says so.
+expect 1 "DATA_WRONG" report "$tmp/wrong.json" --analyse --format md
+expect 1 "" report "$tmp/wrong.json" --analyse -o "$tmp/wrong.html"
+grep -q "DATA_WRONG" "$tmp/wrong.html" || { echo "FAIL: wrong.html lacks the finding"; fail=1; }
+expect 0 "" report "$healthy" --analyse -o "$tmp/healthy.md"
 
 # 2: a bad flag, an unreadable input, a malformed one.
 expect 2 "--no-such-flag" report "$healthy" --no-such-flag

@@ -90,11 +90,28 @@ TEST(Algos, ForcedChoiceMustBeatDefaultBeyondNoise) {
       {"", "", {point(1 << 30, 331, 0.002), point(4ULL << 30, 346, 0.002)}, ""},
       {"Tree", "Simple", {point(1 << 30, 343, 0.002), point(4ULL << 30, 348, 0.002)}, ""}};
   auto f = fb::forced_beats_default(c, 0.01, 16 << 20);
-  ASSERT_EQ(f.size(), 1u);  // +3.6% at 1 GiB; +0.6% at 4 GiB is noise
+  ASSERT_EQ(f.size(), 1u);                       // +3.6% at 1 GiB; +0.6% at 4 GiB is noise
+  EXPECT_EQ(f[0].severity, fb::Severity::info);  // a few percent: a hint
   EXPECT_NE(f[0].evidence.find("NCCL_ALGO=Tree NCCL_PROTO=Simple reaches 343.0 GB/s"), std::string::npos)
       << f[0].evidence;
   c[1].points[0].time_us.median_ci = 0.04;  // noisy: +-4.2% together, the +3.6% gain is not beyond it
   EXPECT_TRUE(fb::forced_beats_default(c, 0.01, 16 << 20).empty());
+}
+
+// NCCL's recorded choice (RING/LL) forced again is the same configuration: never compared.
+TEST(Algos, NcclsOwnChoiceIsNotComparedWithItself) {
+  std::vector<fb::AlgoConfig> c{{"", "", {point(1 << 20, 77.4, 0.005)}, ""},
+                                {"", "LL", {point(1 << 20, 79.0, 0.005)}, ""},
+                                {"Tree", "Simple", {point(1 << 20, 90.0, 0.005)}, ""}};
+  c[0].points[0].nccl_algo = "RING";
+  c[0].points[0].nccl_proto = "LL";
+  const auto f = fb::forced_beats_default(c, 0.01, 0);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].evidence.find("NCCL_ALGO=Tree NCCL_PROTO=Simple reaches 90.0"), std::string::npos)
+      << f[0].evidence;
+  EXPECT_NE(f[0].evidence.find("NCCL's own choice (RING/LL) 77.4 GB/s (+16.3%"), std::string::npos)
+      << f[0].evidence;
+  EXPECT_EQ(f[0].severity, fb::Severity::warning);
 }
 
 TEST(Algos, OneFindingPerSizeForTheBestForcedChoice) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "analyse/collective_verdicts.hpp"
+#include "analyse/run_health.hpp"
 #include "analyse/verdicts.hpp"
 #include "p2p_builders.hpp"
 #include "topology_fixtures.hpp"
@@ -34,6 +36,7 @@ fb::Run collective_run(const std::string& name, int gpus, std::vector<fb::Point>
 // A healthy machine's doctor result: ring busbw near the ceiling, even pairs, no overrides.
 fb::Result healthy(const std::string& fixture, double busbw_1g) {
   fb::Result r;
+  r.status = fb::RunStatus::complete;
   r.topology = load_topology_fixture(fixture);
   const int n = static_cast<int>(r.topology->gpus.size());
   r.runs.push_back(collective_run("all_reduce", n, {point(1 << 20, 60), point(1 << 30, busbw_1g)}));
@@ -97,7 +100,7 @@ TEST(Verdicts, BusbwFarBelowTheRingCeiling) {
   r.runs[0].gpus = {0, 1};
   const auto f = fb::check_ceilings(r);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].evidence.find("33% of the ring's SM ceiling 373.5 GB/s"), std::string::npos)
+  EXPECT_NE(f[0].evidence.find("33% of the ring's path ceiling 373.5 GB/s"), std::string::npos)
       << f[0].evidence;
   EXPECT_DOUBLE_EQ(fb::ring_sm_ceiling(*r.topology, {0, 1}), 373.5);
   r.runs[0].points[1].busbw_gbps = 331;  // healthy

@@ -1,0 +1,104 @@
+#include "analyse/ceilings.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "topo/link_rates.hpp"
+
+namespace fb {
+namespace {
+
+// Shares of the wire where the topology has no measured ceiling (docs/model.md, "Path ceilings").
+// PCIe: 2 x H200, PCIe Gen5 x16 (63.0 GB/s), nvbandwidth 0.8, 2026-11-29 (shared/REFERENCE.md):
+// host_to_device_memcpy_ce 55.5 GB/s (0.88), host_to_device_memcpy_sm 51.4 GB/s (0.82).
+constexpr double kPcieCe = 0.88;
+constexpr double kPcieSm = 0.82;
+// xGMI: AMD ROCm blog "mi300x-rccl-xgmi" (2025-03-02): 45-48 of 64 GB/s per link reached;
+// RCCL models a link at 48 (ROCm/rccl #1210); 8 x MI300X all_reduce reaches 318 of 7 x 48 = 336.
+constexpr double kXgmi = 48.0 / 64.0;
+
+PathCeiling pcie_pair(const TopoPair& p, double share, const char* what) {
+  if (p.wire_gbps <= 0) return {};
+  return {
+      p.wire_gbps * share,
+      fmt::format("{:.0f}% of the PCIe wire ({}, measured on PCIe Gen5 x16, 2 x H200)", share * 100, what)};
+}
+
+}  // namespace
+
+PathCeiling pair_sm_ceiling(const TopoPair& p) {
+  if (p.sm_ceiling_gbps > 0) return {p.sm_ceiling_gbps, "measured share of the NVLink wire (docs/model.md)"};
+  switch (p.connection.kind()) {
+    case Connection::Kind::nvlink:
+      return {};  // a generation whose share is not measured: no honest ceiling
+    case Connection::Kind::xgmi:
+      if (p.wire_gbps <= 0) return {};
+      return {p.wire_gbps * kXgmi,
+              "48 of 64 GB/s per xGMI link (RCCL's model, ROCm/rccl #1210; 45-48 reached per AMD)"};
+    default:
+      return pcie_pair(p, kPcieSm, "SM-issued host copies");
+  }
+}
+
+PathCeiling pair_ce_ceiling(const TopoPair& p) {
+  if (p.ce_ceiling_gbps > 0) return {p.ce_ceiling_gbps, "measured share of the NVLink wire (docs/model.md)"};
+  switch (p.connection.kind()) {
+    case Connection::Kind::nvlink:
+      return {};
+    case Connection::Kind::xgmi:
+      if (p.wire_gbps <= 0) return {};
+      return {p.wire_gbps * kXgmi,
+              "48 of 64 GB/s per xGMI link (RCCL's model, ROCm/rccl #1210; 45-48 reached per AMD)"};
+    default:
+      return pcie_pair(p, kPcieCe, "copy-engine host copies");
+  }
+}
+
+PathCeiling host_ce_ceiling(const TopoGpu& g, bool at_max) {
+  const int gen = at_max ? std::max(g.pcie.max_gen, g.pcie.gen) : g.pcie.gen;
+  const int width = at_max ? std::max(g.pcie.max_width, g.pcie.width) : g.pcie.width;
+  const double wire = pcie_gbps(gen, width);
+  if (wire <= 0) return {};
+  return {wire * kPcieCe, fmt::format("{:.0f}% of PCIe Gen{} x{} ({:.1f} GB/s; copy engines reach 55.5 of "
+                                      "63.0 GB/s on Gen5 x16, measured on 2 x H200)",
+                                      kPcieCe * 100, gen, width, wire)};
+}
+
+// A fully connected xGMI mesh (one link per pair) runs rings over every link at once: a GPU's
+// ceiling is the sum of its links to the others (8 x MI300X: 7 links); elsewhere the ring is as
+// fast as its weakest pair.
+PathCeiling ring_ceiling(const Topology& t, const std::vector<int>& gpus) {
+  auto in_ring = [&](int g) { return std::find(gpus.begin(), gpus.end(), g) != gpus.end(); };
+  PathCeiling weakest;
+  bool mesh = true;
+  std::map<int, double> per_gpu;
+  for (const auto& p : t.pairs) {
+    if (!in_ring(p.a) || !in_ring(p.b)) continue;
+    const auto c = pair_sm_ceiling(p);
+    if (!c.known()) return {};  // some pair unknown: no honest ceiling
+    mesh = mesh && p.connection.kind() == Connection::Kind::xgmi;
+    per_gpu[p.a] += c.gbps;
+    per_gpu[p.b] += c.gbps;
+    if (!weakest.known() || c.gbps < weakest.gbps) weakest = c;
+  }
+  if (!mesh || per_gpu.empty()) return weakest;
+  double least = per_gpu.begin()->second;
+  for (const auto& [gpu, sum] : per_gpu) least = std::min(least, sum);
+  return {least, weakest.source + ", summed over each GPU's links in the mesh"};
+}
+
+bool ring_on_fabric(const Topology& t, const std::vector<int>& gpus) {
+  bool any = false;
+  for (const auto& p : t.pairs) {
+    const bool in_ring = std::find(gpus.begin(), gpus.end(), p.a) != gpus.end() &&
+                         std::find(gpus.begin(), gpus.end(), p.b) != gpus.end();
+    if (!in_ring) continue;
+    if (!p.connection.is_gpu_fabric()) return false;
+    any = true;
+  }
+  return any;
+}
+
+}  // namespace fb

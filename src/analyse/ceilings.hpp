@@ -1,0 +1,32 @@
+#pragma once
+// The path ceilings verdicts hold figures against (docs/model.md). The topology carries measured
+// ceilings where we have them (NVLink4); elsewhere the share of the wire comes from the table in
+// ceilings.cpp (PCIe from our host-link measurements, xGMI from AMD's published figures), and the
+// source says which.
+#include <string>
+#include <vector>
+
+#include "core/topology.hpp"
+
+namespace fb {
+
+struct PathCeiling {
+  double gbps = 0;     // one direction; 0: unknown
+  std::string source;  // where the share of the wire comes from
+  [[nodiscard]] bool known() const { return gbps > 0; }
+};
+
+// What SM-issued traffic (NCCL's kernels) or copy engines reach on a pair's path.
+PathCeiling pair_sm_ceiling(const TopoPair& p);
+PathCeiling pair_ce_ceiling(const TopoPair& p);
+
+// A GPU's host link for copy-engine traffic: as trained now, or at its maximum width and speed.
+PathCeiling host_ce_ceiling(const TopoGpu& g, bool at_max);
+
+// The ring over `gpus`: its weakest pair's SM ceiling (unknown when any pair's is).
+PathCeiling ring_ceiling(const Topology& t, const std::vector<int>& gpus);
+
+// Whether every pair of the ring over `gpus` has a GPU fabric link (NVLink, xGMI).
+bool ring_on_fabric(const Topology& t, const std::vector<int>& gpus);
+
+}  // namespace fb

@@ -1,0 +1,97 @@
+#include "analyse/expectations.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analyse/ceilings.hpp"
+#include "core/text.hpp"
+
+namespace fb {
+namespace {
+
+// Tolerance below a typical figure (docs/verdicts.md, "Thresholds"): the published spread
+// between healthy machines of one kind (8 x H100 ring 360-370, 8 x MI300X 310-330: up to +-3%),
+// the fidelity bar between tools (3%) and our run-to-run spread (1 GiB all_reduce 328.0-333.5
+// GB/s over four runs: +-1%), about 7%, rounded up.
+constexpr double kTypicalTolerance = 0.10;
+
+bool name_matches(const std::string& name, std::string_view gpu) {
+  const std::string n = lower(name);
+  if (n.find("pcie") != std::string::npos || n.find(" nvl") != std::string::npos) return false;
+  return n.find(gpu) != std::string::npos;
+}
+
+}  // namespace
+
+std::string Expected::source() const {
+  if (entry == nullptr) return "";
+  return fmt::format("{}, {}{}", entry->source, entry->date,
+                     entry->kind == ExpectationKind::acceptance ? ", a pass line" : "");
+}
+
+std::optional<Expected> expected_for(const std::string& gpu_name, int gpus, std::string_view figure,
+                                     std::uint64_t bytes) {
+  for (const auto& e : sku_table()) {
+    if (e.figure != figure || !name_matches(gpu_name, e.gpu)) continue;
+    if (e.gpus != 0 && e.gpus != gpus) continue;
+    if (e.max_bytes > 0 && (bytes < e.min_bytes || bytes > e.max_bytes)) continue;
+    return Expected{e.gbps, &e};
+  }
+  return std::nullopt;
+}
+
+std::string gpu_name(const Result& r, const std::vector<int>& gpus) {
+  const int first = gpus.empty() ? 0 : gpus.front();
+  for (const auto& g : r.gpus)
+    if (g.index == first && !g.name.empty()) return g.name;
+  if (r.topology)
+    if (const auto* g = r.topology->find_gpu(first); g && !g->name.empty()) return g->name;
+  return r.gpus.empty() ? "" : r.gpus.front().name;
+}
+
+double expectation_tolerance(const Expected& e, double relative_interval) {
+  const double own = std::isfinite(relative_interval) ? relative_interval : 0.0;
+  const bool pass_line = e.entry != nullptr && e.entry->kind == ExpectationKind::acceptance;
+  return (pass_line ? 0.0 : kTypicalTolerance) + own;
+}
+
+std::string HeadlineFigure::percent_text() const {
+  if (expected_gbps <= 0) return "no expectation for this machine";
+  return fmt::format("{:.0f}% of expected", measured_gbps / expected_gbps * 100);
+}
+
+std::vector<HeadlineFigure> headline_figures(const Result& r) {
+  std::vector<HeadlineFigure> out;
+  for (const auto& run : r.runs) {
+    if (run.kind != RunKind::collective || run.points.empty() || run.gpus.size() < 2) continue;
+    const auto& p = *std::max_element(run.points.begin(), run.points.end(),
+                                      [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+    HeadlineFigure h;
+    h.figure = fmt::format("{} busbw at {} B", run.collective, p.bytes);
+    h.measured_gbps = p.busbw_gbps;
+    if (r.topology) h.ceiling_gbps = ring_ceiling(*r.topology, run.gpus).gbps;
+    const auto e =
+        expected_for(gpu_name(r, run.gpus), static_cast<int>(run.gpus.size()), run.collective, p.bytes);
+    if (e) h.expected_gbps = e->gbps;
+    if (e) h.expected_source = e->source();
+    out.push_back(std::move(h));
+  }
+  for (const auto& m : r.p2p) {
+    if (m.test != P2pTest::h2d || m.samples <= 0) continue;
+    HeadlineFigure h;
+    h.figure = fmt::format("h2d GPU{}", m.dst);
+    h.measured_gbps = m.value;
+    const auto* g = r.topology ? r.topology->find_gpu(m.dst) : nullptr;
+    if (g) h.ceiling_gbps = host_ce_ceiling(*g, false).gbps;
+    if (const auto e = expected_for(gpu_name(r, {m.dst}), 0, "host", 0)) {
+      h.expected_gbps = e->gbps;
+      h.expected_source = e->source();
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+}  // namespace fb

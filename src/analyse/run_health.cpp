@@ -1,0 +1,137 @@
+#include "analyse/run_health.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+namespace fb {
+namespace {
+
+// The sampler aims at +-1% (docs/design.md, "Measurement"); five times that is noise worth a word.
+constexpr double kNoisy = 0.05;
+// Jitter: the slowest batches against the median. Healthy H200 points from 16 MiB keep p99 and max
+// within 1.5x of the median (tests/fixtures/results); below 16 MiB a batch lasts about a millisecond
+// and one scheduling hiccup reaches 5x (alltoall 1 MiB: p99 5.4x, max 12.9x), so there it is a hint.
+constexpr double kJitterLarge = 2.0;
+constexpr double kJitterSmall = 3.0;
+constexpr std::uint64_t kJitterLargeBytes = 16ULL << 20;
+
+std::string run_name(const Run& run) {
+  return run.label.empty() ? run.collective : fmt::format("{} ({})", run.collective, run.label);
+}
+
+void check_lost_gpus(const Result& r, std::vector<Finding>& out) {
+  std::set<int> started;
+  for (const auto& g : r.gpus) started.insert(g.index);
+  std::set<int> lost;
+  if (r.topology && !r.topology->gpus.empty())
+    for (const int g : started)
+      if (r.topology->find_gpu(g) == nullptr) lost.insert(g);
+  for (const auto& run : r.runs)
+    for (const int g : run.gpus)
+      if (!started.empty() && !started.contains(g)) lost.insert(g);
+  if (lost.empty()) return;
+  out.push_back(
+      {"GPU_LOST", Severity::error,
+       fmt::format("GPU {} named by the run but missing from {}", fmt::join(lost, ", "),
+                   r.topology ? "the topology or the document's GPU list" : "the document's GPU list"),
+       "every GPU the run started with present to the end",
+       "check `nvidia-smi -q` and the kernel log (dmesg: Xid 79 'fallen off the bus') for that GPU"});
+}
+
+void check_points(const Run& run, std::vector<Finding>& out) {
+  std::vector<std::string> unbounded;
+  std::vector<std::string> jitter_large;
+  std::vector<std::string> jitter_small;
+  for (const auto& p : run.points) {
+    const auto& t = p.time_us;
+    if (!std::isfinite(t.median_ci)) unbounded.push_back(fmt::format("{} B ({} samples)", p.bytes, t.n));
+    if (t.median <= 0) continue;
+    const double slowest = std::max(t.p99, t.max) / t.median;
+    const bool large = p.bytes >= kJitterLargeBytes;
+    if (slowest >= (large ? kJitterLarge : kJitterSmall))
+      (large ? jitter_large : jitter_small)
+          .push_back(fmt::format("{} B: p99 {:.1f}x, max {:.1f}x the median {:.1f} us", p.bytes,
+                                 t.p99 / t.median, t.max / t.median, t.median));
+  }
+  if (!unbounded.empty())
+    out.push_back(
+        {"RESULT_UNBOUNDED", Severity::info,
+         fmt::format("{}: median time not bounded at {}", run_name(run), fmt::join(unbounded, ", ")),
+         "at least 6 samples per point, so that the median's 95% interval exists",
+         "the figures are single estimates: raise --max-time or -n before judging small differences"});
+  for (const bool large : {true, false}) {
+    const auto& list = large ? jitter_large : jitter_small;
+    if (list.empty()) continue;
+    out.push_back(
+        {"RESULT_JITTER", large ? Severity::warning : Severity::info,
+         fmt::format("{}: {}", run_name(run), fmt::join(list, "; ")),
+         fmt::format("the slowest batches within {:.0f}x the median", large ? kJitterLarge : kJitterSmall),
+         "something stalls the GPUs or the launching CPUs now and then: other jobs, CPU frequency "
+         "scaling, unpinned processes (numactl), throttling (nvidia-smi -q -d PERFORMANCE)"});
+  }
+}
+
+}  // namespace
+
+std::vector<Finding> check_run_status(const Result& r) {
+  std::vector<Finding> out;
+  if (r.status == RunStatus::failed || !r.failure.empty())
+    out.push_back({"RUN_FAILED", Severity::error,
+                   fmt::format("the run ended with status {}: {}", r.status,
+                               r.failure.empty() ? std::string("no reason recorded") : r.failure),
+                   "a run that completes",
+                   "the figures below cover only what was measured before the failure"});
+  else if (r.status == RunStatus::running && (!r.runs.empty() || !r.p2p.empty()))  // not a fresh header
+    out.push_back({"RUN_INCOMPLETE", Severity::warning,
+                   "the document is from a run that did not finish (status running)", "status complete",
+                   "rerun; the figures cover only what was measured before it stopped"});
+  for (const auto& run : r.runs) {
+    if (!run.failure.empty() && run.kind != RunKind::algos)
+      out.push_back({"RUN_FAILED", Severity::error,
+                     fmt::format("{} on GPUs {}: {}", run_name(run), fmt::join(run.gpus, ","), run.failure),
+                     "every run completes",
+                     "see the failure; a run that fails on some GPUs only points at them"});
+    else if (run.failure.empty() && run.points.empty() && run.kind != RunKind::algos)
+      out.push_back({"RUN_INCOMPLETE", Severity::warning,
+                     fmt::format("{}: no points measured", run_name(run)), "every planned size measured",
+                     "rerun; a run with no points says nothing about the machine"});
+  }
+  check_lost_gpus(r, out);
+  return out;
+}
+
+std::vector<Finding> check_data_and_noise(const Result& r) {
+  std::vector<Finding> out;
+  for (const auto& run : r.runs) {
+    std::vector<std::string> wrong;
+    std::vector<std::string> noisy;
+    for (const auto& p : run.points) {
+      if (p.wrong > 0)
+        wrong.push_back(fmt::format("{} at {} B (of {} elements per rank)", p.wrong, p.bytes, p.count));
+      if (p.bytes >= (1U << 20) && std::isfinite(p.time_us.median_ci) && p.time_us.median_ci > kNoisy)
+        noisy.push_back(fmt::format("+-{:.1f}% at {} B", p.time_us.median_ci * 100, p.bytes));
+    }
+    if (!wrong.empty())
+      out.push_back(
+          {"DATA_WRONG", Severity::error,
+           fmt::format("{} {}: wrong elements {}", run.collective, run.dtype, fmt::join(wrong, ", ")),
+           "every element exact",
+           "rerun with -c 1; repeated errors point at a GPU, a link or the NCCL build"});
+    if (!noisy.empty())
+      out.push_back(
+          {"RESULT_NOISY", Severity::warning,
+           fmt::format("{}: median time known only to {}", run.collective, fmt::join(noisy, ", ")),
+           fmt::format("+-{:.0f}% or better", kNoisy * 100),
+           "something else uses the GPUs or CPUs (nvidia-smi, top); rerun on an idle machine or raise "
+           "--max-time"});
+    check_points(run, out);
+  }
+  return out;
+}
+
+}  // namespace fb
