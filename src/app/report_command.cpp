@@ -38,7 +38,16 @@ int report_command(const ReportOptions& o) {
     const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
     format = ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
   }
-  const std::string text = format == "html"  ? html_report(r)
+  Result baseline;
+  if (!o.baseline.empty()) {
+    const std::string base_text = read_file(o.baseline);
+    try {
+      baseline = parse_result(base_text);
+    } catch (const Error& e) {
+      FB_USAGE_ERROR(fmt::format("{}: {}", o.baseline, e.what()));
+    }
+  }
+  const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline)
                            : format == "csv" ? points_csv(r)
                                              : markdown_summary(r);
   if (o.output.empty())
