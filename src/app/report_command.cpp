@@ -15,15 +15,22 @@
 #include "report/topology_console.hpp"
 
 namespace fb {
+namespace {
+
+// A result document; a malformed one is a usage error naming the file.
+Result load(const std::string& path) {
+  const std::string text = read_file(path);
+  try {
+    return parse_result(text);
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+}  // namespace
 
 int report_command(const ReportOptions& o) {
-  const std::string input = read_file(o.input);
-  Result r;
-  try {
-    r = parse_result(input);
-  } catch (const Error& e) {
-    FB_USAGE_ERROR(fmt::format("{}: {}", o.input, e.what()));
-  }
+  Result r = load(o.input);
   if (o.analyse) {
     r.findings = analyse_result(r);
     if (o.output.empty() && o.format.empty()) {
@@ -38,15 +45,7 @@ int report_command(const ReportOptions& o) {
     const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
     format = ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
   }
-  Result baseline;
-  if (!o.baseline.empty()) {
-    const std::string base_text = read_file(o.baseline);
-    try {
-      baseline = parse_result(base_text);
-    } catch (const Error& e) {
-      FB_USAGE_ERROR(fmt::format("{}: {}", o.baseline, e.what()));
-    }
-  }
+  const Result baseline = o.baseline.empty() ? Result{} : load(o.baseline);
   const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline)
                            : format == "csv" ? points_csv(r)
                                              : markdown_summary(r);

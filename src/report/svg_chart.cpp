@@ -13,7 +13,7 @@ namespace fb {
 namespace {
 
 constexpr double kW = 900, kLeft = 72, kRight = 24, kTop = 40, kPlotH = 280, kAxisH = 46, kLegendRow = 18;
-constexpr double kLegendEntry = 200;
+constexpr double kLegendEntry = 240;
 constexpr std::array<const char*, 12> kColors{"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                               "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
                                               "#7f7f7f", "#bcbd22", "#393b79", "#637939"};
@@ -147,7 +147,7 @@ std::string legend(const std::vector<Series>& series) {
     const double y =
         kTop + kPlotH + kAxisH + 10 + kLegendRow * static_cast<double>(static_cast<int>(k) / cols);
     const char* color = series_color(s.color >= 0 ? s.color : static_cast<int>(k));
-    std::string name = s.name.size() > 30 ? s.name.substr(0, 29) + "…" : s.name;
+    std::string name = s.name.size() > 32 ? s.name.substr(0, 31) + "…" : s.name;
     svg += fmt::format(
         "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"3\"{}/><text "
         "class=\"legend\" "

@@ -34,7 +34,7 @@ PAGES = {
     "synthetic-scale": ("synthetic-scale.json", "healthy"),
     "nvswitch8": ("synthetic-nvswitch8.json", "healthy"),
     "mi300x8": ("synthetic-mi300x8.json", "healthy"),
-    "pcie8": ("synthetic-pcie8.json", "warnings"),
+    "pcie8": ("synthetic-pcie8.json", "errors"),
     "16gpu-pairs": ("synthetic-16gpu-pairs.json", "healthy"),
     "1gpu": ("synthetic-1gpu.json", "healthy"),
     "failed": ("synthetic-failed.json", "failed"),
