@@ -24,6 +24,10 @@ if ! command -v nvcc > /dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
 fi
 command -v nvcc > /dev/null || { echo "error: nvcc (the CUDA toolkit) is needed to build"; exit 3; }
 
+# The HTML report's browser test drives Debian's chromium through playwright (from PyPI; no
+# browser download: it launches /usr/bin/chromium).
+python3 -c 'import playwright' 2> /dev/null || python3 -m pip install -q playwright
+
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$(nproc)"
 cd build

@@ -10,6 +10,7 @@
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
 #include "core/units.hpp"
+#include "report/html_report.hpp"
 
 namespace fb {
 namespace {
@@ -33,6 +34,11 @@ int compare_command(const CompareOptions& o) {
   const Result next = load(o.next);
   const auto report = compare_results(base, next, o.threshold, min_bytes);
   fmt::print("{}", compare_table(report, o.markdown));
+  if (!o.output.empty()) {
+    const bool html = o.output.ends_with(".html") || o.output.ends_with(".htm");
+    write_file_atomically(
+        o.output, html ? compare_html(base, next, report, o.threshold) : compare_table(report, o.markdown));
+  }
   if (report.regression()) {
     fmt::print(stderr, "fabricbench: regression beyond {:.0f}% at sizes of {} and more\n", o.threshold * 100,
                o.min_size);

@@ -25,16 +25,20 @@ std::string output_format(const ReportOptions& o) {
   return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
 }
 
+// A result document; a malformed one is a usage error naming the file.
+Result load(const std::string& path) {
+  const std::string text = read_file(path);
+  try {
+    return parse_result(text);
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
 }  // namespace
 
 int report_command(const ReportOptions& o) {
-  const std::string input = read_file(o.input);
-  Result r;
-  try {
-    r = parse_result(input);
-  } catch (const Error& e) {
-    FB_USAGE_ERROR(fmt::format("{}: {}", o.input, e.what()));
-  }
+  Result r = load(o.input);
   // With --analyse the exit code says whether an error was found, whatever the output format.
   if (o.analyse) r.findings = analyse_result(r);
   const int analysed = o.analyse && has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
@@ -43,7 +47,8 @@ int report_command(const ReportOptions& o) {
     return analysed;
   }
   const std::string format = output_format(o);
-  const std::string text = format == "html"  ? html_report(r)
+  const Result baseline = o.baseline.empty() ? Result{} : load(o.baseline);
+  const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline)
                            : format == "csv" ? points_csv(r)
                                              : markdown_summary(r);
   if (o.output.empty())

@@ -10,6 +10,7 @@ struct CompareOptions {
   double threshold = 0.05;
   std::string min_size = "64M";
   bool markdown = false;
+  std::string output;  // -o: the HTML page (.html/.htm) or the table; "" = only the table on stdout
 };
 
 CLI::App* add_compare_subcommand(CLI::App& app, CompareOptions& opts);

@@ -7,12 +7,15 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   rep->footer(R"(Examples:
   fabricbench report result.json -o report.html     # one self-contained page, charts inline
   fabricbench report result.json -o summary.md
-  fabricbench report --analyse result.json          # recompute the verdicts from the saved data)");
+  fabricbench report --analyse result.json          # recompute the verdicts from the saved data
+  fabricbench report new.json --baseline vendor.json -o report.html   # the baseline drawn dashed)");
   rep->add_option("result", o.input, "A result document (JSON) written by any command")->required();
   rep->add_option("-o,--output", o.output, "Write here (default: standard output)");
   rep->add_option("--format", o.format, "html | md | csv (default: from the output's extension, else md)")
       ->check(CLI::IsMember({"html", "md", "csv"}));
   rep->add_flag("--analyse", o.analyse, "Recompute the findings from the saved measurements");
+  rep->add_option("--baseline", o.baseline,
+                  "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
   return rep;
 }
 

@@ -9,6 +9,7 @@ struct ReportOptions {
   std::string output;  // "" = stdout
   std::string format;  // html | md | csv; "" = from the output's extension, else md
   bool analyse = false;
+  std::string baseline;  // another result drawn dashed on the HTML busbw chart; "" = none
 };
 
 CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& opts);

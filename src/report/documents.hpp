@@ -1,13 +1,13 @@
 #pragma once
-// Whole-result documents: one self-contained HTML page (inline SVG charts, no scripts, no
-// network) and a Markdown summary. Both only read the result.
+// Whole-result documents: a Markdown summary and the points as CSV (the HTML page is
+// report/html_report.hpp). They only read the result.
 #include <string>
 
 #include "core/result.hpp"
+#include "report/html_report.hpp"  // html_report(): the HTML page
 
 namespace fb {
 
-std::string html_report(const Result& r);
 std::string markdown_summary(const Result& r);
 // One CSV row per collective point (the `run` CSV format).
 std::string points_csv(const Result& r);

@@ -12,127 +12,200 @@
 namespace fb {
 namespace {
 
-constexpr double kW = 640, kH = 320, kLeft = 64, kRight = 16, kTop = 36, kBottom = 48;
-constexpr std::array<const char*, 8> kColors{"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-                                             "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
+constexpr double kW = 900, kLeft = 72, kRight = 24, kTop = 40, kPlotH = 280, kAxisH = 46, kLegendRow = 18;
+constexpr double kLegendEntry = 240;
+constexpr std::array<const char*, 12> kColors{"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                              "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+                                              "#7f7f7f", "#bcbd22", "#393b79", "#637939"};
 
-std::string x_tick(double x, bool log2) {
-  if (!log2) return fmt::format("{:g}", x);
-  return format_bytes(static_cast<std::uint64_t>(std::llround(x)));
-}
-
-// The data's extent and its mapping to SVG coordinates (x on a log2 scale when asked).
+// The data's extent, widened to whole ticks, and its mapping to SVG coordinates.
 struct Scale {
   bool log2_x = false;
-  double xmin = 1e300, xmax = -1e300, ymax = 0;
+  double x_lo = 0, x_hi = 1, y_hi = 1;
+  std::vector<Tick> x_ticks, y_ticks;
 
-  double x(double v) const {
-    const double a = log2_x ? std::log2(std::max(v, 1.0)) : v;
-    const double lo = log2_x ? std::log2(std::max(xmin, 1.0)) : xmin;
-    const double hi = log2_x ? std::log2(std::max(xmax, 1.0)) : xmax;
-    return kLeft + (hi > lo ? (a - lo) / (hi - lo) : 0.5) * (kW - kLeft - kRight);
+  [[nodiscard]] double xv(double v) const { return log2_x ? std::log2(std::max(v, 1.0)) : v; }
+  [[nodiscard]] double x(double v) const {
+    const double lo = xv(x_lo), hi = xv(x_hi);
+    return kLeft + (hi > lo ? (xv(v) - lo) / (hi - lo) : 0.5) * (kW - kLeft - kRight);
   }
-  double y(double v) const { return kH - kBottom - v / ymax * (kH - kTop - kBottom); }
+  [[nodiscard]] double y(double v) const { return kTop + kPlotH - v / y_hi * kPlotH; }
 };
 
-// nullopt when there is no point to draw; the y axis leaves 10% headroom over the highest
-// point or the reference line.
 std::optional<Scale> fit_scale(const ChartSpec& spec, const std::vector<Series>& series) {
-  Scale sc;
-  sc.log2_x = spec.log2_x;
-  sc.ymax = spec.reference_y;
+  double xmin = 1e300, xmax = -1e300, ymax = 0;
   for (const auto& s : series)
     for (const auto& [x, y] : s.points) {
-      sc.xmin = std::min(sc.xmin, x);
-      sc.xmax = std::max(sc.xmax, x);
-      sc.ymax = std::max(sc.ymax, y);
+      if (!std::isfinite(x) || !std::isfinite(y)) continue;
+      xmin = std::min(xmin, x);
+      xmax = std::max(xmax, x);
+      ymax = std::max(ymax, y);
     }
-  if (sc.xmin > sc.xmax) return std::nullopt;
-  sc.ymax = sc.ymax > 0 ? sc.ymax * 1.1 : 1;
+  if (xmin > xmax) return std::nullopt;
+  for (const auto& l : spec.lines)
+    if (std::isfinite(l.y)) ymax = std::max(ymax, l.y);
+  Scale sc;
+  sc.log2_x = spec.log2_x;
+  sc.y_ticks = nice_ticks(0, ymax > 0 ? ymax * 1.04 : 1, 5);
+  sc.y_hi = sc.y_ticks.back().value;
+  sc.x_ticks = spec.log2_x ? log2_size_ticks(xmin, xmax, 8) : nice_ticks(xmin, xmax, 6);
+  sc.x_lo = sc.x_ticks.front().value;
+  sc.x_hi = sc.x_ticks.back().value;
   return sc;
 }
 
-std::string chart_open(const ChartSpec& spec) {
-  return fmt::format(
-      "<svg class=\"chart\" data-chart=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
-      "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n"
-      "<text x=\"{}\" y=\"20\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
-      escape_html(spec.id), kW, kH, kW, kH, kLeft, escape_html(spec.title));
+std::string x_text(double x, bool log2) {
+  return log2 ? format_bytes(static_cast<std::uint64_t>(std::llround(x))) : fmt::format("{:g}", x);
 }
 
-// The two axes and five horizontal grid lines with their y values.
-std::string axes_and_y_grid(const Scale& sc) {
+std::string y_text(double y) {
+  return std::fabs(y) >= 10 ? fmt::format("{:.1f}", y) : fmt::format("{:.3g}", y);
+}
+
+std::string axes_and_grid(const Scale& sc) {
+  const double bottom = kTop + kPlotH;
   std::string svg = fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#333\"/>\n",
-                                kLeft, kH - kBottom, kW - kRight);
+                                kLeft, bottom, kW - kRight);
   svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333\"/>\n", kLeft, kTop,
-                     kH - kBottom);
-  for (int i = 0; i <= 4; ++i) {
-    const double y = sc.ymax * i / 4;
+                     bottom);
+  for (const auto& t : sc.y_ticks)
     svg += fmt::format(
-        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#eee\"/><text x=\"{}\" y=\"{:.1f}\" "
-        "text-anchor=\"end\">{:.0f}</text>\n",
-        kLeft, sc.y(y), kW - kRight, sc.y(y), kLeft - 4, sc.y(y) + 4, y);
-  }
-  return svg;
-}
-
-// At most about eight labels along x, taken from the distinct x values of all series.
-std::string x_ticks(const ChartSpec& spec, const std::vector<Series>& series, const Scale& sc) {
-  std::vector<double> xs;
-  for (const auto& s : series)
-    for (const auto& p : s.points) xs.push_back(p.first);
-  std::sort(xs.begin(), xs.end());
-  xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
-  const std::size_t step = std::max<std::size_t>(1, xs.size() / 8);
-  std::string svg;
-  for (std::size_t i = 0; i < xs.size(); i += step)
-    svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", sc.x(xs[i]),
-                       kH - kBottom + 16, escape_html(x_tick(xs[i], spec.log2_x)));
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#e6e6e6\"/><text class=\"ytick\" "
+        "data-value=\"{}\" x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" "
+        "dominant-baseline=\"middle\">{}</text>\n",
+        kLeft, sc.y(t.value), kW - kRight, sc.y(t.value), t.value, kLeft - 6, sc.y(t.value), t.label);
+  for (const auto& t : sc.x_ticks)
+    svg += fmt::format(
+        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#333\"/><text class=\"xtick\" "
+        "data-value=\"{3}\" x=\"{0:.1f}\" y=\"{4}\" text-anchor=\"middle\">{5}</text>\n",
+        sc.x(t.value), bottom, bottom + 4, t.value, bottom + 18, escape_html(t.label));
   return svg;
 }
 
 std::string axis_labels(const ChartSpec& spec) {
-  std::string svg = fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                                (kLeft + kW - kRight) / 2, kH - 8, escape_html(spec.x_label));
-  return svg +
+  const double mid = kTop + kPlotH / 2;
+  return fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", (kLeft + kW - kRight) / 2,
+                     kTop + kPlotH + 38, escape_html(spec.x_label)) +
          fmt::format(
-             "<text x=\"14\" y=\"{}\" transform=\"rotate(-90 14 {})\" text-anchor=\"middle\">{}</text>\n",
-             (kTop + kH - kBottom) / 2, (kTop + kH - kBottom) / 2, escape_html(spec.y_label));
+             "<text x=\"16\" y=\"{0}\" transform=\"rotate(-90 16 {0})\" text-anchor=\"middle\">{1}</text>\n",
+             mid, escape_html(spec.y_label));
 }
 
-// The dashed ceiling line with its label; nothing when the spec has none.
-std::string reference_line(const ChartSpec& spec, const Scale& sc) {
-  if (!(spec.reference_y > 0)) return "";  // NaN draws nothing, as before
-  return fmt::format(
-      "<line class=\"ceiling\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#888\" "
-      "stroke-dasharray=\"6 4\"/><text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"#666\">{}</text>\n",
-      kLeft, sc.y(spec.reference_y), kW - kRight, sc.y(spec.reference_y), kW - kRight,
-      sc.y(spec.reference_y) - 4, escape_html(spec.reference_label));
+// Dashed lines with their labels at the right end; a label too close to the previous one goes
+// to the left end so that the two never overlap.
+std::string reference_lines(const ChartSpec& spec, const Scale& sc) {
+  std::string svg;
+  double last_label_y = -1e9;
+  for (const auto& l : spec.lines) {
+    if (!(l.y > 0) || !std::isfinite(l.y)) continue;
+    const double y = sc.y(l.y);
+    const bool left = std::fabs(y - last_label_y) < 16;
+    svg += fmt::format(
+        "<line class=\"{}\" data-value=\"{}\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" "
+        "stroke=\"#777\" "
+        "stroke-dasharray=\"6 4\"><title>{}</title></line><text x=\"{}\" y=\"{:.1f}\" text-anchor=\"{}\" "
+        "fill=\"#555\">{}</text>\n",
+        escape_html(l.css_class), l.y, kLeft, y, kW - kRight, y, escape_html(l.label),
+        left ? kLeft + 6 : kW - kRight - 4, y - 5, left ? "start" : "end", escape_html(l.label));
+    if (!left) last_label_y = y;
+  }
+  return svg;
 }
 
-// Series k: its line, a dot per point, and its name in the legend (four names a row).
-std::string series_trace(const Series& s, std::size_t k, const Scale& sc) {
-  const char* color = kColors[k % kColors.size()];
+std::string series_trace(const ChartSpec& spec, const Series& s, std::size_t k, const Scale& sc) {
+  const char* color = series_color(s.color >= 0 ? s.color : static_cast<int>(k));
   std::string d;
   for (const auto& [x, y] : s.points)
     d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "M" : " L", sc.x(x), sc.y(y));
   std::string svg = fmt::format(
       "<path class=\"series\" data-series=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
-      "stroke-width=\"2\"/>\n",
-      escape_html(s.name), d, color);
-  for (const auto& [x, y] : s.points)
-    svg +=
-        fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", sc.x(x), sc.y(y), color);
-  const std::size_t legend_row = k / 4;  // whole rows of four names
-  return svg + fmt::format("<text x=\"{}\" y=\"{}\" fill=\"{}\">{}</text>\n",
-                           kLeft + 8 + 120 * static_cast<double>(k % 4),
-                           kTop + 12 + 14 * static_cast<double>(legend_row), color, escape_html(s.name));
+      "stroke-width=\"2\"{}/>\n",
+      escape_html(s.name), d, color, s.dashed ? " stroke-dasharray=\"5 4\"" : "");
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    const auto [x, y] = s.points[i];
+    const bool marked = i < s.marked.size() && s.marked[i];
+    svg += fmt::format(
+        "<circle class=\"point{}\" data-series=\"{}\" data-x=\"{}\" data-y=\"{}\" cx=\"{:.1f}\" "
+        "cy=\"{:.1f}\" "
+        "r=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"2\"><title>{}: {} {} {}{}</title></circle>\n",
+        marked ? " regression" : "", escape_html(s.name), x, y, sc.x(x), sc.y(y), marked ? 6 : 3,
+        s.dashed ? "#fff" : color, marked ? "#c0392b" : color, escape_html(s.name),
+        escape_html(x_text(x, spec.log2_x)), y_text(y), escape_html(spec.unit),
+        marked ? " (regression)" : "");
+  }
+  return svg;
+}
+
+int legend_columns() { return static_cast<int>((kW - kLeft) / kLegendEntry); }
+
+std::string legend(const std::vector<Series>& series) {
+  std::string svg;
+  const int cols = legend_columns();
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const auto& s = series[k];
+    const double x = kLeft + kLegendEntry * static_cast<double>(static_cast<int>(k) % cols);
+    const double y =
+        kTop + kPlotH + kAxisH + 10 + kLegendRow * static_cast<double>(static_cast<int>(k) / cols);
+    const char* color = series_color(s.color >= 0 ? s.color : static_cast<int>(k));
+    std::string name = s.name.size() > 32 ? s.name.substr(0, 31) + "…" : s.name;
+    svg += fmt::format(
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"3\"{}/><text "
+        "class=\"legend\" "
+        "x=\"{}\" y=\"{}\">{}</text>\n",
+        x, y - 4, x + 18, y - 4, color, s.dashed ? " stroke-dasharray=\"5 3\"" : "", x + 24, y,
+        escape_html(name));
+  }
+  return svg;
+}
+
+// "0.250" -> "0.25", "1.0" -> "1": the step's decimals without trailing zeros.
+std::string trimmed(double v, int decimals) {
+  std::string s = fmt::format("{:.{}f}", v, decimals);
+  if (s.find('.') == std::string::npos) return s;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
 }
 
 }  // namespace
 
+const char* series_color(int k) { return kColors[static_cast<std::size_t>(std::abs(k)) % kColors.size()]; }
+
+std::vector<Tick> nice_ticks(double lo, double hi, int target) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) lo = 0, hi = 1;
+  if (hi <= lo) hi = lo + (lo == 0 ? 1 : std::fabs(lo) * 0.1);
+  const double raw = (hi - lo) / std::max(target, 1);
+  const double mag = std::pow(10, std::floor(std::log10(raw)));
+  const double frac = raw / mag;
+  const double step = (frac <= 1 ? 1 : frac <= 2 ? 2 : frac <= 5 ? 5 : 10) * mag;
+  const int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+  std::vector<Tick> out;
+  const double first = std::floor(lo / step + 1e-9);
+  for (double i = first;; ++i) {
+    const double v = i * step;
+    out.push_back({v, trimmed(std::fabs(v) < step / 2 ? 0.0 : v, decimals)});
+    if (v >= hi - step * 1e-9 || out.size() > 100) break;
+  }
+  return out;
+}
+
+std::vector<Tick> log2_size_ticks(double lo, double hi, int max_ticks) {
+  const int a = static_cast<int>(std::floor(std::log2(std::max(lo, 1.0)) + 1e-9));
+  int b = static_cast<int>(std::ceil(std::log2(std::max(hi, 1.0)) - 1e-9));
+  if (b <= a) b = a + 1;
+  const int step = std::max(1, (b - a + max_ticks - 1) / std::max(max_ticks - 1, 1));
+  std::vector<Tick> out;
+  for (int e = a;; e += step) {
+    const double v = std::ldexp(1.0, e);
+    out.push_back({v, format_bytes(static_cast<std::uint64_t>(v))});
+    if (e >= b) break;
+  }
+  return out;
+}
+
 std::string escape_html(const std::string& text) {
   std::string out;
+  out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
       case '<':
@@ -157,45 +230,17 @@ std::string escape_html(const std::string& text) {
 std::string line_chart(const ChartSpec& spec, const std::vector<Series>& series) {
   const auto scale = fit_scale(spec, series);
   if (!scale) return "";
-  std::string svg = chart_open(spec) + axes_and_y_grid(*scale) + x_ticks(spec, series, *scale) +
-                    axis_labels(spec) + reference_line(spec, *scale);
-  for (std::size_t k = 0; k < series.size(); ++k) svg += series_trace(series[k], k, *scale);
-  return svg + "</svg>\n";
-}
-
-std::string heatmap(const std::string& id, const std::string& title, const std::vector<std::string>& labels,
-                    const std::vector<std::vector<double>>& values, const std::string& unit) {
-  const double cell = 64;
-  const double left = 70, top = 44;
-  const double size = static_cast<double>(labels.size());
-  double vmax = 0;
-  for (const auto& row : values)
-    for (double v : row) vmax = std::max(vmax, v);
+  const int rows = (static_cast<int>(series.size()) + legend_columns() - 1) / legend_columns();
+  const double height = kTop + kPlotH + kAxisH + 8 + kLegendRow * rows;
   std::string svg = fmt::format(
-      "<svg class=\"chart heatmap\" data-chart=\"{}\" width=\"{}\" height=\"{}\" "
-      "xmlns=\"http://www.w3.org/2000/svg\" "
-      "font-family=\"sans-serif\" font-size=\"11\">\n<text x=\"0\" y=\"18\" font-size=\"14\" "
+      "<svg class=\"chart\" data-chart=\"{}\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" "
+      "xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n"
+      "<title>{}</title><text class=\"title\" x=\"{}\" y=\"22\" font-size=\"15\" "
       "font-weight=\"bold\">{}</text>\n",
-      escape_html(id), left + cell * size + 10, top + cell * size + 10, escape_html(title));
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", left - 6,
-                       top + cell * static_cast<double>(i) + cell / 2 + 4, escape_html(labels[i]));
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                       left + cell * static_cast<double>(i) + cell / 2, top - 6, escape_html(labels[i]));
-    for (std::size_t j = 0; j < labels.size(); ++j) {
-      const double v = values.at(i).at(j);
-      const double t = vmax > 0 ? v / vmax : 0;
-      const int shade = static_cast<int>(255 - 180 * t);
-      svg += fmt::format(
-          "<rect class=\"cell\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"rgb({},{},255)\" "
-          "stroke=\"#fff\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-          left + cell * static_cast<double>(j), top + cell * static_cast<double>(i), cell, cell, shade, shade,
-          left + cell * static_cast<double>(j) + cell / 2, top + cell * static_cast<double>(i) + cell / 2 + 4,
-          v > 0 ? fmt::format("{:.0f}", v) : std::string("-"));
-    }
-  }
-  return svg + fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n</svg>\n", left, top + cell * size + 8,
-                           escape_html(unit));
+      escape_html(spec.id), kW, height, kW, height, escape_html(spec.title), kLeft, escape_html(spec.title));
+  svg += axes_and_grid(*scale) + axis_labels(spec) + reference_lines(spec, *scale);
+  for (std::size_t k = 0; k < series.size(); ++k) svg += series_trace(spec, series[k], k, *scale);
+  return svg + legend(series) + "</svg>\n";
 }
 
 }  // namespace fb

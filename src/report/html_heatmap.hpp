@@ -1,0 +1,30 @@
+#pragma once
+// The GPU pair matrix as an SVG heatmap: a cell per ordered pair with its value, a colour scale,
+// and a summary table instead of the matrix beyond kHeatmapMaxGpus GPUs (the page stays small
+// whatever the document holds).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace fb {
+
+inline constexpr std::size_t kHeatmapMaxGpus = 64;
+
+struct PairValue {
+  int src = 0;
+  int dst = 0;
+  double value = 0;
+};
+
+// Kept sparse: a matrix is only built when it is drawn.
+struct PairMatrix {
+  std::string id;  // data-chart attribute
+  std::string title;
+  std::string unit;
+  std::vector<int> gpus;          // row/column GPU ids, ascending
+  std::vector<PairValue> values;  // measured pairs
+};
+
+std::string heatmap_html(const PairMatrix& m);
+
+}  // namespace fb

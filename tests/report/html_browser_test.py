@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Renders fabricbench's HTML pages in Debian's Chromium (playwright, one browser for all pages) and
+checks what a reader sees.
+
+usage: html_browser_test.py FABRICBENCH FIXTURES_DIR OUT_DIR
+For each result document (real 2 x H200 results and the synthetic ones: 8-GPU NVSwitch, MI300X,
+PCIe, 16 GPUs, one GPU, a failed run), `report --baseline`, and `compare -o diff.html`, at 1280 and
+800 px: the banner's outcome, every chart's series, the heatmap's cells, the machine's GPUs, no text
+over other text, nothing cut off, every point where its value puts it on the axes. Screenshots of
+each land in OUT_DIR. A document with 1000 GPU ids must give a bounded page. Exit 0 when all hold.
+To take one screenshot (the README's): html_browser_test.py --shot REPORT.html OUT.png [WIDTH]
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:
+    sys.exit("FAIL: python's playwright is missing (scripts/test.sh installs it: pip install playwright)")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHROMIUM = "/usr/bin/chromium"
+WIDTHS = (1280, 800)
+MAX_PAGE_BYTES = 2 << 20  # the page of a document with 1000 GPU ids (issue 18: was 157 MB)
+
+# name -> (fixture, expected outcome)
+PAGES = {
+    "h200x2-combined": ("h200x2-combined.json", "healthy"),
+    "h200x2-doctor-quick": ("h200x2-doctor-quick.json", "warnings"),
+    "synthetic-scale": ("synthetic-scale.json", "healthy"),
+    "nvswitch8": ("synthetic-nvswitch8.json", "healthy"),
+    "mi300x8": ("synthetic-mi300x8.json", "healthy"),
+    "pcie8": ("synthetic-pcie8.json", "errors"),
+    "16gpu-pairs": ("synthetic-16gpu-pairs.json", "healthy"),
+    "1gpu": ("synthetic-1gpu.json", "healthy"),
+    "failed": ("synthetic-failed.json", "failed"),
+}
+
+
+def drawn_collectives(doc):
+    return [r for r in doc["runs"] if r["kind"] == "collective" and r["points"] and len(r["gpus"]) > 1]
+
+
+def expect_report(doc, seen, baseline=None):
+    """What the page of `doc` must show, against what the browser measured."""
+    problems, charts = [], seen["charts"]
+    collectives = drawn_collectives(doc)
+    if collectives:
+        busbw = charts.get("busbw", {})
+        want = len(collectives) + (len(drawn_collectives(baseline)) if baseline else 0)
+        if busbw.get("series") != want:
+            problems.append(f"busbw chart has {busbw.get('series')} series, want {want}")
+        if baseline and busbw.get("dashed") != len(drawn_collectives(baseline)):
+            problems.append(f"busbw chart has {busbw.get('dashed')} dashed baseline series")
+        if doc.get("topology") and doc["topology"]["pairs"] and doc["topology"]["pairs"][0].get("sm_ceiling_gbps"):
+            if busbw.get("ceiling", 0) < 1 or busbw.get("expected", 0) < 1:
+                problems.append("busbw chart lacks its ceiling or expected line")
+    elif "busbw" in charts:
+        problems.append("a busbw chart drawn with no interconnect measured")
+    if any(r["kind"] == "collective" for r in doc["runs"]) and not collectives and not seen["one_gpu_note"]:
+        problems.append("one GPU but no note saying there is no interconnect")
+    pairs = {(m["src"], m["dst"]) for m in doc.get("p2p", []) if m["test"] == "ce_read" and m["src"] >= 0}
+    gpus = {g for p in pairs for g in p}
+    if len(gpus) > 1:
+        heat = charts.get("pairs", {})
+        if heat.get("cells") != len(gpus) ** 2 or heat.get("cellvalues") != len(gpus) ** 2:
+            problems.append(f"heatmap: {heat.get('cells')} cells, {heat.get('cellvalues')} values, want {len(gpus) ** 2}")
+    for kind, chart in (("scale", "scaling"), ("algos", "algos")):
+        runs = [r for r in doc["runs"] if r["kind"] == kind and r["points"]]
+        want = len({r.get("label") for r in runs}) if kind == "scale" else len(runs)
+        if runs and charts.get(chart, {}).get("series") != want:
+            problems.append(f"{chart} chart has {charts.get(chart, {}).get('series')} series, want {want}")
+    topo = doc.get("topology")
+    if topo and topo["gpus"] and charts.get("topology", {}).get("gpus") != len(topo["gpus"]):
+        problems.append(f"the machine drawing shows {charts.get('topology', {}).get('gpus')} GPUs of {len(topo['gpus'])}")
+    if seen["findings"] != len(doc["findings"]):
+        problems.append(f"{seen['findings']} findings shown of {len(doc['findings'])}")
+    return problems
+
+
+def render(fabricbench, args, html):
+    subprocess.run([fabricbench] + args + ["-o", html], check=False, stdout=subprocess.DEVNULL)
+    if not os.path.exists(html):
+        raise RuntimeError(f"fabricbench {' '.join(args)} wrote no page")
+
+
+def check_page(browser, html, out_dir, name, expect):
+    """Opens `html` at each width; returns the problems found."""
+    problems = []
+    script = open(os.path.join(HERE, "page_checks.js")).read()
+    for width in WIDTHS:
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        page.goto("file://" + os.path.abspath(html))
+        seen = page.evaluate(script)
+        page.screenshot(path=os.path.join(out_dir, f"{name}-{width}.png"), full_page=True)
+        page.close()
+        found = seen["problems"][:20] + expect(seen)
+        problems += [f"{name} @{width}px: {p}" for p in found]
+        if width == WIDTHS[0]:
+            print(f"{name}: outcome {seen['outcome']}, charts {json.dumps(seen['charts'])}")
+    return problems
+
+
+def bounded_page(fabricbench, work):
+    """1000 GPU ids in the pair measurements: the page stays small and says it summarised."""
+    doc = json.load(open(os.path.join(FIXTURES, "h200x2-combined.json")))
+    base = next(m for m in doc["p2p"] if m["test"] == "ce_read")
+    doc["p2p"] = [dict(base, src=i, dst=(i * 7 + 1) % 1000) for i in range(1000)]
+    path = os.path.join(work, "huge.json")
+    json.dump(doc, open(path, "w"))
+    html = os.path.join(work, "huge.html")
+    render(fabricbench, ["report", path], html)
+    size = os.path.getsize(html)
+    text = open(html).read()
+    print(f"1000 GPU ids: a page of {size} bytes")
+    problems = [] if size < MAX_PAGE_BYTES else [f"1000 GPU ids make a page of {size} bytes"]
+    return problems + ([] if "summarised" in text else ["1000 GPU ids: no summary instead of the matrix"])
+
+
+def regressed_copy(path, work):
+    """A copy of `path` whose all_reduce lost 30% at every size."""
+    doc = json.load(open(path))
+    for r in doc["runs"]:
+        if r["collective"] == "all_reduce":
+            for p in r["points"]:
+                p["busbw_gbps"] *= 0.7
+                p["algbw_gbps"] *= 0.7
+                p["time_us"] = {k: (v / 0.7 if k not in ("n", "median_ci") else v) for k, v in p["time_us"].items()}
+    out = os.path.join(work, "regressed.json")
+    json.dump(doc, open(out, "w"))
+    return out
+
+
+def main():
+    global FIXTURES
+    if sys.argv[1] == "--shot":
+        width = int(sys.argv[4]) if len(sys.argv) > 4 else 1280
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.goto("file://" + os.path.abspath(sys.argv[2]))
+            page.screenshot(path=sys.argv[3], full_page=True)
+            browser.close()
+        return 0
+    fabricbench, FIXTURES, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(out_dir, exist_ok=True)
+    work = tempfile.mkdtemp()
+    problems = bounded_page(fabricbench, work)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for name, (fixture, outcome) in PAGES.items():
+            path = os.path.join(FIXTURES, fixture)
+            doc = json.load(open(path))
+            html = os.path.join(out_dir, name + ".html")
+            render(fabricbench, ["report", path], html)
+
+            def expect(seen, doc=doc, outcome=outcome):
+                got = [] if seen["outcome"] == outcome else [f"banner says {seen['outcome']}, want {outcome}"]
+                return got + expect_report(doc, seen)
+
+            problems += check_page(browser, html, out_dir, name, expect)
+        # report --baseline: the other run dashed on the same axes.
+        base_path = os.path.join(FIXTURES, "h200x2-run-6coll-1M-4G-procs.json")
+        new_path = os.path.join(FIXTURES, "h200x2-combined.json")
+        html = os.path.join(out_dir, "baseline.html")
+        render(fabricbench, ["report", new_path, "--baseline", base_path], html)
+        problems += check_page(browser, html, out_dir, "baseline",
+                               lambda seen: expect_report(json.load(open(new_path)), seen, json.load(open(base_path))))
+        # compare -o diff.html: both runs, the regressions ringed.
+        html = os.path.join(out_dir, "compare.html")
+        render(fabricbench, ["compare", base_path, regressed_copy(base_path, work)], html)
+
+        def expect_compare(seen):
+            busbw = seen["charts"].get("busbw", {})
+            got = [] if seen["outcome"] == "regression" else [f"compare banner says {seen['outcome']}"]
+            if busbw.get("series") != 12 or busbw.get("dashed") != 6:
+                got.append(f"compare chart: {busbw.get('series')} series, {busbw.get('dashed')} dashed, want 12, 6")
+            if not busbw.get("regressions"):
+                got.append("compare chart marks no regression")
+            return got
+
+        problems += check_page(browser, html, out_dir, "compare", expect_compare)
+        browser.close()
+    for line in problems:
+        print("FAIL:", line)
+    print(f"screenshots in {out_dir}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
