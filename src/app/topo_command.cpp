@@ -27,8 +27,9 @@ int topo_command(const TopoOptions& o, const std::vector<std::string>& command_l
 
   Result result = make_result_header(command_line, nullptr, /*with_runtime=*/false);
   result.topology = probe_topology(sources);
-  // Live NVML only where the topology is the live machine's too.
-  result.host.config = probe_host(o.sysfs_root, result.topology->gpus, o.nvml_file.empty());
+  // Live NVML only where the topology is the live machine's too (not a captured tree).
+  const bool live = o.nvml_file.empty() && o.sysfs_root == "/";
+  result.host.config = probe_host(o.sysfs_root, result.topology->gpus, live);
   result.findings = check_topology(*result.topology);
   const auto host = check_host(result);
   result.findings.insert(result.findings.end(), host.begin(), host.end());

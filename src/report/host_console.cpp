@@ -8,7 +8,9 @@
 namespace fb {
 namespace {
 
+// One fact; one never asked for (no value, no reason: e.g. NVML for a captured tree) is left out.
 void line(std::ostream& out, const std::string& what, const HostFact& f, const std::string& shown = "") {
+  if (!f.known() && f.note.empty()) return;
   const std::string value = f.known() ? (shown.empty() ? f.value : shown) : "? (" + f.note + ")";
   fmt::print(out, "#   {:<28} {:<24} {}\n", what, value, f.source);
 }

@@ -2,7 +2,6 @@
 
 #include <array>
 #include <utility>
-#include <vector>
 
 namespace fb {
 namespace {
@@ -48,8 +47,12 @@ std::string acs_bit_names(std::uint16_t control) {
       {kAcsDirectTranslated, "DirectTrans"},
   }};
   std::string out;
-  for (const auto& [bit, name] : kNames)
-    if ((control & bit) != 0) out += (out.empty() ? "" : " ") + std::string(name) + "+";
+  for (const auto& [bit, name] : kNames) {
+    if ((control & bit) == 0) continue;
+    if (!out.empty()) out += ' ';
+    out += name;
+    out += '+';
+  }
   return out.empty() ? "none" : out;
 }
 
