@@ -4,13 +4,13 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <map>
 
 #include "analyse/algo_selection.hpp"
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
+#include "analyse/host_checks.hpp"
 #include "analyse/p2p_analysis.hpp"
 #include "analyse/p2p_expectations.hpp"
 #include "analyse/run_health.hpp"
@@ -28,30 +28,6 @@ bool has_peer_path(const TopoPair& p) { return (p.p2p && *p.p2p) || p.connection
 }  // namespace
 
 double ring_sm_ceiling(const Topology& t, const std::vector<int>& gpus) { return ring_ceiling(t, gpus).gbps; }
-
-std::vector<Finding> check_environment(const Result& r) {
-  // Settings that change what NCCL does; NCCL_DEBUG* and the like only change what it says.
-  constexpr std::array<const char*, 14> kTuning{
-      "NCCL_ALGO",        "NCCL_PROTO",         "NCCL_P2P_DISABLE",   "NCCL_SHM_DISABLE",
-      "NCCL_P2P_LEVEL",   "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS", "NCCL_NTHREADS",
-      "NCCL_BUFFSIZE",    "NCCL_NET_GDR_LEVEL", "NCCL_IB_DISABLE",    "NCCL_CUMEM_ENABLE",
-      "NCCL_NVLS_ENABLE", "NCCL_TUNER_PLUGIN"};
-  std::vector<std::string> set;
-  for (const auto* name : kTuning)
-    if (const auto it = r.env.find(name); it != r.env.end())
-      set.push_back(fmt::format("{}={}", name, it->second));
-  if (set.empty()) return {};
-  const bool only_nvls_off =
-      set.size() == 1 && r.env.count("NCCL_NVLS_ENABLE") && r.env.at("NCCL_NVLS_ENABLE") == "0";
-  return {{"ENV_NCCL_OVERRIDE", only_nvls_off ? Severity::info : Severity::warning,
-           fmt::format("NCCL settings in the environment: {}", fmt::join(set, " ")),
-           "NCCL's own choices (no overrides) when judging the machine",
-           only_nvls_off
-               ? "NVLink multicast (NVLS) is off: all_reduce on NVSwitch machines cannot use the switch's "
-                 "reduction; that is deliberate where it is set"
-               : "unset them (or check they are meant): each forces a choice NCCL would otherwise make from "
-                 "the topology"}};
-}
 
 std::vector<Finding> check_transports(const Result& r) {
   std::vector<Finding> out;
@@ -154,6 +130,7 @@ std::vector<Finding> analyse_result(const Result& r) {
   add(check_scaling(r));
   add(check_algorithms(r));
   add(check_one_gpu(r));
+  add(check_host(r));
   // The most severe first; within a severity, the order above (the cause before its effects).
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.severity > b.severity; });

@@ -7,7 +7,7 @@
 //   topology:   TOPO_* (topo/topology_checks.hpp), raised by measurements (p2p_expectations.hpp)
 //   p2p:        P2P_* peers (p2p_analysis.hpp), ceilings and expectations (p2p_expectations.hpp)
 //   collectives: BUSBW_*, NO_EXPECTATION (collective_verdicts.hpp)
-//   ENV_NCCL_OVERRIDE    NCCL_* settings that change algorithms, transports or channels
+//   environment: ENV_* (environment_rules.hpp)   host: HOST_* (host_checks.hpp)
 //   NCCL_FALLBACK        NCCL moved data through host memory (SHM) or the network (NET) although
 //                        every pair of the run has peer access or a fabric (error; info when some
 //                        pairs have none)
@@ -16,6 +16,7 @@
 //   ONE_GPU              a run on one GPU: no interconnect to measure (info)
 #include <vector>
 
+#include "analyse/environment_rules.hpp"
 #include "core/result.hpp"
 
 namespace fb {
@@ -24,13 +25,12 @@ namespace fb {
 // analyse/expectations.cpp (our pairs agree within 1%; quick samples spread up to 19%).
 inline constexpr double kPeerMargin = 0.10;
 
-std::vector<Finding> check_environment(const Result& r);
 std::vector<Finding> check_transports(const Result& r);
 std::vector<Finding> check_scaling(const Result& r);
 std::vector<Finding> check_algorithms(const Result& r);
 std::vector<Finding> check_one_gpu(const Result& r);
 
-// Every rule, the most severe findings first.
+// Every rule (the host rules last), the most severe findings first.
 std::vector<Finding> analyse_result(const Result& r);
 
 // The ring's ceiling for SM-issued traffic over `gpus`: the weakest pair's (0: unknown).

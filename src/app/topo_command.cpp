@@ -2,13 +2,16 @@
 
 #include <iostream>
 
+#include "analyse/host_checks.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
 #include "engine/result_header.hpp"
+#include "report/host_console.hpp"
 #include "report/json_reporter.hpp"
 #include "report/topology_console.hpp"
+#include "topo/host_probe.hpp"
 #include "topo/machine_probe.hpp"
 #include "topo/topology_checks.hpp"
 
@@ -24,11 +27,17 @@ int topo_command(const TopoOptions& o, const std::vector<std::string>& command_l
 
   Result result = make_result_header(command_line, nullptr, /*with_runtime=*/false);
   result.topology = probe_topology(sources);
+  // Live NVML only where the topology is the live machine's too (not a captured tree).
+  const bool live = o.nvml_file.empty() && o.sysfs_root == "/";
+  result.host.config = probe_host(o.sysfs_root, result.topology->gpus, live);
   result.findings = check_topology(*result.topology);
+  const auto host = check_host(result);
+  result.findings.insert(result.findings.end(), host.begin(), host.end());
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
 
   print_topology(std::cout, *result.topology, result.findings);
+  print_host_facts(std::cout, *result.host.config);
   if (!o.json_path.empty()) write_file_atomically(o.json_path, nlohmann::json(result).dump(2) + "\n");
   if (has_error_finding(result.findings)) return static_cast<int>(ExitCode::finding);
   return 0;

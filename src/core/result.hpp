@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_facts.hpp"
 #include "core/p2p_tests.hpp"
 #include "core/result_enums.hpp"
 #include "core/stats.hpp"
@@ -43,6 +44,7 @@ struct HostInfo {
   std::string driver;   // driver API version, "13.0"
   std::string runtime;  // runtime API version
   CommLibrary comm;
+  std::optional<HostFacts> config;  // host configuration as read (topo, doctor); null when not read
 };
 
 // How a point was sampled (bench/sampler.hpp); absent in documents written before it was kept.

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/host_facts_json.hpp"
 #include "core/json_optional.hpp"
 #include "core/topology_json.hpp"
 
@@ -19,6 +20,21 @@ double number_or_inf(const json& j) {
   return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>();
 }
 }  // namespace
+
+void to_json(json& j, const HostInfo& v) {
+  j = json{{"hostname", v.hostname},
+           {"driver", v.driver},
+           {"runtime", v.runtime},
+           {"comm", v.comm},
+           {"config", v.config}};
+}
+void from_json(const json& j, HostInfo& v) {
+  j.at("hostname").get_to(v.hostname);
+  j.at("driver").get_to(v.driver);
+  j.at("runtime").get_to(v.runtime);
+  j.at("comm").get_to(v.comm);
+  v.config = j.value("config", json()).get<std::optional<HostFacts>>();
+}
 
 void to_json(json& j, const TimeStats& v) {
   j = json{{"min", v.min}, {"median", v.median}, {"mean", v.mean},

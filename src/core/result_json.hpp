@@ -12,7 +12,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ToolInfo, version, git)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CommLibrary, name, version, version_code, path)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuInfo, index, rank, name, pci_bus_id, memory_bytes, compute_capability,
                                    host)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HostInfo, hostname, driver, runtime, comm)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(P2pMeasurement, test, src, dst, unit, value, min, max, samples, bytes,
                                    wrong, wire_gbps, ceiling_gbps, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, code, severity, evidence, expected, hint)
@@ -23,6 +22,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PointSampling, warmup_ops, warmup_ms, target_
 
 // These keep a null convention each (wrong -1, an infinite median_ci, an empty op or NCCL
 // choice: null) and accept documents written before some of their fields existed.
+// config is absent from documents written before host facts were read.
+void to_json(nlohmann::json& j, const HostInfo& v);
+void from_json(const nlohmann::json& j, HostInfo& v);
 void to_json(nlohmann::json& j, const TimeStats& v);
 void from_json(const nlohmann::json& j, TimeStats& v);
 void to_json(nlohmann::json& j, const Point& v);

@@ -10,6 +10,7 @@
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/scale_runner.hpp"
+#include "topo/host_probe.hpp"
 
 namespace fb {
 namespace {
@@ -22,6 +23,15 @@ bool more_than_two_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 2; 
 void append_runs(StageOutput& out, Result& result) {
   for (auto& run : out.runs) result.runs.push_back(std::move(run));
 }
+
+// First, so that a later stage's failure (a lost GPU, an Xid) still finds the facts recorded.
+StageOutput read_host(const DoctorContext& ctx) {
+  StageOutput out;
+  out.host = probe_host("/", ctx.result.topology->gpus);
+  return out;
+}
+
+void merge_host(StageOutput& out, Result& result) { result.host.config = std::move(out.host); }
 
 StageOutput measure_pairs(const DoctorContext& ctx) {
   P2pPlan p2p;
@@ -152,6 +162,13 @@ void merge_algorithms(StageOutput& out, Result& result) {
 
 const std::vector<DoctorStage>& doctor_stages() {
   static const std::vector<DoctorStage> stages{
+      {.name = "host",
+       .what = "host: kernel settings, IOMMU, PCIe ACS, /dev/shm, Xid, GPU health (NVML)",
+       .quick_estimate = "1 s",
+       .thorough_estimate = "1 s",
+       .applies = always,
+       .run = read_host,
+       .merge = merge_host},
       {.name = "pairs",
        .what = "pairs: copy engine, SM copies, latency, host links",
        .quick_estimate = "5 s",

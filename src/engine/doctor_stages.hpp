@@ -40,6 +40,7 @@ struct StageOutput {
   std::vector<P2pMeasurement> p2p;
   std::vector<Run> runs;
   NcclLogSummary log;   // the algorithms stage's reading of NCCL's set-up
+  HostFacts host;       // the host stage's reading of the machine's configuration
   std::string failure;  // not empty: the stage failed (the document is written, then the doctor fails)
   ExitCode code = ExitCode::run_failed;
 };
@@ -56,7 +57,7 @@ struct DoctorStage {
   void (*merge)(StageOutput& output, Result& result);
 };
 
-// pairs, collectives, scaling (more than 2 GPUs), algorithms; in the order they run.
+// host, pairs, collectives, scaling (more than 2 GPUs), algorithms; in the order they run.
 const std::vector<DoctorStage>& doctor_stages();
 
 // The verified collective sweep: quick, a few sizes; thorough, 1 MiB up to what fits, by 4.

@@ -82,23 +82,23 @@ bool bind_all(void* lib, Nvml& n) {
   return ok;
 }
 
-// Loads and initialises NVML; false with `why` set when that fails.
-bool open_nvml(Nvml& n, std::string& why) {
+// Loads and initialises NVML; the library handle, or null with `why` set when that fails.
+void* open_nvml(Nvml& n, std::string& why) {
   void* lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     const char* err = ::dlerror();
     why = fmt::format("NVML: libnvidia-ml.so.1 not loadable ({})", err ? err : "unknown");
-    return false;
+    return nullptr;
   }
   if (!bind_all(lib, n)) {
     why = "NVML: the library lacks functions this build needs (driver too old)";
-    return false;
+    return nullptr;
   }
   if (const auto r = n.Init(); r != kNvmlSuccess) {
     why = fmt::format("NVML: initialisation failed ({})", n.ErrorString(r));
-    return false;
+    return nullptr;
   }
-  return true;
+  return lib;
 }
 
 std::string remote_type_name(int type) {
@@ -167,16 +167,118 @@ void read_p2p(const Nvml& n, const BusDevices& devices, NvmlReadout& out) {
     }
 }
 
+// The health readings (nvml.h): each optional, since older drivers or GPUs lack some.
+constexpr int kEccUncorrected = 1;  // NVML_MEMORY_ERROR_TYPE_UNCORRECTED
+constexpr int kEccVolatile = 0;     // NVML_VOLATILE_ECC: since the driver loaded
+struct NvmlHealthApi {
+  nvmlReturn_t (*PersistenceMode)(nvmlDevice_t, nvmlEnableState_t*);
+  nvmlReturn_t (*ClocksEventReasons)(nvmlDevice_t, unsigned long long*);
+  nvmlReturn_t (*TotalEccErrors)(nvmlDevice_t, int, int, unsigned long long*);
+  nvmlReturn_t (*RemappedRows)(nvmlDevice_t, unsigned*, unsigned*, unsigned*, unsigned*);
+  nvmlReturn_t (*RetiredPagesPending)(nvmlDevice_t, nvmlEnableState_t*);
+};
+
+void bind_health(void* lib, NvmlHealthApi& h) {
+  bind(lib, h.PersistenceMode, "nvmlDeviceGetPersistenceMode");
+  // Renamed in driver 535 ("throttle" became "event"); the same call and bits.
+  if (!bind(lib, h.ClocksEventReasons, "nvmlDeviceGetCurrentClocksEventReasons"))
+    bind(lib, h.ClocksEventReasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  bind(lib, h.TotalEccErrors, "nvmlDeviceGetTotalEccErrors");
+  bind(lib, h.RemappedRows, "nvmlDeviceGetRemappedRows");
+  bind(lib, h.RetiredPagesPending, "nvmlDeviceGetRetiredPagesPendingStatus");
+}
+
+// A fact from one NVML call: the value when it succeeded, NVML's reason otherwise.
+HostFact nvml_fact(const Nvml& n, const char* call, nvmlReturn_t r, const std::string& value) {
+  HostFact f;
+  f.source = fmt::format("NVML {}", call);
+  if (r == kNvmlSuccess)
+    f.value = value;
+  else
+    f.note = fmt::format("NVML: {}", n.ErrorString(r));
+  return f;
+}
+
+HostFact missing_call(const char* call) {
+  return {"", fmt::format("NVML {}", call), "this driver's NVML lacks the call"};
+}
+
+void read_clock_and_persistence(const Nvml& n, const NvmlHealthApi& h, nvmlDevice_t dev, GpuHostFacts& g) {
+  g.persistence_mode = missing_call("nvmlDeviceGetPersistenceMode");
+  if (h.PersistenceMode) {
+    nvmlEnableState_t mode = kDisabled;
+    const auto r = h.PersistenceMode(dev, &mode);
+    g.persistence_mode =
+        nvml_fact(n, "nvmlDeviceGetPersistenceMode", r, mode == kEnabled ? "enabled" : "disabled");
+  }
+  g.clocks_event_reasons = missing_call("nvmlDeviceGetCurrentClocksEventReasons");
+  if (h.ClocksEventReasons) {
+    unsigned long long reasons = 0;
+    const auto r = h.ClocksEventReasons(dev, &reasons);
+    g.clocks_event_reasons =
+        nvml_fact(n, "nvmlDeviceGetCurrentClocksEventReasons", r, fmt::format("{:#018x}", reasons));
+  }
+}
+
+void read_memory_health(const Nvml& n, const NvmlHealthApi& h, nvmlDevice_t dev, GpuHostFacts& g) {
+  g.ecc_uncorrected_volatile = missing_call("nvmlDeviceGetTotalEccErrors");
+  if (h.TotalEccErrors) {
+    unsigned long long count = 0;
+    const auto r = h.TotalEccErrors(dev, kEccUncorrected, kEccVolatile, &count);
+    g.ecc_uncorrected_volatile =
+        nvml_fact(n, "nvmlDeviceGetTotalEccErrors(uncorrected, volatile)", r, std::to_string(count));
+  }
+  g.remapped_rows_pending = missing_call("nvmlDeviceGetRemappedRows");
+  g.remapped_rows_failure = g.remapped_rows_pending;
+  if (h.RemappedRows) {
+    unsigned corrected = 0, uncorrected = 0, pending = 0, failure = 0;
+    const auto r = h.RemappedRows(dev, &corrected, &uncorrected, &pending, &failure);
+    g.remapped_rows_pending = nvml_fact(n, "nvmlDeviceGetRemappedRows", r, pending ? "1" : "0");
+    g.remapped_rows_failure = nvml_fact(n, "nvmlDeviceGetRemappedRows", r, failure ? "1" : "0");
+  }
+  g.retired_pages_pending = missing_call("nvmlDeviceGetRetiredPagesPendingStatus");
+  if (h.RetiredPagesPending) {
+    nvmlEnableState_t pending = kDisabled;
+    const auto r = h.RetiredPagesPending(dev, &pending);
+    g.retired_pages_pending =
+        nvml_fact(n, "nvmlDeviceGetRetiredPagesPendingStatus", r, pending == kEnabled ? "1" : "0");
+  }
+}
+
 }  // namespace
 
 std::optional<NvmlReadout> read_nvml(std::string& why) {
   Nvml n{};
-  if (!open_nvml(n, why)) return std::nullopt;
+  if (open_nvml(n, why) == nullptr) return std::nullopt;
   NvmlReadout out;
   std::array<char, 96> text{};
   if (n.SystemGetDriverVersion(text.data(), static_cast<unsigned>(text.size())) == kNvmlSuccess)
     out.driver = text.data();
   read_p2p(n, read_gpus(n, out), out);
+  n.Shutdown();
+  return out;
+}
+
+std::optional<std::map<std::string, GpuHostFacts>> read_nvml_health(std::string& why) {
+  Nvml n{};
+  void* lib = open_nvml(n, why);
+  if (lib == nullptr) return std::nullopt;
+  NvmlHealthApi h{};
+  bind_health(lib, h);
+  std::map<std::string, GpuHostFacts> out;
+  unsigned count = 0;
+  n.DeviceGetCount(&count);
+  for (unsigned i = 0; i < count; ++i) {
+    nvmlDevice_t dev = nullptr;
+    nvmlPciInfo_t pci{};
+    if (n.DeviceGetHandleByIndex(i, &dev) != kNvmlSuccess || n.DeviceGetPciInfo(dev, &pci) != kNvmlSuccess)
+      continue;
+    GpuHostFacts g;
+    g.bus_id = normalize_bus_id(pci.busId);
+    read_clock_and_persistence(n, h, dev, g);
+    read_memory_health(n, h, dev, g);
+    out[g.bus_id] = std::move(g);
+  }
   n.Shutdown();
   return out;
 }

@@ -16,7 +16,34 @@ inline constexpr const char* kEveryFieldJson = R"({
   "status": "failed",
   "failure": "rank 1 was killed",
   "host": {"hostname": "node-7", "driver": "12.9", "runtime": "12.8",
-           "comm": {"name": "RCCL", "version": "2.21.5", "version_code": 22105, "path": "/opt/librccl.so"}},
+           "comm": {"name": "RCCL", "version": "2.21.5", "version_code": 22105, "path": "/opt/librccl.so"},
+           "config": {
+             "numa_balancing": {"value": "1", "source": "/proc/sys/kernel/numa_balancing", "note": ""},
+             "kernel_cmdline": {"value": "ro iommu=pt", "source": "/proc/cmdline", "note": ""},
+             "iommu_units": {"value": "dmar0", "source": "/sys/class/iommu", "note": ""},
+             "shm_bytes": {"value": "67108864", "source": "/proc/mounts",
+                            "note" : ""
+}
+, "xid_count" : {"value" : "", "source" : "/dev/kmsg", "note" : "kernel log not readable"},
+                "xid_lines" : ["NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus."],
+                              "bridges"
+    : [ {
+      "bus_id" : "0000:20:01.1",
+      "acs_control" : {"value" : "0x001d", "source" : "/sys/bus/pci/devices/0000:20:01.1/config", "note" : ""}
+    } ],
+      "gpus" : [ {
+        "bus_id" : "0000:2c:00.0",
+        "iommu_group_type" : {"value" : "DMA-FQ", "source" : "iommu_group/type", "note" : ""},
+        "persistence_mode" : {"value" : "disabled", "source" : "NVML pm", "note" : ""},
+        "clocks_event_reasons" : {"value" : "0x0000000000000048", "source" : "NVML ce", "note" : ""},
+        "ecc_uncorrected_volatile" : {"value" : "3", "source" : "NVML ecc", "note" : ""},
+        "remapped_rows_pending" : {"value" : "1", "source" : "NVML rr", "note" : ""},
+        "remapped_rows_failure" : {"value" : "0", "source" : "NVML rr", "note" : ""},
+        "retired_pages_pending" : {"value" : "", "source" : "NVML rp", "note" : "NVML: Not Supported"}
+      } ]
+}
+}
+,
   "env": {"NCCL_ALGO": "Ring", "NCCL_PROTO": "LL128"},
   "gpus": [{"index": 3, "rank": 4, "name": "GPU-A", "pci_bus_id": "0000:1B:00.0",
             "memory_bytes": 85899345920, "compute_capability": 89, "host": "node-8"}],
@@ -109,6 +136,28 @@ inline fb::Topology every_field_topology() {
   return t;
 }
 
+inline fb::HostFacts every_field_host_facts() {
+  fb::HostFacts h;
+  h.numa_balancing = {"1", "/proc/sys/kernel/numa_balancing", ""};
+  h.kernel_cmdline = {"ro iommu=pt", "/proc/cmdline", ""};
+  h.iommu_units = {"dmar0", "/sys/class/iommu", ""};
+  h.shm_bytes = {"67108864", "/proc/mounts", ""};
+  h.xid_count = {"", "/dev/kmsg", "kernel log not readable"};
+  h.xid_lines = {"NVRM: Xid (PCI:0000:1b:00): 79, GPU has fallen off the bus."};
+  h.bridges = {{"0000:20:01.1", {"0x001d", "/sys/bus/pci/devices/0000:20:01.1/config", ""}}};
+  fb::GpuHostFacts g;
+  g.bus_id = "0000:2c:00.0";
+  g.iommu_group_type = {"DMA-FQ", "iommu_group/type", ""};
+  g.persistence_mode = {"disabled", "NVML pm", ""};
+  g.clocks_event_reasons = {"0x0000000000000048", "NVML ce", ""};
+  g.ecc_uncorrected_volatile = {"3", "NVML ecc", ""};
+  g.remapped_rows_pending = {"1", "NVML rr", ""};
+  g.remapped_rows_failure = {"0", "NVML rr", ""};
+  g.retired_pages_pending = {"", "NVML rp", "NVML: Not Supported"};
+  h.gpus = {g};
+  return h;
+}
+
 inline fb::Run every_field_scale_run() {
   fb::Run run;
   run.kind = fb::RunKind::scale;
@@ -158,7 +207,7 @@ inline fb::Result every_field_result() {
   r.finished = "2026-01-02T03:09:10Z";
   r.status = fb::RunStatus::failed;
   r.failure = "rank 1 was killed";
-  r.host = {"node-7", "12.9", "12.8", {"RCCL", "2.21.5", 22105, "/opt/librccl.so"}};
+  r.host = {"node-7", "12.9", "12.8", {"RCCL", "2.21.5", 22105, "/opt/librccl.so"}, every_field_host_facts()};
   r.env = {{"NCCL_ALGO", "Ring"}, {"NCCL_PROTO", "LL128"}};
   r.gpus = {{3, 4, "GPU-A", "0000:1B:00.0", 85899345920ULL, 89, "node-8"}};
   r.topology = every_field_topology();

@@ -250,6 +250,7 @@ TEST(ResultJsonText, SavedDocumentsLoadAndReserialiseEqual) {
     const auto text = fb::read_file(std::string(FB_FIXTURE_DIR) + "/results/" + name + ".json");
     auto expected = nlohmann::json::parse(text);
     int defaulted = 0;
+    if (!expected.at("host").contains("config")) expected["host"]["config"] = nullptr;  // before host facts
     for (auto& run : expected.at("runs")) {
       if (!run.contains("failure")) {
         run["failure"] = "";

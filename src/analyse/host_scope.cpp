@@ -1,0 +1,49 @@
+#include "analyse/host_scope.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "topo/sysfs_probe.hpp"
+
+namespace fb {
+
+HostScope host_scope(const Result& r) {
+  HostScope s;
+  if (!r.host.config) return s;
+  s.facts = &*r.host.config;
+  for (const auto& g : r.gpus) s.bus_ids.push_back(normalize_bus_id(g.pci_bus_id));
+  if (s.bus_ids.empty()) {
+    s.machine_wide = true;
+    for (const auto& g : s.facts->gpus) s.bus_ids.push_back(g.bus_id);
+  }
+  std::sort(s.bus_ids.begin(), s.bus_ids.end());
+  s.bus_ids.erase(std::unique(s.bus_ids.begin(), s.bus_ids.end()), s.bus_ids.end());
+  return s;
+}
+
+const GpuHostFacts* gpu_facts(const HostScope& scope, const std::string& bus_id) {
+  if (scope.facts == nullptr) return nullptr;
+  const auto& gpus = scope.facts->gpus;
+  const auto it =
+      std::find_if(gpus.begin(), gpus.end(), [&](const GpuHostFacts& g) { return g.bus_id == bus_id; });
+  return it == gpus.end() ? nullptr : &*it;
+}
+
+std::string gpu_label(const Result& r, const std::string& bus_id) {
+  if (r.topology)
+    for (const auto& g : r.topology->gpus)
+      if (g.bus_id == bus_id) return fmt::format("GPU {} ({})", g.index, bus_id);
+  return bus_id;
+}
+
+std::string cite(const HostFact& f) { return fmt::format("{} ({})", f.value, f.source); }
+
+bool nccl_fell_back(const Result& r) {
+  return std::any_of(r.runs.begin(), r.runs.end(), [](const Run& run) {
+    return std::any_of(run.nccl_transports.begin(), run.nccl_transports.end(),
+                       [](const std::string& t) { return t.rfind("SHM", 0) == 0 || t.rfind("NET", 0) == 0; });
+  });
+}
+
+}  // namespace fb

@@ -1,0 +1,55 @@
+#include "report/host_console.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "topo/host_probe_pci.hpp"
+
+namespace fb {
+namespace {
+
+// One fact; one never asked for (no value, no reason: e.g. NVML for a captured tree) is left out.
+void line(std::ostream& out, const std::string& what, const HostFact& f, const std::string& shown = "") {
+  if (!f.known() && f.note.empty()) return;
+  const std::string value = f.known() ? (shown.empty() ? f.value : shown) : "? (" + f.note + ")";
+  fmt::print(out, "#   {:<28} {:<24} {}\n", what, value, f.source);
+}
+
+std::string shm_text(const HostFact& f) {
+  try {
+    return fmt::format("{} MiB", std::stoull(f.value) >> 20);
+  } catch (const std::exception&) {
+    return f.value;
+  }
+}
+
+std::string acs_text(const HostFact& f) {
+  if (!f.known() || f.value == "none") return "";
+  try {
+    return f.value + " " + acs_bit_names(static_cast<std::uint16_t>(std::stoul(f.value, nullptr, 16)));
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+}  // namespace
+
+void print_host_facts(std::ostream& out, const HostFacts& facts) {
+  fmt::print(out, "# host configuration (HOST_* findings above judge it)\n");
+  line(out, "kernel.numa_balancing", facts.numa_balancing);
+  line(out, "IOMMU units", facts.iommu_units);
+  line(out, "/dev/shm", facts.shm_bytes, shm_text(facts.shm_bytes));
+  line(out, "Xid lines in the kernel log", facts.xid_count);
+  for (const auto& b : facts.bridges)
+    line(out, "ACS control " + b.bus_id, b.acs_control, acs_text(b.acs_control));
+  for (const auto& g : facts.gpus) {
+    line(out, "IOMMU group " + g.bus_id, g.iommu_group_type);
+    line(out, "persistence " + g.bus_id, g.persistence_mode);
+    line(out, "clock event reasons " + g.bus_id, g.clocks_event_reasons);
+    line(out, "uncorrected ECC " + g.bus_id, g.ecc_uncorrected_volatile);
+    line(out, "row remap pending " + g.bus_id, g.remapped_rows_pending);
+  }
+  out.flush();
+}
+
+}  // namespace fb
