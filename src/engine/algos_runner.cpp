@@ -76,7 +76,8 @@ void attach_nccl_choices(Run& run, const NcclLogSummary& log) {
 
 // One configuration's timed sweep in fresh workers. A failed default ends the sweep; a failed
 // forced pair is recorded and the others go on.
-Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log, const AlgosOptions& o) {
+Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log,
+                        const AlgosSweepOptions& o) {
   const bool quiet = o.quiet;
   Plan forced = plan;
   if (!c.algo.empty()) forced.nccl_env["NCCL_ALGO"] = c.algo;
@@ -105,11 +106,11 @@ Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& l
 
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet) {
-  return run_algos(plan, algos, protos, AlgosOptions{keep_logs, quiet, 0});
+  return run_algos(plan, algos, protos, AlgosSweepOptions{keep_logs, quiet, 0});
 }
 
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
-                     const std::vector<std::string>& protos, const AlgosOptions& options) {
+                     const std::vector<std::string>& protos, const AlgosSweepOptions& options) {
   AlgosSweep out;
   out.log = probe_nccl_choices(plan, options.keep_logs, options.quiet);
   out.configs = configurations(algos, protos);

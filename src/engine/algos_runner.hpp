@@ -23,13 +23,13 @@ struct AlgosSweep {
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet);
 
-struct AlgosOptions {
+struct AlgosSweepOptions {
   std::string keep_logs;  // where NCCL's logs are kept ("": a temporary folder, removed)
   bool quiet = false;
   // Forced LL/LL128 run only the sizes up to this (0: every size): the doctor's cut on a slow fabric.
   std::uint64_t low_latency_max_bytes = 0;
 };
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
-                     const std::vector<std::string>& protos, const AlgosOptions& options);
+                     const std::vector<std::string>& protos, const AlgosSweepOptions& options);
 
 }  // namespace fb

@@ -100,42 +100,64 @@ double estimate_algos_s(const AlgosGrid& grid, const FabricSpeed& speed, const S
   return total;
 }
 
-AlgosGrid fit_algos(AlgosGrid grid, const FabricSpeed& speed, const Sampling& sampling, double budget_s,
-                    std::vector<DoctorCut>& cuts) {
-  if (!speed.known()) return grid;
-  const auto over = [&] { return estimate_algos_s(grid, speed, sampling) > budget_s; };
-  const auto cut = [&](std::string what) {
-    cuts.push_back(
-        {"algorithms", std::move(what), why(estimate_algos_s(grid, speed, sampling), speed, budget_s)});
-  };
-  const bool has_ll = std::any_of(grid.protos.begin(), grid.protos.end(), low_latency);
-  const bool large =
-      std::any_of(grid.sizes.begin(), grid.sizes.end(), [](auto s) { return s > kLowLatencyMaxBytes; });
-  if (over() && has_ll && large &&
-      (grid.low_latency_max_bytes == 0 || grid.low_latency_max_bytes > kLowLatencyMaxBytes)) {
+namespace {
+
+// One algorithms grid being cut: each step checks the estimate and records what it removes.
+struct AlgosFitter {
+  AlgosGrid& grid;
+  const FabricSpeed& speed;
+  const Sampling& sampling;
+  double budget_s;
+  std::vector<DoctorCut>& cuts;
+
+  [[nodiscard]] double estimate() const { return estimate_algos_s(grid, speed, sampling); }
+  [[nodiscard]] bool over() const { return estimate() > budget_s; }
+  void cut(std::string what) {
+    cuts.push_back({"algorithms", std::move(what), why(estimate(), speed, budget_s)});
+  }
+
+  void limit_low_latency() {
+    const bool has_ll = std::any_of(grid.protos.begin(), grid.protos.end(), low_latency);
+    const bool large =
+        std::any_of(grid.sizes.begin(), grid.sizes.end(), [](auto s) { return s > kLowLatencyMaxBytes; });
+    const bool limited = grid.low_latency_max_bytes > 0 && grid.low_latency_max_bytes <= kLowLatencyMaxBytes;
+    if (!over() || !has_ll || !large || limited) return;
     cut(fmt::format("forced LL/LL128 above {}", format_bytes(kLowLatencyMaxBytes)));
     grid.low_latency_max_bytes = kLowLatencyMaxBytes;
   }
-  std::sort(grid.sizes.begin(), grid.sizes.end());
-  while (over() && grid.sizes.size() > 2) {
-    cut(fmt::format("{} points", format_bytes(grid.sizes.back())));
-    grid.sizes.pop_back();
+
+  void drop_largest_sizes() {
+    std::sort(grid.sizes.begin(), grid.sizes.end());
+    while (over() && grid.sizes.size() > 2) {
+      cut(fmt::format("{} points", format_bytes(grid.sizes.back())));
+      grid.sizes.pop_back();
+    }
   }
-  for (const char* proto : {"LL", "LL128", "Simple"}) {
-    if (!over()) break;
-    if (std::find(grid.protos.begin(), grid.protos.end(), proto) == grid.protos.end()) continue;
-    cut(fmt::format("forced protocol {}", proto));
-    remove_one(grid.protos, proto);
-    if (grid.protos.empty()) grid.protos = {"default"};
+
+  // Forced entries of `list`, in `order`, until the grid fits; "default" stays.
+  void drop_forced(std::vector<std::string>& list, const std::vector<std::string>& order, const char* kind) {
+    for (const auto& name : order) {
+      if (!over()) return;
+      if (std::find(list.begin(), list.end(), name) == list.end()) continue;
+      cut(fmt::format("forced {} {}", kind, name));
+      remove_one(list, name);
+      if (list.empty()) list = {"default"};
+    }
   }
-  while (over() &&
-         std::any_of(grid.algos.begin(), grid.algos.end(), [](auto& a) { return a != "default"; })) {
-    const auto forced =
-        *std::find_if(grid.algos.rbegin(), grid.algos.rend(), [](auto& a) { return a != "default"; });
-    cut(fmt::format("forced algorithm {}", forced));
-    remove_one(grid.algos, forced);
-    if (grid.algos.empty()) grid.algos = {"default"};
-  }
+};
+
+}  // namespace
+
+AlgosGrid fit_algos(AlgosGrid grid, const FabricSpeed& speed, const Sampling& sampling, double budget_s,
+                    std::vector<DoctorCut>& cuts) {
+  if (!speed.known()) return grid;
+  AlgosFitter fit{grid, speed, sampling, budget_s, cuts};
+  fit.limit_low_latency();
+  fit.drop_largest_sizes();
+  fit.drop_forced(grid.protos, {"LL", "LL128", "Simple"}, "protocol");
+  std::vector<std::string> algos_last_first(grid.algos.rbegin(), grid.algos.rend());
+  std::erase(algos_last_first, "default");
+  fit.drop_forced(grid.algos, algos_last_first, "algorithm");
   return grid;
 }
 

@@ -140,7 +140,7 @@ StageOutput measure_algorithms(const DoctorContext& ctx) {
   Plan plan = build_plan(a, ctx.facts);
   attach_cpulists(plan, *ctx.result.topology);
   auto sweep = run_algos(plan, ctx.plan.algos.algos, ctx.plan.algos.protos,
-                         AlgosOptions{"", true, ctx.plan.algos.low_latency_max_bytes});
+                         AlgosSweepOptions{"", true, ctx.plan.algos.low_latency_max_bytes});
   StageOutput out;
   out.runs = std::move(sweep.runs);
   out.log = std::move(sweep.log);
