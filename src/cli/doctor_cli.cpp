@@ -25,7 +25,7 @@ Examples:
   doc->add_option(
       "--budget", o.budget_s,
       "Seconds the whole doctor may take: later stages are estimated from the measured speed and "
-      "cut to fit, each cut said on stderr and in the report (default 40 with --quick, else 600)");
+      "cut to fit, each cut said on stderr and in the report (default 20 with --quick, else 600)");
   doc->add_flag("--debug-corrupt", o.inject_corruption)->group("");
   return doc;
 }

@@ -167,6 +167,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .quick_estimate = "1 s",
        .thorough_estimate = "1 s",
        .applies = always,
+       .plan = nullptr,
        .run = read_host,
        .merge = merge_host},
       {.name = "pairs",
