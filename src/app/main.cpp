@@ -1,6 +1,7 @@
 // fabricbench: measures what a multi-GPU machine's interconnect really delivers.
 // main() is the only place that turns errors into exit codes and messages.
 #include <fmt/format.h>
+#include <signal.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -38,7 +39,19 @@
 
 namespace {
 
-void on_interrupt(int /*signal*/) { fb::Supervisor::request_stop(); }
+// While workers run, Ctrl-C/SIGTERM stops them and the run ends keeping what it measured
+// (status failed, "interrupted", exit 4). Anywhere else (p2p, topo, report, compare, a second
+// signal) the default action ends the process at once, as the shell expects (exit 128 + signal).
+void on_interrupt(int signal) {
+  if (fb::Supervisor::any_running() && !fb::Supervisor::stop_requested()) {
+    fb::Supervisor::request_stop();
+    return;
+  }
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  ::sigaction(signal, &dfl, nullptr);
+  ::raise(signal);
+}
 
 // One subcommand: its parsed options (owned here) and what runs it.
 struct Command {

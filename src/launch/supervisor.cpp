@@ -21,6 +21,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 std::atomic<bool> g_stop_requested{false};
+std::atomic<int> g_running{0};  // supervisors inside run(): a signal then stops them, keeping results
 
 constexpr int kPollMs = 50;
 
@@ -66,6 +67,10 @@ struct Supervisor::State {
 
 void Supervisor::request_stop() { g_stop_requested = true; }
 
+bool Supervisor::any_running() { return g_running.load() > 0; }
+
+bool Supervisor::stop_requested() { return g_stop_requested.load(); }
+
 Supervisor::Supervisor(std::vector<WorkerHandle> workers, double timeout_s, Handler handler)
     : workers_(std::move(workers)), timeout_s_(timeout_s), handler_(std::move(handler)) {}
 
@@ -82,6 +87,12 @@ void Supervisor::kill_all() {
 }
 
 SupervisorOutcome Supervisor::run(const std::vector<nlohmann::json>& start_messages) {
+  struct Running {  // counted while this run() is active, also when it throws
+    Running() { ++g_running; }
+    ~Running() { --g_running; }
+    Running(const Running&) = delete;
+    Running& operator=(const Running&) = delete;
+  } const running;
   State s;
   s.workers.resize(workers_.size());
   s.contributions.resize(workers_.size());

@@ -33,6 +33,9 @@ class Supervisor {
 
   // Asks a running supervisor (from a signal handler) to stop, killing the workers.
   static void request_stop();
+  // Whether a supervisor is waiting on workers now (a signal handler's question).
+  static bool any_running();
+  static bool stop_requested();
 
  private:
   struct State;
