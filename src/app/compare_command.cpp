@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
+#include <iostream>
 
 #include "analyse/compare.hpp"
 #include "core/error.hpp"
@@ -32,7 +31,8 @@ int compare_command(const CompareOptions& o) {
   const Result base = load(o.base);  // in order, so that the first bad file is the one named
   const Result next = load(o.next);
   const auto report = compare_results(base, next, o.threshold, min_bytes);
-  fmt::print("{}", compare_table(report, o.markdown));
+  std::cout << compare_table(report, o.markdown);
+  flush_stdout();
   if (report.regression()) {
     fmt::print(stderr, "fabricbench: regression beyond {:.0f}% at sizes of {} and more\n", o.threshold * 100,
                o.min_size);

@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
@@ -17,6 +15,7 @@
 namespace fb {
 
 int report_command(const ReportOptions& o) {
+  check_output_is_not_an_input(o.output, {o.input});
   const std::string input = read_file(o.input);
   Result r;
   try {
@@ -28,6 +27,7 @@ int report_command(const ReportOptions& o) {
     r.findings = analyse_result(r);
     if (o.output.empty() && o.format.empty()) {
       print_findings(std::cout, r.findings);
+      flush_stdout();
       if (has_error_finding(r.findings)) return static_cast<int>(ExitCode::finding);
       return 0;
     }
@@ -41,10 +41,12 @@ int report_command(const ReportOptions& o) {
   const std::string text = format == "html"  ? html_report(r)
                            : format == "csv" ? points_csv(r)
                                              : markdown_summary(r);
-  if (o.output.empty())
+  if (o.output.empty()) {
     std::cout << text;
-  else
+    flush_stdout();
+  } else {
     write_file_atomically(o.output, text);
+  }
   return 0;
 }
 
