@@ -67,13 +67,17 @@ bool read_choice(Scanner sc, NcclLogSummary& s) {
 // "<rank>[<dev>]"
 bool read_peer(Scanner& sc) { return sc.run(false) && sc.literal("[") && sc.run(false) && sc.literal("]"); }
 
-// "Channel 00/0 : 0[0] -> 1[1] [send] via P2P/CUMEM"
-bool read_transport(Scanner sc, NcclLogSummary& s) {
+// "Channel 00/0 : 0[0] -> 1[1] [send]"
+bool read_channel_and_peers(Scanner& sc) {
   if (!sc.literal("Channel ") || !sc.run(false)) return false;
   if (sc.literal("/") && !sc.run(false)) return false;
   if (!sc.literal(" : ") || !read_peer(sc) || !sc.literal(" -> ") || !read_peer(sc)) return false;
-  if (sc.literal(" [") && !(sc.run(true) && sc.literal("]"))) return false;
-  if (!sc.literal(" via ")) return false;
+  return !sc.literal(" [") || (sc.run(true) && sc.literal("]"));
+}
+
+// "Channel 00/0 : 0[0] -> 1[1] [send] via P2P/CUMEM"
+bool read_transport(Scanner sc, NcclLogSummary& s) {
+  if (!read_channel_and_peers(sc) || !sc.literal(" via ")) return false;
   std::string_view via = sc.rest();
   while (!via.empty() && std::isspace(static_cast<unsigned char>(via.back()))) via.remove_suffix(1);
   if (via.empty()) return false;

@@ -73,6 +73,12 @@ std::optional<std::string> read_checked(const std::string& path, std::uint64_t m
   return text;
 }
 
+bool names_an_open_file(const std::string& path) {
+  for (const char* prefix : {"/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/fd/"})
+    if (path.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 [[noreturn]] void write_error(const std::string& path, int err) {
   throw Error(ExitCode::run_failed, fmt::format("cannot write {}: {}", path, std::strerror(err)));
 }
@@ -92,6 +98,8 @@ void write_through(const std::string& path, const std::string& text) {
   // O_NONBLOCK: a FIFO without a reader is an error now, not a wait forever.
   const Fd f(::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC));
   if (f.fd < 0) write_error(path, errno);
+  struct stat st {};
+  if (::fstat(f.fd, &st) == 0 && S_ISREG(st.st_mode) && ::ftruncate(f.fd, 0) != 0) write_error(path, errno);
   ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
   write_all(f.fd, path, text);
 }
@@ -99,15 +107,20 @@ void write_through(const std::string& path, const std::string& text) {
 // A regular file: a temporary beside it, then a rename over it.
 void write_by_rename(const std::string& target, const std::string& shown, const std::string& text) {
   std::string tmp = target + ".XXXXXX";
-  const Fd f(::mkstemp(tmp.data()));
-  if (f.fd < 0) write_error(shown, errno);
-  ::fchmod(f.fd, 0644);
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) write_error(shown, errno);
+  ::fchmod(fd, 0644);  // mkstemp's 0600 would hide a report from the other users
   try {
-    write_all(f.fd, shown, text);
-    if (::fsync(f.fd) != 0 && errno != EINVAL) write_error(shown, errno);
+    write_all(fd, shown, text);
   } catch (...) {
+    ::close(fd);
     ::unlink(tmp.c_str());
     throw;
+  }
+  if (::close(fd) != 0) {  // where a full disk shows only at close (NFS)
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    write_error(shown, err);
   }
   if (::rename(tmp.c_str(), target.c_str()) != 0) {
     const int err = errno;
@@ -131,6 +144,12 @@ std::optional<std::string> read_file_if_readable(const std::string& path, std::u
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
+  // /dev/stdout, /dev/fd/N and the like name an open file: written where it stands, even when
+  // it is a regular file (a shell's `> file`), never renamed over.
+  if (names_an_open_file(path)) {
+    write_through(path, text);
+    return;
+  }
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     struct stat link {};

@@ -34,7 +34,8 @@ d = sys.argv[2]
 open(f"{d}/escape.txt", "w").write(text + "\x1b[" + "1;" * 25000 + "m\n")
 open(f"{d}/numa-digits.txt", "w").write(text.replace("Numa Node: 0", "Numa Node: " + "9" * 60000, 1))
 open(f"{d}/spaces.txt", "w").write(text.replace("(Topology) Numa Node:", "(Topology)" + " " * 100000 + "Numa Node:", 1))
-open(f"{d}/huge-gpu.txt", "w").write(text + "GPU[2147483646] : (Topology) Numa Node: 0\n")
+at = text.index("\n", text.index("(Topology) Numa Node:")) + 1
+open(f"{d}/huge-gpu.txt", "w").write(text[:at] + "GPU[2147483646] : (Topology) Numa Node: 0\n" + text[at:])
 PY
 expect 0 "" topo --no-runtime --sysfs-root "$mi300" --rocm-smi-file "$tmp/escape.txt"
 expect 2 "unreadable NUMA line" topo --no-runtime --sysfs-root "$mi300" --rocm-smi-file "$tmp/numa-digits.txt"
@@ -154,4 +155,7 @@ expect 0 "" report "$healthy" -o /dev/null
 out=$(timeout -s KILL 10 "$bin" report "$healthy" --format md -o /dev/stdout | cat)
 [[ "$out" == *"all_reduce"* ]] || { echo "FAIL: -o /dev/stdout into a pipe lost the report"; fail=1; }
 [[ -c /dev/null ]] || { echo "FAIL: /dev/null is no longer a device"; fail=1; }
+# /dev/stdout redirected to a regular file: written through that file, not renamed over it.
+timeout -s KILL 10 "$bin" report "$healthy" --format md -o /dev/stdout > "$tmp/stdout.md"
+grep -q "all_reduce" "$tmp/stdout.md" || { echo "FAIL: -o /dev/stdout > file lost the report"; fail=1; }
 exit $fail
