@@ -118,7 +118,10 @@ if [[ -w /dev/full ]]; then
       echo "ok: fabricbench $args > /dev/full -> 4"
     fi
   done
-  expect 4 "cannot write /dev/full" report "$healthy" -o /dev/full
+  # Through a link of our own: a binary that renames over its output would replace only the link
+  # (run as root, the old one replaced /dev/full itself).
+  ln -s /dev/full "$tmp/full"
+  expect 4 "cannot write $tmp/full: No space left on device" report "$healthy" -o "$tmp/full"
 fi
 
 # Usage checks before any GPU probe: 2 here whether or not the machine has a GPU.
@@ -151,11 +154,14 @@ ln -s "$tmp/target.md" "$tmp/link.md"
 expect 0 "" report "$healthy" -o "$tmp/link.md"
 [[ -L "$tmp/link.md" ]] || { echo "FAIL: -o onto a symlink replaced the link"; fail=1; }
 grep -q "all_reduce" "$tmp/target.md" || { echo "FAIL: -o onto a symlink did not write its target"; fail=1; }
-expect 0 "" report "$healthy" -o /dev/null
-out=$(timeout -s KILL 10 "$bin" report "$healthy" --format md -o /dev/stdout | cat)
-[[ "$out" == *"all_reduce"* ]] || { echo "FAIL: -o /dev/stdout into a pipe lost the report"; fail=1; }
-[[ -c /dev/null ]] || { echo "FAIL: /dev/null is no longer a device"; fail=1; }
-# /dev/stdout redirected to a regular file: written through that file, not renamed over it.
-timeout -s KILL 10 "$bin" report "$healthy" --format md -o /dev/stdout > "$tmp/stdout.md"
-grep -q "all_reduce" "$tmp/stdout.md" || { echo "FAIL: -o /dev/stdout > file lost the report"; fail=1; }
+# Devices and pipes are written through, never renamed over. Always through links in $tmp, so
+# that a binary that renames (as the old one did, replacing /dev/null when run as root) damages
+# nothing but the link.
+ln -s /dev/null "$tmp/null"
+expect 0 "" report "$healthy" -o "$tmp/null"
+[[ -L "$tmp/null" ]] || { echo "FAIL: -o onto a link to /dev/null replaced it"; fail=1; }
+ln -s /proc/self/fd/1 "$tmp/stdout"
+out=$(timeout -s KILL 10 "$bin" report "$healthy" --format md -o "$tmp/stdout" | cat)
+[[ "$out" == *"all_reduce"* ]] || { echo "FAIL: -o (standard output, a pipe) lost the report"; fail=1; }
+[[ -L "$tmp/stdout" ]] || { echo "FAIL: -o onto a link to standard output replaced it"; fail=1; }
 exit $fail

@@ -261,14 +261,16 @@ TEST(HostileFiles, OutputPaths) {
   // A dangling one is refused rather than guessed at.
   fs::create_symlink(dir.path / "nowhere", dir.path / "dangling");
   expect_usage_error([&] { fb::write_file_atomically(dir / "dangling", "x"); }, "does not exist");
-  // Devices are written through, never replaced.
-  fb::write_file_atomically("/dev/null", "x");
-  struct stat st {};
-  ASSERT_EQ(::stat("/dev/null", &st), 0);
-  EXPECT_TRUE(S_ISCHR(st.st_mode));
-  if (::access("/dev/full", W_OK) == 0)
-    expect_error([] { fb::write_file_atomically("/dev/full", "x"); }, fb::ExitCode::run_failed,
-                 "cannot write /dev/full: No space left on device");
+  // Devices are written through, never replaced; through links of our own, so that a writer that
+  // renames (the old one replaced /dev/null when run as root) damages only the link.
+  fs::create_symlink("/dev/null", dir.path / "null");
+  fb::write_file_atomically(dir / "null", "x");
+  EXPECT_TRUE(fs::is_symlink(dir.path / "null"));
+  if (::access("/dev/full", W_OK) == 0) {
+    fs::create_symlink("/dev/full", dir.path / "full");
+    expect_error([&] { fb::write_file_atomically(dir / "full", "x"); }, fb::ExitCode::run_failed,
+                 "No space left on device");
+  }
   // A FIFO nobody reads: an error now, not a wait forever.
   ASSERT_EQ(::mkfifo((dir / "fifo").c_str(), 0600), 0);
   expect_error([&] { fb::write_file_atomically(dir / "fifo", "x"); }, fb::ExitCode::run_failed,
