@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev python3 chromium openmpi-bin
   clang-format clang-tidy
-  libopenmpi-dev)
+  libopenmpi-dev
+  clang libclang-rt-14-dev)  # the sanitizer build: clang and its libFuzzer/ASan/UBSan runtimes
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
@@ -30,5 +31,11 @@ python3 -c 'import playwright' 2> /dev/null || python3 -m pip install -q playwri
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j "$(nproc)"
-cd build
-ctest -LE '^gpu$' --output-on-failure
+(cd build && ctest -LE '^gpu$' --output-on-failure)
+
+# The sanitizer build (fuzz/CMakeLists.txt: clang, ASan + UBSan + float-cast-overflow; the parsers'
+# host sources only): its unit tests, then every fuzz target for 60 s, two at a time.
+CXX=clang++ cmake -S fuzz -B build-fuzz
+cmake --build build-fuzz -j "$(nproc)"
+build-fuzz/sanitized_unit_tests
+bash fuzz/run.sh build-fuzz "${FABRICBENCH_FUZZ_SECONDS:-60}"

@@ -2,8 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
+#include <iostream>
 
 #include "analyse/compare.hpp"
 #include "core/error.hpp"
@@ -30,10 +29,12 @@ int compare_command(const CompareOptions& o) {
   if (!(o.threshold > 0 && o.threshold < 1))
     FB_USAGE_ERROR(fmt::format("--threshold must be in (0, 1) (got {})", o.threshold));
   const auto min_bytes = parse_size(o.min_size, "--min-size");
+  check_output_is_not_an_input(o.output, {o.base, o.next});
   const Result base = load(o.base);  // in order, so that the first bad file is the one named
   const Result next = load(o.next);
   const auto report = compare_results(base, next, o.threshold, min_bytes);
-  fmt::print("{}", compare_table(report, o.markdown));
+  std::cout << compare_table(report, o.markdown);
+  flush_stdout();
   if (!o.output.empty()) {
     const bool html = o.output.ends_with(".html") || o.output.ends_with(".htm");
     write_file_atomically(

@@ -31,6 +31,7 @@
 #include "cli/topo_cli.hpp"
 #include "comm/mpi_session.hpp"
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "core/version.hpp"
 #include "engine/mpi_main.hpp"
 #include "engine/worker.hpp"
@@ -97,7 +98,9 @@ int main_with_errors(int argc, char** argv) {
         fmt::format("`fabricbench {}` does not run under mpirun (run, algos, topo, report and compare do); "
                     "start it without mpirun, it launches its own workers",
                     cmd.app->get_name()));
-  return cmd.run();
+  const int code = cmd.run();
+  fb::flush_stdout();  // output lost to a full disk or closed pipe is a failure (4), for every command
+  return code;
 }
 
 // Runs the command line; the only place that turns errors into messages and exit codes.

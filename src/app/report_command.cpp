@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
@@ -38,12 +36,14 @@ Result load(const std::string& path) {
 }  // namespace
 
 int report_command(const ReportOptions& o) {
+  check_output_is_not_an_input(o.output, {o.input, o.baseline});
   Result r = load(o.input);
   // With --analyse the exit code says whether an error was found, whatever the output format.
   if (o.analyse) r.findings = analyse_result(r);
   const int analysed = o.analyse && has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
   if (o.analyse && o.output.empty() && o.format.empty()) {
     print_findings(std::cout, r.findings);
+    flush_stdout();
     return analysed;
   }
   const std::string format = output_format(o);
@@ -51,10 +51,12 @@ int report_command(const ReportOptions& o) {
   const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline)
                            : format == "csv" ? points_csv(r)
                                              : markdown_summary(r);
-  if (o.output.empty())
+  if (o.output.empty()) {
     std::cout << text;
-  else
+    flush_stdout();
+  } else {
     write_file_atomically(o.output, text);
+  }
   return analysed;
 }
 

@@ -18,6 +18,8 @@
 namespace fb {
 
 int topo_command(const TopoOptions& o, const std::vector<std::string>& command_line) {
+  check_output_is_not_an_input(o.json_path, {o.nvml_file, o.rocm_smi_file});
+  check_output_is_not_an_input(o.dump_nvml_file, {o.nvml_file, o.rocm_smi_file});
   TopologySources sources;
   sources.sysfs_root = o.sysfs_root;
   sources.nvml_file = o.nvml_file;
@@ -38,7 +40,12 @@ int topo_command(const TopoOptions& o, const std::vector<std::string>& command_l
 
   print_topology(std::cout, *result.topology, result.findings);
   print_host_facts(std::cout, *result.host.config);
-  if (!o.json_path.empty()) write_file_atomically(o.json_path, nlohmann::json(result).dump(2) + "\n");
+  flush_stdout();
+  // sysfs text is not promised to be UTF-8: a bad byte becomes U+FFFD rather than an exception.
+  if (!o.json_path.empty())
+    write_file_atomically(
+        o.json_path,
+        nlohmann::json(result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (has_error_finding(result.findings)) return static_cast<int>(ExitCode::finding);
   return 0;
 }

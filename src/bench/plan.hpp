@@ -84,7 +84,12 @@ inline constexpr std::uint64_t kNcclReserveBytes = 1ULL << 30;
 struct BufferNeeds {
   std::uint64_t send = 0;
   std::uint64_t recv = 0;
-  [[nodiscard]] std::uint64_t total_with_nccl() const { return send + recv + kNcclReserveBytes; }
+  // Saturates: a sum past 2^64 (a hostile --sizes) must not wrap to a size that fits.
+  [[nodiscard]] std::uint64_t total_with_nccl() const {
+    constexpr std::uint64_t kMax = ~std::uint64_t{0};
+    if (send > kMax - recv || send + recv > kMax - kNcclReserveBytes) return kMax;
+    return send + recv + kNcclReserveBytes;
+  }
 };
 BufferNeeds buffer_needs(const Plan& plan);
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "core/text.hpp"
 
@@ -26,8 +28,12 @@ std::vector<std::uint64_t> size_sweep(std::uint64_t lo, std::uint64_t hi, double
     out.push_back(s);
     if (out.size() > kMaxSizes)
       FB_USAGE_ERROR(fmt::format("that range gives more than {} sizes; use a larger step", kMaxSizes));
-    const auto next = step ? s + step : static_cast<std::uint64_t>(static_cast<double>(s) * factor);
-    if (next <= s) break;  // factor too small to advance at this size, or overflow
+    // A factor step past hi ends the sweep before the cast (a double past 2^64 does not convert);
+    // one that does not reach the next byte at a small size advances by one byte.
+    const double scaled = static_cast<double>(s) * factor;
+    if (step == 0 && !(scaled <= static_cast<double>(hi) && scaled < 18446744073709551616.0)) break;
+    const auto next = step ? s + step : std::max(s + 1, static_cast<std::uint64_t>(scaled));
+    if (next <= s) break;  // overflow
     s = next;
   }
   return out;

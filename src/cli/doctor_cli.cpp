@@ -35,6 +35,7 @@ DoctorRequest doctor_request(const DoctorOptions& o) {
   r.quick = o.quick;
   r.gpus = parse_gpu_selection(o.gpus);
   r.nccl_lib = o.nccl_lib;
+  check_timeout(o.timeout_s, "--timeout");
   r.timeout_s = o.timeout_s;
   r.inject_corruption = o.inject_corruption;
   if (o.budget_s < 0) FB_USAGE_ERROR(fmt::format("--budget must be > 0 s (got {})", o.budget_s));

@@ -45,7 +45,7 @@ P2pRequest p2p_request(const P2pOptions& o) {
     FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", o.margin));
   plan.latency_bytes = parse_size(o.latency_size, "--latency-size");
   plan.latency_stride = parse_size(o.latency_stride, "--latency-stride");
-  if (plan.latency_stride % 8 != 0 || plan.latency_stride * 2 > plan.latency_bytes)
+  if (plan.latency_stride % 8 != 0 || plan.latency_stride > plan.latency_bytes / 2)
     FB_USAGE_ERROR("--latency-stride must be a multiple of 8 bytes and at most half of --latency-size");
   plan.copies_per_sample = o.copies;
   plan.samples = o.samples;

@@ -4,21 +4,19 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "core/error.hpp"
+#include "core/json_limits.hpp"
+#include "core/parse_number.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 
 namespace fb {
 namespace {
 
-int parse_int(const std::string& text, const char* what) {
-  int v = 0;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || ptr != text.data() + text.size() || text.empty())
-    FB_USAGE_ERROR(fmt::format("{} '{}' is not a whole number", what, text));
-  return v;
-}
+// A GPU ordinal in --gpus: far more than any machine has would only make a huge list.
+int parse_gpu_id(const std::string& text) { return parse_int_in(text, "--gpus entry", 0, kMaxGpus - 1); }
 
 std::vector<std::string> expand_collectives(const std::vector<std::string>& names) {
   std::vector<std::string> out;
@@ -73,8 +71,10 @@ void check_sampling(const RunOptions& o) {
     FB_USAGE_ERROR(fmt::format("--max-batches ({}) is below --batches ({})", o.max_batches, o.min_batches));
   if (!(o.target_ci >= 0 && o.target_ci < 1))
     FB_USAGE_ERROR(fmt::format("--target-ci must be in [0, 1) (got {})", o.target_ci));
-  if (!(o.max_time_s > 0)) FB_USAGE_ERROR(fmt::format("--max-time must be > 0 s (got {})", o.max_time_s));
-  if (!(o.timeout_s > 0)) FB_USAGE_ERROR(fmt::format("--timeout must be > 0 s (got {})", o.timeout_s));
+  if (!(o.max_time_s > 0 && o.max_time_s <= kMaxSeconds))
+    FB_USAGE_ERROR(fmt::format("--max-time must be in (0, {}] s (got {})", kMaxSeconds, o.max_time_s));
+  check_timeout(o.timeout_s, "--timeout");
+  if (o.root < 0) FB_USAGE_ERROR(fmt::format("-r/--root must be >= 0 (got {})", o.root));
 }
 
 std::vector<bool> in_place_variants(const std::string& in_place) {
@@ -100,23 +100,34 @@ std::vector<std::uint64_t> build_sizes(const RunOptions& o) {
   if (!o.step_bytes.empty() && o.step_factor != 0)
     FB_USAGE_ERROR("give either -f/--stepfactor or -i/--stepbytes, not both");
   if (!o.step_bytes.empty()) return size_sweep(lo, hi, 0, parse_size(o.step_bytes, "-i/--stepbytes"));
-  if (o.step_factor != 0 && !(o.step_factor > 1))
-    FB_USAGE_ERROR(fmt::format("-f/--stepfactor must be greater than 1 (got {})", o.step_factor));
+  if (o.step_factor != 0 && !(o.step_factor > 1 && std::isfinite(o.step_factor)))
+    FB_USAGE_ERROR(
+        fmt::format("-f/--stepfactor must be a finite number greater than 1 (got {})", o.step_factor));
+  // A factor that steps from -b straight past -e would silently measure one size.
+  if (o.step_factor != 0 && lo<hi&& static_cast<double>(lo) * o.step_factor> static_cast<double>(hi))
+    FB_USAGE_ERROR(fmt::format("-f/--stepfactor {} steps from {} past {} at once: only one size; lower it",
+                               o.step_factor, format_bytes(lo), format_bytes(hi)));
   return size_sweep(lo, hi, o.step_factor != 0 ? o.step_factor : 2, 0);
+}
+
+void check_timeout(double seconds, const char* what) {
+  // NaN fails every comparison; infinity and 1e300 s would overflow the clock's durations.
+  if (!(seconds > 0 && seconds <= kMaxSeconds))
+    FB_USAGE_ERROR(fmt::format("{} must be in (0, {}] s (got {})", what, kMaxSeconds, seconds));
 }
 
 GpuSelection parse_gpu_selection(const std::string& text) {
   if (text.empty()) return GpuSelection::all();
   if (text.find_first_of(",-") == std::string::npos) {
-    const int n = parse_int(text, "--gpus");
+    const int n = parse_int_in(text, "--gpus");
     if (n < 1) FB_USAGE_ERROR(fmt::format("--gpus {} asks for {} GPUs: give at least 1", text, n));
     return GpuSelection::first(n);
   }
   std::vector<int> ids;
   for (const auto& item : split(text, ',')) {
     const auto dash = item.find('-');
-    const int first = parse_int(item.substr(0, dash), "--gpus entry");
-    const int last = dash == std::string::npos ? first : parse_int(item.substr(dash + 1), "--gpus entry");
+    const int first = parse_gpu_id(item.substr(0, dash));
+    const int last = dash == std::string::npos ? first : parse_gpu_id(item.substr(dash + 1));
     if (first > last) FB_USAGE_ERROR(fmt::format("--gpus range '{}' is backwards", item));
     for (int g = first; g <= last; ++g) {
       if (std::find(ids.begin(), ids.end(), g) != ids.end())

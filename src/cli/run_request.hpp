@@ -22,4 +22,10 @@ std::vector<std::string> parse_name_list(const std::string& text, const char* wh
 
 RunRequest run_request(const RunOptions& o);
 
+// The longest --timeout/--max-time accepted (a week): beyond it a duration would overflow.
+inline constexpr double kMaxSeconds = 604800;
+
+// A usage error naming `what` unless 0 < seconds <= kMaxSeconds (NaN and infinity refused).
+void check_timeout(double seconds, const char* what);
+
 }  // namespace fb

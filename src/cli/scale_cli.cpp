@@ -2,11 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
-
 #include "cli/measure_options.hpp"
 #include "cli/run_request.hpp"
 #include "core/error.hpp"
+#include "core/parse_number.hpp"
 #include "core/units.hpp"
 
 namespace fb {
@@ -17,10 +16,7 @@ std::vector<int> parse_counts(const std::string& text) {
   std::vector<int> counts;
   if (text.empty()) return counts;
   for (const auto& item : parse_name_list(text, "--counts")) {
-    int c = 0;
-    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), c);
-    if (ec != std::errc() || ptr != item.data() + item.size())
-      FB_USAGE_ERROR(fmt::format("--counts entry '{}' is not a whole number", item));
+    const int c = parse_int_in(item, "--counts entry");
     if (c < 1) FB_USAGE_ERROR(fmt::format("--counts asks for {} GPUs: give at least 1", c));
     counts.push_back(c);
   }

@@ -1,37 +1,134 @@
 #include "comm/nccl_log.hpp"
 
-#include <regex>
-#include <sstream>
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string_view>
+
+#include "core/parse_number.hpp"
 
 namespace fb {
+namespace {
+
+// Matches NCCL's log lines left to right without backtracking: every step consumes input or
+// fails, so a hostile line of any length is read in linear time and constant stack.
+class Scanner {
+ public:
+  explicit Scanner(std::string_view s) : s_(s) {}
+  bool literal(std::string_view text) {
+    if (s_.substr(i_, text.size()) != text) return false;
+    i_ += text.size();
+    return true;
+  }
+  // [0-9]+, or [A-Za-z0-9_]+ when `word`.
+  std::optional<std::string_view> run(bool word) {
+    const auto start = i_;
+    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) ||
+                              (word && (std::isalpha(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_'))))
+      ++i_;
+    if (i_ == start) return std::nullopt;
+    return s_.substr(start, i_ - start);
+  }
+  std::optional<std::int64_t> number() {
+    const auto d = run(false);
+    return d ? try_parse_whole(*d) : std::nullopt;
+  }
+  std::string_view rest() const { return s_.substr(i_); }
+
+ private:
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+// Channel numbers above this are not NCCL's (it has at most 64 or so).
+constexpr std::int64_t kMaxChannel = 4096;
+
+bool channel_count(std::optional<std::int64_t> v) { return v && *v >= 0 && *v <= kMaxChannel; }
+
+// "AllReduce: 1048576 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..3}"
+bool read_choice(Scanner sc, NcclLogSummary& s) {
+  const auto op = sc.run(true);
+  if (!op || !sc.literal(": ")) return false;
+  const auto bytes = sc.number();
+  if (!bytes || *bytes < 0 || !sc.literal(" Bytes -> Algo ")) return false;
+  const auto algo = sc.run(true);
+  if (!algo || !sc.literal(" proto ")) return false;
+  const auto proto = sc.run(true);
+  if (!proto || !sc.literal(" channel{Lo..Hi}={")) return false;
+  const auto lo = sc.number();
+  if (!channel_count(lo) || !sc.literal("..")) return false;
+  const auto hi = sc.number();
+  if (!channel_count(hi) || *hi < *lo || !sc.literal("}")) return false;
+  s.choices[std::string(*op)][static_cast<std::uint64_t>(*bytes)] = {std::string(*algo), std::string(*proto),
+                                                                     static_cast<int>(*hi - *lo + 1)};
+  return true;
+}
+
+// "<rank>[<dev>]"
+bool read_peer(Scanner& sc) { return sc.run(false) && sc.literal("[") && sc.run(false) && sc.literal("]"); }
+
+// "Channel 00/0 : 0[0] -> 1[1] [send]"
+bool read_channel_and_peers(Scanner& sc) {
+  if (!sc.literal("Channel ") || !sc.run(false)) return false;
+  if (sc.literal("/") && !sc.run(false)) return false;
+  if (!sc.literal(" : ") || !read_peer(sc) || !sc.literal(" -> ") || !read_peer(sc)) return false;
+  return !sc.literal(" [") || (sc.run(true) && sc.literal("]"));
+}
+
+// "Channel 00/0 : 0[0] -> 1[1] [send] via P2P/CUMEM"
+bool read_transport(Scanner sc, NcclLogSummary& s) {
+  if (!read_channel_and_peers(sc) || !sc.literal(" via ")) return false;
+  std::string_view via = sc.rest();
+  while (!via.empty() && std::isspace(static_cast<unsigned char>(via.back()))) via.remove_suffix(1);
+  if (via.empty()) return false;
+  s.transports.emplace(via);
+  return true;
+}
+
+// "24 coll channels, 24 collnet channels, 0 nvls channels, 32 p2p channels"
+bool read_channels(Scanner sc, NcclLogSummary& s) {
+  const auto coll = sc.number();
+  if (!channel_count(coll) || !sc.literal(" coll channels, ") || !sc.run(false)) return false;
+  if (!sc.literal(" collnet channels, ")) return false;
+  const auto nvls = sc.number();
+  if (!channel_count(nvls) || !sc.literal(" nvls channels, ")) return false;
+  const auto p2p = sc.number();
+  if (!channel_count(p2p) || !sc.literal(" p2p channels")) return false;
+  s.coll_channels = static_cast<int>(*coll);
+  s.nvls_channels = static_cast<int>(*nvls);
+  s.p2p_channels = static_cast<int>(*p2p);
+  return true;
+}
+
+// "NCCL version 2.28.3+cuda13.0" -> "2.28.3"
+bool read_version(Scanner sc, NcclLogSummary& s) {
+  if (!sc.literal("NCCL version ")) return false;
+  const auto start = sc.rest();
+  if (!sc.run(false) || !sc.literal(".") || !sc.run(false) || !sc.literal(".") || !sc.run(false))
+    return false;
+  s.version = std::string(start.substr(0, start.size() - sc.rest().size()));
+  return true;
+}
+
+void read_line(std::string_view line, NcclLogSummary& s) {
+  static constexpr std::string_view kInfo = "NCCL INFO ";
+  for (auto at = line.find(kInfo); at != std::string_view::npos; at = line.find(kInfo, at + 1)) {
+    const Scanner sc(line.substr(at + kInfo.size()));
+    if (read_choice(sc, s) || read_transport(sc, s) || read_channels(sc, s)) return;
+    if (s.version.empty() && read_version(sc, s)) return;
+  }
+}
+
+}  // namespace
 
 NcclLogSummary parse_nccl_log(const std::string& text) {
-  static const std::regex kVersion(R"(NCCL INFO NCCL version (\d+\.\d+\.\d+))");
-  static const std::regex kChoice(
-      R"(NCCL INFO (\w+): (\d+) Bytes -> Algo (\w+) proto (\w+) channel\{Lo\.\.Hi\}=\{(\d+)\.\.(\d+)\})");
-  static const std::regex kTransport(
-      R"(NCCL INFO Channel \d+(?:/\d+)? : \d+\[\d+\] -> \d+\[\d+\](?: \[\w+\])? via (.+?)\s*$)");
-  static const std::regex kChannels(
-      R"(NCCL INFO (\d+) coll channels, (\d+) collnet channels, (\d+) nvls channels, (\d+) p2p channels)");
   NcclLogSummary s;
-  std::istringstream in(text);
-  std::string line;
-  std::smatch m;
-  while (std::getline(in, line)) {
-    if (line.find("NCCL INFO") == std::string::npos) continue;
-    if (std::regex_search(line, m, kChoice)) {
-      const int lo = std::stoi(m[5]);
-      const int hi = std::stoi(m[6]);
-      s.choices[m[1]][std::stoull(m[2])] = {m[3], m[4], hi - lo + 1};
-    } else if (std::regex_search(line, m, kTransport)) {
-      s.transports.insert(m[1]);
-    } else if (std::regex_search(line, m, kChannels)) {
-      s.coll_channels = std::stoi(m[1]);
-      s.nvls_channels = std::stoi(m[3]);
-      s.p2p_channels = std::stoi(m[4]);
-    } else if (s.version.empty() && std::regex_search(line, m, kVersion)) {
-      s.version = m[1];
-    }
+  std::string_view rest(text);
+  while (!rest.empty()) {
+    const auto end = rest.find('\n');
+    read_line(rest.substr(0, end), s);
+    if (end == std::string_view::npos) break;
+    rest.remove_prefix(end + 1);
   }
   return s;
 }

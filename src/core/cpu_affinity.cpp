@@ -5,6 +5,9 @@
 #include <algorithm>
 
 namespace fb {
+namespace {
+constexpr int kMaxCpus = 65536;  // Linux's NR_CPUS is at most 8192
+}  // namespace
 
 std::vector<int> parse_cpulist(const std::string& list) {
   std::vector<int> cpus;
@@ -16,7 +19,7 @@ std::vector<int> parse_cpulist(const std::string& list) {
     try {
       const int a = std::stoi(item.substr(0, dash));
       const int b = dash == std::string::npos ? a : std::stoi(item.substr(dash + 1));
-      if (a < 0 || b < a) return {};
+      if (a < 0 || b < a || b >= kMaxCpus) return {};  // a hostile "0-2000000000" is no list
       for (int c = a; c <= b; ++c) cpus.push_back(c);
     } catch (const std::exception&) {
       return {};

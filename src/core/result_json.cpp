@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/host_facts_json.hpp"
+#include "core/json_limits.hpp"
 #include "core/json_optional.hpp"
 #include "core/topology_json.hpp"
 
@@ -160,13 +161,16 @@ Result parse_result(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     FB_USAGE_ERROR(fmt::format("not a JSON document: {}", e.what()));
   }
-  const auto schema = j.value("schema", std::string());
-  if (schema != kResultSchema)
-    FB_USAGE_ERROR(
-        fmt::format("unsupported result schema '{}': this build reads '{}'", schema, kResultSchema));
+  if (!j.is_object())
+    FB_USAGE_ERROR(fmt::format("$: expected a result document (an object), got {}", j.type_name()));
+  const auto& schema = j.contains("schema") ? j.at("schema") : json();
+  if (!schema.is_string() || schema.get<std::string>() != kResultSchema)
+    FB_USAGE_ERROR(fmt::format("$.schema: unsupported result schema {}: this build reads '{}'",
+                               schema.is_null() ? "(none)" : schema.dump(), kResultSchema));
+  check_json_limits(j);
   try {
     return j.get<Result>();
   } catch (const json::exception& e) {

@@ -1,5 +1,7 @@
 #include "core/topology_json.hpp"
 
+#include "core/json_limits.hpp"
+
 namespace fb {
 using nlohmann::json;
 
@@ -18,7 +20,8 @@ void from_json(const json& j, Topology& t) {
   j.at("pairs").get_to(t.pairs);
   t.numa_cpulists.clear();
   for (const auto& [node, cpus] : j.at("numa_cpulists").items())
-    t.numa_cpulists[std::stoi(node)] = cpus.get<std::string>();
+    t.numa_cpulists[json_key_number(node, "$.topology.numa_cpulists", 0, kMaxGpus - 1)] =
+        cpus.get<std::string>();
   j.at("sources").get_to(t.sources);
   j.at("missing").get_to(t.missing);
 }

@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "gpu/runtime.hpp"
@@ -42,9 +39,10 @@ std::optional<RuntimePeers> read_runtime(std::vector<std::string>& missing) {
 
 // A saved readout given with --nvml-file: an input file, so a malformed one is a usage error.
 NvmlReadout read_nvml_readout(const std::string& path) {
+  const std::string text = read_file(path);
   try {
-    return nlohmann::json::parse(read_file(path)).get<NvmlReadout>();
-  } catch (const nlohmann::json::exception& e) {
+    return parse_nvml_readout(text);
+  } catch (const Error& e) {
     FB_USAGE_ERROR(fmt::format("{}: not an NVML readout: {}", path, e.what()));
   }
 }
@@ -70,7 +68,9 @@ Topology probe_topology(const TopologySources& s) {
     if (in.nvml) {
       in.sources.push_back(fmt::format("NVML (driver {})", in.nvml->driver));
       if (!s.dump_nvml_file.empty())
-        write_file_atomically(s.dump_nvml_file, nlohmann::json(*in.nvml).dump(2) + "\n");
+        write_file_atomically(
+            s.dump_nvml_file,
+            nlohmann::json(*in.nvml).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     } else if (any_nvidia || in.sysfs.gpus.empty()) {
       in.missing.push_back(why + ": NVLink state and NVML peer status not read");
     }

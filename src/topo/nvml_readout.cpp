@@ -1,5 +1,9 @@
 #include "topo/nvml_readout.hpp"
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/json_limits.hpp"
 #include "core/topology_json.hpp"
 
 namespace fb {
@@ -28,6 +32,17 @@ void from_json(const json& j, NvmlReadout& r) {
   r.p2p.clear();
   for (const auto& p : j.at("p2p"))
     r.p2p[{p.at("a").get<std::string>(), p.at("b").get<std::string>()}] = p.at("status").get<std::string>();
+}
+
+NvmlReadout parse_nvml_readout(const std::string& text) {
+  try {
+    const auto j = json::parse(text);
+    if (!j.is_object()) FB_USAGE_ERROR(fmt::format("$: expected an object, got {}", j.type_name()));
+    check_json_limits(j);
+    return j.get<NvmlReadout>();
+  } catch (const json::exception& e) {  // out_of_range too: a number like 1e999
+    FB_USAGE_ERROR(e.what());
+  }
 }
 
 }  // namespace fb

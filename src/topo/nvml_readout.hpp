@@ -28,4 +28,8 @@ struct NvmlReadout {
 void to_json(nlohmann::json& j, const NvmlReadout& r);
 void from_json(const nlohmann::json& j, NvmlReadout& r);
 
+// A saved readout (--nvml-file) from its text; anything malformed is Error(usage) with the
+// JSON path or nlohmann's reason.
+NvmlReadout parse_nvml_readout(const std::string& text);
+
 }  // namespace fb

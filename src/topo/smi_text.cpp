@@ -2,21 +2,39 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <limits>
 #include <optional>
-#include <regex>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "core/error.hpp"
+#include "core/parse_number.hpp"
 
 namespace fb {
 namespace {
 
+// Removes the terminal colour sequences (ESC '[' [0-9;]* 'm') in one pass; non-ASCII bytes become '?'.
 std::string strip_escapes(const std::string& text) {
-  static const std::regex kEscape("\x1b\\[[0-9;]*m");
-  return std::regex_replace(text, kEscape, "");
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+      std::size_t j = i + 2;
+      while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == ';')) ++j;
+      if (j < text.size() && text[j] == 'm') {
+        i = j;
+        continue;
+      }
+    }
+    // The tools print ASCII; other bytes (invalid UTF-8) would break the JSON written later.
+    out += static_cast<unsigned char>(text[i]) >= 0x80 ? '?' : text[i];
+  }
+  return out;
 }
 
 std::vector<std::string> split_tabs(const std::string& line) {
@@ -113,27 +131,68 @@ std::optional<RocmSection> rocm_heading(const std::string& line) {
 // A GPU index in the printed NUMA lines; far more GPUs than any machine has is malformed input.
 constexpr int kMaxGpuIndex = 4095;
 
-int parse_numa_number(const std::string& digits, const std::string& line) {
-  int value = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (ec != std::errc{} || end != digits.data() + digits.size())
-    FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: unreadable NUMA line '{}'", line));
-  return value;
+int parse_numa_number(std::string_view digits, const std::string& line) {
+  const auto v = try_parse_whole(digits);
+  if (!v || *v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max())
+    FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: unreadable NUMA line '{}'", line.substr(0, 200)));
+  return static_cast<int>(*v);
+}
+
+std::size_t skip_spaces(std::string_view s, std::size_t i) {
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
+std::size_t skip_digits(std::string_view s, std::size_t i) {
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
+// "GPU[<gpu>] : (Topology) Numa Node: <node>" from `at`, scanned without backtracking.
+std::optional<std::pair<std::string_view, std::string_view>> match_numa_at(std::string_view s,
+                                                                           std::size_t at) {
+  std::size_t i = at + 4;  // past "GPU["
+  const std::size_t gpu_end = skip_digits(s, i);
+  if (gpu_end == i || s.substr(gpu_end, 1) != "]") return std::nullopt;
+  const auto gpu = s.substr(i, gpu_end - i);
+  i = skip_spaces(s, gpu_end + 1);
+  if (s.substr(i, 1) != ":") return std::nullopt;
+  i = skip_spaces(s, i + 1);
+  constexpr std::string_view kTopology = "(Topology)";
+  if (s.substr(i, kTopology.size()) != kTopology) return std::nullopt;
+  i = skip_spaces(s, i + kTopology.size());
+  constexpr std::string_view kNode = "Numa Node:";
+  if (s.substr(i, kNode.size()) != kNode) return std::nullopt;
+  i = skip_spaces(s, i + kNode.size());
+  const std::size_t node_start = i;
+  if (s.substr(i, 1) == "-") ++i;
+  const std::size_t node_end = skip_digits(s, i);
+  if (node_end == i) return std::nullopt;
+  return std::pair{gpu, s.substr(node_start, node_end - node_start)};
 }
 
 void read_rocm_numa_line(const std::string& line, RocmSmiTopo& t) {
-  static const std::regex kNuma(R"(GPU\[(\d+)\]\s*:\s*\(Topology\)\s*Numa Node:\s*(-?\d+))");
-  std::smatch m;
-  if (!std::regex_search(line, m, kNuma)) return;
-  const int gpu = parse_numa_number(m[1], line);
-  if (gpu > kMaxGpuIndex) FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: GPU index {} out of range", gpu));
-  const auto index = static_cast<std::size_t>(gpu);
-  if (t.numa_node.size() <= index) t.numa_node.resize(index + 1, -1);
-  t.numa_node[index] = parse_numa_number(m[2], line);
+  const std::string_view s(line);
+  for (auto at = s.find("GPU["); at != std::string_view::npos; at = s.find("GPU[", at + 1)) {
+    const auto m = match_numa_at(s, at);
+    if (!m) continue;
+    const int gpu = parse_numa_number(m->first, line);
+    if (gpu > kMaxGpuIndex)
+      FB_USAGE_ERROR(
+          fmt::format("rocm-smi --showtopo: GPU index {} is above the limit of {}", gpu, kMaxGpuIndex));
+    const auto index = static_cast<std::size_t>(gpu);
+    if (t.numa_node.size() <= index) t.numa_node.resize(index + 1, -1);
+    t.numa_node[index] = parse_numa_number(m->second, line);
+    return;
+  }
 }
 
 void add_rocm_matrix_row(RocmSection section, const std::string& line, const std::vector<std::string>& row,
                          RocmSmiTopo& t) {
+  const std::size_t rows = std::max({t.link_type.size(), t.weight.size(), t.hops.size()});
+  if (rows > static_cast<std::size_t>(kMaxGpuIndex) ||
+      row.size() > static_cast<std::size_t>(kMaxGpuIndex) + 1)
+    FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: more than {} GPUs", kMaxGpuIndex + 1));
   try {
     if (section == RocmSection::type) {
       t.link_type.push_back(row);
@@ -141,10 +200,10 @@ void add_rocm_matrix_row(RocmSection section, const std::string& line, const std
     }
     std::vector<int> numbers;
     numbers.reserve(row.size());
-    for (const auto& c : row) numbers.push_back(std::stoi(c));
+    for (const auto& c : row) numbers.push_back(parse_int_in(c, "cell"));
     (section == RocmSection::weight ? t.weight : t.hops).push_back(numbers);
-  } catch (const std::exception&) {
-    FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: unreadable row '{}'", line));
+  } catch (const Error&) {
+    FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: unreadable row '{}'", line.substr(0, 200)));
   }
 }
 

@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <fstream>
 #include <limits>
 #include <optional>
+#include <string_view>
 
+#include "core/error.hpp"
+#include "core/file_io.hpp"
+#include "core/parse_number.hpp"
 #include "topo/link_rates.hpp"
 
 namespace fb {
@@ -17,39 +20,27 @@ namespace {
 
 constexpr unsigned kVendorNvidia = 0x10de;
 constexpr unsigned kVendorAmd = 0x1002;
+// More GPUs than any machine has is a malformed tree (docs/cli.md, "Limits").
+constexpr std::size_t kMaxTopoGpus = 4096;
+// NUMA node numbers above this are skipped (Linux allows at most 1024 nodes).
+constexpr int kMaxNumaNode = 4095;
 
+// The first line of a sysfs attribute, trailing space removed; empty when absent or unreadable.
+// A FIFO, device or oversized file in a captured tree is refused (Error(usage)), never waited on.
 std::string read_line(const fs::path& p) {
-  std::ifstream in(p);
-  std::string line;
-  std::getline(in, line);
+  const auto text = read_file_if_readable(p.string(), kMaxSysfsBytes);
+  std::string line = text ? text->substr(0, text->find('\n')) : std::string();
   while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+  // sysfs attributes are ASCII; anything else (invalid UTF-8 in a captured tree) becomes '?'
+  // here, so that no document written later carries it.
+  for (char& c : line)
+    if (static_cast<unsigned char>(c) >= 0x80 || std::iscntrl(static_cast<unsigned char>(c))) c = '?';
   return line;
 }
 
-unsigned read_hex(const fs::path& p) {
-  const auto s = read_line(p);
-  try {
-    return s.empty() ? 0 : static_cast<unsigned>(std::stoul(s, nullptr, 16));
-  } catch (const std::exception&) {
-    return 0;
-  }
-}
-
-double read_number(const fs::path& p, double fallback) {
-  const auto s = read_line(p);  // "32.0 GT/s PCIe", "16", "-1"
-  try {
-    return s.empty() ? fallback : std::stod(s);
-  } catch (const std::exception&) {
-    return fallback;  // "Unknown" and the like
-  }
-}
-
-// The whole-number files (numa_node, link width); out of int range or NaN reads as `fallback`.
-int read_int(const fs::path& p, int fallback) {
-  const double v = read_number(p, fallback);
-  const bool fits = v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max();
-  return fits ? static_cast<int>(v) : fallback;
-}
+unsigned read_hex(const fs::path& p) { return sysfs_hex(read_line(p)); }
+double read_number(const fs::path& p, double fallback) { return sysfs_number(read_line(p), fallback); }
+int read_int(const fs::path& p, int fallback) { return sysfs_int(read_line(p), fallback); }
 
 bool is_gpu(unsigned vendor, unsigned pci_class) {
   // Display controllers: VGA (0x0300), 3D (0x0302), other display (0x0380, AMD Instinct).
@@ -85,6 +76,7 @@ TopoGpu read_gpu(const fs::path& dev, const fs::path& devices_dir) {
   g.device_id = read_line(dev / "device");
   g.pci_path = pci_path(devices_dir, dev);
   g.numa_node = read_int(dev / "numa_node", -1);
+  if (g.numa_node > kMaxNumaNode) g.numa_node = -1;
   g.cpulist = read_line(dev / "local_cpulist");
   g.pcie = read_pcie(dev);
   return g;
@@ -96,22 +88,14 @@ std::vector<TopoGpu> read_gpus(const fs::path& bus_dir, const fs::path& devices_
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(bus_dir, ec)) {
     const auto& dev = entry.path();
-    if (is_gpu(read_hex(dev / "vendor"), read_hex(dev / "class"))) gpus.push_back(read_gpu(dev, devices_dir));
+    if (!is_gpu(read_hex(dev / "vendor"), read_hex(dev / "class"))) continue;
+    if (gpus.size() == kMaxTopoGpus)
+      FB_USAGE_ERROR(fmt::format("sysfs: {} lists more than {} GPUs", bus_dir.string(), kMaxTopoGpus));
+    gpus.push_back(read_gpu(dev, devices_dir));
   }
   std::sort(gpus.begin(), gpus.end(), [](const TopoGpu& a, const TopoGpu& b) { return a.bus_id < b.bus_id; });
   for (std::size_t i = 0; i < gpus.size(); ++i) gpus[i].index = static_cast<int>(i);
   return gpus;
-}
-
-// The node number in a "node<N>" directory name; nullopt for other names.
-std::optional<int> numa_node_number(const std::string& name) {
-  if (name.rfind("node", 0) != 0 || name.size() == 4) return std::nullopt;
-  const char* first = name.data() + 4;
-  const char* last = name.data() + name.size();
-  int node = 0;
-  const auto [end, ec] = std::from_chars(first, last, node);
-  if (ec != std::errc{} || end != last || *first == '-') return std::nullopt;
-  return node;
 }
 
 void read_numa_nodes(const fs::path& root, SysfsReadout& out) {
@@ -141,6 +125,33 @@ void place_gpus_without_numa_node(SysfsReadout& out) {
 }
 
 }  // namespace
+
+std::optional<int> numa_node_number(const std::string& name) {
+  if (name.rfind("node", 0) != 0 || name.size() == 4) return std::nullopt;
+  const char* first = name.data() + 4;
+  const char* last = name.data() + name.size();
+  int node = 0;
+  const auto [end, ec] = std::from_chars(first, last, node);
+  if (ec != std::errc{} || end != last || *first == '-' || node > kMaxNumaNode) return std::nullopt;
+  return node;
+}
+
+unsigned sysfs_hex(std::string_view line) {
+  std::string_view digits = line;
+  if (digits.rfind("0x", 0) == 0 || digits.rfind("0X", 0) == 0) digits.remove_prefix(2);
+  const auto v = try_parse_whole(digits, 16);
+  return v && *v >= 0 && *v <= std::numeric_limits<unsigned>::max() ? static_cast<unsigned>(*v) : 0;
+}
+
+double sysfs_number(std::string_view line, double fallback) {
+  return try_parse_finite(line.substr(0, line.find(' '))).value_or(fallback);  // "32.0" of "32.0 GT/s PCIe"
+}
+
+int sysfs_int(std::string_view line, int fallback) {
+  const auto v = whole_from_double(sysfs_number(line, fallback));
+  const bool fits = v && *v >= std::numeric_limits<int>::min() && *v <= std::numeric_limits<int>::max();
+  return fits ? static_cast<int>(*v) : fallback;
+}
 
 std::string normalize_bus_id(const std::string& bus_id) {
   std::string s;
