@@ -11,29 +11,6 @@
 #include "report/csv_reporter.hpp"
 
 namespace fb {
-namespace {
-
-struct Headline {
-  std::string collective;
-  std::uint64_t bytes = 0;
-  double busbw = 0;
-  double ceiling = 0;
-};
-
-// The largest size of every collective run (the figure users quote), with its ring ceiling.
-std::vector<Headline> headlines(const Result& r) {
-  std::vector<Headline> out;
-  for (const auto& run : r.runs) {
-    if (run.kind != RunKind::collective || run.points.empty()) continue;
-    const auto& p = *std::max_element(run.points.begin(), run.points.end(),
-                                      [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-    out.push_back(
-        {run.collective, p.bytes, p.busbw_gbps, r.topology ? ring_sm_ceiling(*r.topology, run.gpus) : 0});
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string markdown_summary(const Result& r) {
   std::string md =
