@@ -16,8 +16,8 @@ using PointHandler = std::function<void(int run_index, const Point& point)>;
 
 struct PlanOutcome {
   SupervisorOutcome supervisor;
-  std::string failure;        // one line naming the rank(s), the step and the reason; empty when ok
-  std::vector<GpuInfo> gpus;  // under MPI: every rank's GPU as its own host saw it
+  std::string failure;                // one line naming the rank(s), the step and the reason; empty when ok
+  std::vector<GpuInfo> gpus;          // under MPI: every rank's GPU as its own host saw it
   std::vector<StartupPhase> startup;  // rank 0's steps up to its first point, as they began
 };
 
