@@ -117,7 +117,7 @@ std::vector<Finding> check_environment(const Result& r) {
     const auto entry = fmt::format("{}={} ({})", name, value, rule->changes);
     (severity_in(*rule, context) == Severity::warning ? changing : inert).push_back(entry);
     if (context.fell_back && disables_a_transport(rule->name, value))
-      fallback_causes.push_back(name + "=" + value);
+      fallback_causes.push_back(fmt::format("{}={}", name, value));
   }
   std::vector<Finding> out;
   const std::string cause =

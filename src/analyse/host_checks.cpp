@@ -86,6 +86,7 @@ std::vector<Finding> check_acs(const Result& r, const HostScope& s) {
   }
   if (redirecting.empty()) return {};
   std::vector<std::string> bridges;
+  bridges.reserve(redirecting.size());
   for (const auto& [bus, control] : redirecting)
     bridges.push_back(fmt::format("{} ACSCtl {:#06x} ({}) from /sys/bus/pci/devices/{}/config", bus, control,
                                   acs_bit_names(control), bus));

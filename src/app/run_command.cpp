@@ -46,6 +46,28 @@ void warn_dropped_sizes(const Plan& plan) {
   }
 }
 
+// Says why the run ended early and where its points are; the exit code is the failure's.
+int end_failed_run(const RunOptions& options, const Plan& plan, const PlanOutcome& outcome) {
+  fmt::print(stderr, "fabricbench: error: {}\n", outcome.failure);
+  if (!options.json_path.empty())
+    fmt::print(stderr, "fabricbench: the points completed before the failure are in {}\n", options.json_path);
+  end_mpi_job_if_failed(plan, outcome);
+  // A worker thread stuck in NCCL cannot be joined: leave without running destructors.
+  if (plan.launcher == LauncherKind::threads) {
+    std::cout.flush();
+    std::fflush(nullptr);
+    std::_Exit(static_cast<int>(outcome.supervisor.code));
+  }
+  return static_cast<int>(outcome.supervisor.code);
+}
+
+bool has_wrong_data(const Result& result) {
+  for (const auto& run : result.runs)
+    for (const auto& p : run.points)
+      if (p.wrong > 0) return true;
+  return false;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
@@ -99,24 +121,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   result.failure = outcome.failure;
   reporters.end(result);
 
-  if (!outcome.supervisor.ok) {
-    fmt::print(stderr, "fabricbench: error: {}\n", result.failure);
-    if (!options.json_path.empty())
-      fmt::print(stderr, "fabricbench: the points completed before the failure are in {}\n",
-                 options.json_path);
-    end_mpi_job_if_failed(plan, outcome);
-    // A worker thread stuck in NCCL cannot be joined: leave without running destructors.
-    if (plan.launcher == LauncherKind::threads) {
-      std::cout.flush();
-      std::fflush(nullptr);
-      std::_Exit(static_cast<int>(outcome.supervisor.code));
-    }
-    return static_cast<int>(outcome.supervisor.code);
-  }
-  for (const auto& run : result.runs)
-    for (const auto& p : run.points)
-      if (p.wrong > 0) return static_cast<int>(ExitCode::finding);
-  return 0;
+  if (!outcome.supervisor.ok) return end_failed_run(options, plan, outcome);
+  return has_wrong_data(result) ? static_cast<int>(ExitCode::finding) : 0;
 }
 
 }  // namespace fb

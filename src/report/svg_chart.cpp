@@ -143,9 +143,10 @@ std::string legend(const std::vector<Series>& series) {
   const int cols = legend_columns();
   for (std::size_t k = 0; k < series.size(); ++k) {
     const auto& s = series[k];
-    const double x = kLeft + kLegendEntry * static_cast<double>(static_cast<int>(k) % cols);
-    const double y =
-        kTop + kPlotH + kAxisH + 10 + kLegendRow * static_cast<double>(static_cast<int>(k) / cols);
+    const int column = static_cast<int>(k) % cols;
+    const int row = static_cast<int>(k) / cols;  // whole rows: integer division meant
+    const double x = kLeft + kLegendEntry * static_cast<double>(column);
+    const double y = kTop + kPlotH + kAxisH + 10 + kLegendRow * static_cast<double>(row);
     const char* color = series_color(s.color >= 0 ? s.color : static_cast<int>(k));
     std::string name = s.name.size() > 32 ? s.name.substr(0, 31) + "…" : s.name;
     svg += fmt::format(
