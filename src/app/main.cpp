@@ -32,6 +32,7 @@
 #include "comm/mpi_session.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "core/interrupt.hpp"
 #include "core/version.hpp"
 #include "engine/mpi_main.hpp"
 #include "engine/worker.hpp"
@@ -40,12 +41,17 @@
 
 namespace {
 
-// While workers run, Ctrl-C/SIGTERM stops them and the run ends keeping what it measured
-// (status failed, "interrupted", exit 4). Anywhere else (p2p, topo, report, compare, a second
-// signal) the default action ends the process at once, as the shell expects (exit 128 + signal).
+// While workers run (or p2p measures in this process), Ctrl-C/SIGTERM stops them and the
+// command ends keeping what it measured (status failed, "interrupted", exit 4). Anywhere else
+// (topo, report, compare, a second signal) the default action ends the process at once, as the
+// shell expects (exit 128 + signal).
 void on_interrupt(int signal) {
   if (fb::Supervisor::any_running() && !fb::Supervisor::stop_requested()) {
     fb::Supervisor::request_stop();
+    return;
+  }
+  if (fb::interrupt_scope_active() && !fb::interrupt_requested()) {
+    fb::request_interrupt();
     return;
   }
   struct sigaction dfl {};

@@ -8,6 +8,7 @@
 #include "bench/p2p_bench.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/result_header.hpp"
 #include "gpu/runtime.hpp"
@@ -37,12 +38,21 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   const ProgressFn progress = [&](const std::string& step) {
     if (!o.quiet) fmt::print(stderr, "fabricbench: measuring {}\n", step);
   };
-  result.p2p = run_p2p(plan, progress);
+  bool stopped = false;
+  {
+    const InterruptScope ctrl_c;  // Ctrl-C ends the measuring, keeping what was measured
+    result.p2p = run_p2p(plan, progress, interrupt_requested, stopped);
+  }
   attach_p2p_ceilings(result.p2p, *result.topology);
   result.findings = check_p2p(result.p2p, *result.topology, request.margin);
   result.finished = now_iso8601();
-  result.status = RunStatus::complete;
+  result.status = stopped ? RunStatus::failed : RunStatus::complete;
+  if (stopped) {
+    result.failure = fmt::format("interrupted after {} measurement(s)", result.p2p.size());
+    fmt::print(stderr, "fabricbench: {}: the report holds what was measured\n", result.failure);
+  }
   reporters.end(result);
+  if (stopped) return static_cast<int>(ExitCode::run_failed);
   return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;
 }
 

@@ -25,6 +25,7 @@
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "report/progress_line.hpp"
 #include "report/startup_report.hpp"
 #include "topo/machine_probe.hpp"
 
@@ -59,6 +60,14 @@ int end_failed_run(const RunOptions& options, const Plan& plan, const PlanOutcom
     std::_Exit(static_cast<int>(outcome.supervisor.code));
   }
   return static_cast<int>(outcome.supervisor.code);
+}
+
+// Every point's size in the order the plan measures them (the progress line's denominator).
+std::vector<std::uint64_t> planned_bytes(const Plan& plan) {
+  std::vector<std::uint64_t> bytes;
+  for (const auto& run : plan.runs)
+    for (const auto& p : plan_points(plan, run)) bytes.push_back(p.bytes);
+  return bytes;
 }
 
 bool has_wrong_data(const Result& result) {
@@ -96,6 +105,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   reporters.add(std::make_unique<ConsoleReporter>(std::cout, options.quiet));
   if (!options.json_path.empty()) reporters.add(std::make_unique<JsonReporter>(options.json_path));
   if (!options.csv_path.empty()) reporters.add(std::make_unique<CsvReporter>(options.csv_path));
+  if (!options.quiet)
+    reporters.add(std::make_unique<ProgressLine>(stderr, planned_bytes(plan), plan.sampling, plan.check));
   reporters.begin(result);
 
   // Runs appear in the result as their first point arrives.

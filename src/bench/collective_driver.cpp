@@ -9,9 +9,11 @@
 #include <thread>
 #include <utility>
 
+#include "bench/comm_buffer.hpp"
 #include "bench/sampler.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "gpu/copy_ops.hpp"
 #include "gpu/runtime.hpp"
 #include "gpu/verify.hpp"
 
@@ -24,11 +26,11 @@ struct LocalGpu {
   int device = 0;
   int rank = 0;
   gpu::Stream stream;
-  gpu::DeviceBuffer send;
-  gpu::DeviceBuffer recv;
+  CommBuffer send;
+  CommBuffer recv;
   gpu::DeviceBuffer barrier_word;  // the one-element all_reduce that aligns the ranks' batches
-  gpu::Event start;
-  gpu::Event stop;
+  gpu::Event start[2];             // two batches in flight (Driver::run_point): one being read, one queued
+  gpu::Event stop[2];
   gpu::Verifier verifier;
   gpu::Graph graph;
 };
@@ -49,11 +51,16 @@ class Driver {
       auto g = std::make_unique<LocalGpu>();
       g->device = local.devices[i];
       g->rank = local.ranks[i];
-      g->send = gpu::DeviceBuffer(needs_.send);
-      g->recv = gpu::DeviceBuffer(needs_.recv);
+      g->send = CommBuffer(coll, needs_.send, plan.alloc);
+      g->recv = CommBuffer(coll, needs_.recv, plan.alloc);
       g->barrier_word = gpu::DeviceBuffer(sizeof(float));
+      // Inputs of random-looking bits, never fresh zero pages: nccl-tests times initialised
+      // data, and a fabric moving zeros can run faster than one moving real tensors.
+      gpu::fill_pattern(g->send.data(), needs_.send, static_cast<std::uint32_t>(2 * g->rank), g->stream);
+      gpu::fill_pattern(g->recv.data(), needs_.recv, static_cast<std::uint32_t>(2 * g->rank + 1), g->stream);
       gpus_.push_back(std::move(g));
     }
+    synchronize();
   }
 
   void run_all() {
@@ -142,9 +149,11 @@ class Driver {
     return total;
   }
 
-  // A GPU-side barrier: every rank leaves it within a microsecond or two of the others. The
-  // host-side allgather between batches releases ranks tens of microseconds apart, which a
-  // launch-bound batch (20 x ~8 us) would otherwise count as time.
+  // A GPU-side barrier queued ahead of the batch: every rank leaves it within a microsecond or
+  // two of the others, and the batch's start event, queued right behind it, is recorded then.
+  // Not waited for on the host: the host-side release (tens of microseconds apart between
+  // processes) and the first operation's launch latency would otherwise count as time - 1-2%
+  // of a one-operation batch of 1-3 ms, which nccl-tests spreads over 20 operations.
   void align_ranks() {
     const bool grouped = gpus_.size() > 1;
     if (grouped) coll_.group_start();
@@ -155,29 +164,57 @@ class Driver {
                         RedOp::sum, 0, g.stream.handle()});
     }
     if (grouped) coll_.group_end();
-    synchronize();
   }
 
-  // Per-operation time of one batch on this process's GPUs (max over them), microseconds.
-  double time_batch(const RunPlan& run, const PointPlan& p) {
+  // Queues one timed batch (behind its barrier) in event slot `slot`; nothing waits for it.
+  void enqueue_batch(const RunPlan& run, const PointPlan& p, int slot) {
     const auto& s = plan_.sampling;
     align_ranks();
-    for (auto& g : gpus_) g->start.record(g->stream);
+    for (auto& g : gpus_) g->start[slot].record(g->stream);
     if (s.graph_launches > 0) {
       for (int l = 0; l < s.graph_launches; ++l)
         for (auto& g : gpus_) g->graph.launch(g->stream);
     } else {
       for (int it = 0; it < ops_per_batch_; ++it) launch_once(run, p, it);
     }
-    for (auto& g : gpus_) g->stop.record(g->stream);
+    for (auto& g : gpus_) g->stop[slot].record(g->stream);
+  }
+
+  // Per-operation time of the batch in `slot` on this process's GPUs (max over them), us.
+  double read_batch(int slot) {
     double worst_ms = 0;
     for (auto& g : gpus_) {
-      g->stop.wait_yielding();
-      worst_ms = std::max(worst_ms, gpu::Event::elapsed_ms(g->start, g->stop));
+      g->stop[slot].wait_yielding();
+      worst_ms = std::max(worst_ms, gpu::Event::elapsed_ms(g->start[slot], g->stop[slot]));
     }
     coll_.check_errors();
-    const int ops = ops_per_batch_ * std::max(1, s.graph_launches);
+    const int ops = ops_per_batch_ * std::max(1, plan_.sampling.graph_launches);
     return worst_ms * 1e3 / ops;
+  }
+
+  // Timed batches until the sampler is done. While one batch is read and its time shared
+  // between the ranks (a host round trip of ~0.1-0.3 ms), the next is already queued, so the
+  // fabric does not idle between batches: after such a gap a lone operation of 1-12 ms ran
+  // 0.7-1.5% slower than back-to-back ones (2 x H200), which is what nccl-tests times. The
+  // batch queued ahead when the sampler stops is run but not counted. Batches of 50 ms or
+  // more are not queued ahead: the gap is a fraction of a percent of them, and a slow fabric
+  // would pay a whole extra batch per point.
+  BatchSampler sample(const RunPlan& run, const PointPlan& p, double batch_s) {
+    BatchSampler sampler(plan_.sampling);
+    const bool ahead = batch_s < kLookAheadMaxS;
+    const auto t0 = Clock::now();
+    int slot = 0;
+    enqueue_batch(run, p, slot);
+    for (bool done = false; !done; slot ^= 1) {
+      if (ahead) enqueue_batch(run, p, slot ^ 1);
+      const double local_us = read_batch(slot);
+      const auto [worst_us, elapsed0] = shared(local_us, seconds_since(t0));
+      sampler.add(worst_us);
+      done = sampler.done(elapsed0);
+      if (!ahead && !done) enqueue_batch(run, p, slot ^ 1);
+    }
+    if (ahead) synchronize();
+    return sampler;
   }
 
   void capture_graphs(const RunPlan& run, const PointPlan& p) {
@@ -239,14 +276,8 @@ class Driver {
     point.iters_per_batch = ops_per_batch_;
     if (s.graph_launches > 0) capture_graphs(run, p);
 
-    BatchSampler sampler(s);
-    const auto t0 = Clock::now();
-    for (bool done = false; !done;) {
-      const double local_us = time_batch(run, p);
-      const auto [worst_us, elapsed0] = shared(local_us, seconds_since(t0));
-      sampler.add(worst_us);
-      done = sampler.done(elapsed0);
-    }
+    const double batch_s = warmup.per_op_s() * ops_per_batch_ * std::max(1, s.graph_launches);
+    const BatchSampler sampler = sample(run, p, batch_s);
     point.time_us = sampler.stats();
     point.sampling = sampler.summary(warmup.ops(), warmup.seconds());
     point.algbw_gbps = gb_per_s(static_cast<double>(p.bytes), point.time_us.median);

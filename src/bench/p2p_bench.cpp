@@ -34,7 +34,8 @@ struct Lane {
 
 class P2pBench {
  public:
-  P2pBench(const P2pPlan& plan, const ProgressFn& progress) : plan_(plan), progress_(progress) {
+  P2pBench(const P2pPlan& plan, const ProgressFn& progress, const StopFn& stop)
+      : plan_(plan), progress_(progress), stop_(stop) {
     for (std::size_t i = 0; i < plan.gpus.size(); ++i) {
       const int dev = plan.gpus[i];
       gpu::set_device(dev);
@@ -51,7 +52,20 @@ class P2pBench {
     }
   }
 
-  std::vector<P2pMeasurement> run() {
+  std::vector<P2pMeasurement> run(bool& stopped) {
+    stopped = false;
+    try {
+      run_tests();
+    } catch (const Stopped&) {
+      stopped = true;
+    }
+    return std::move(out_);
+  }
+
+ private:
+  struct Stopped {};  // thrown between samples once stop_ says so; caught in run()
+
+  void run_tests() {
     if (plan_.pairs && sides_.size() > 1) {
       for (auto& a : sides_)
         for (auto& b : sides_)
@@ -64,10 +78,8 @@ class P2pBench {
             if (a != b) peer_latency(*a, *b);
     }
     if (plan_.host) host_tests();
-    return std::move(out_);
   }
 
- private:
   // More than the GPU has in all is a wrong --size (usage); more than is free now, a GPU
   // that others are using (environment).
   void check_memory(int dev) const {
@@ -84,6 +96,7 @@ class P2pBench {
   std::vector<std::vector<double>> time_lanes(std::vector<Lane>& lanes) {
     std::vector<std::vector<double>> gbps(lanes.size());
     for (int s = 0; s < plan_.samples; ++s) {
+      if (stop_ && stop_()) throw Stopped{};
       std::vector<std::unique_ptr<gpu::Event>> start;
       std::vector<std::unique_ptr<gpu::Event>> stop;
       for (auto& lane : lanes) {
@@ -215,8 +228,10 @@ class P2pBench {
   P2pMeasurement chase(P2pTest test, int src, Side& runner, const void* start, bool host) {
     std::vector<double> ns;
     ns.reserve(static_cast<std::size_t>(plan_.samples));
-    for (int s = 0; s < plan_.samples; ++s)
+    for (int s = 0; s < plan_.samples; ++s) {
+      if (stop_ && stop_()) throw Stopped{};
       ns.push_back(gpu::chase_ns_per_hop(start, plan_.latency_hops, runner.stream));
+    }
     auto m = summarize(test, src, runner.device, ns);
     m.bytes = plan_.latency_bytes;
     m.note =
@@ -307,6 +322,7 @@ class P2pBench {
 
   const P2pPlan& plan_;
   const ProgressFn& progress_;
+  const StopFn& stop_;
   std::vector<std::unique_ptr<Side>> sides_;
   gpu::StartGate gate_;
   std::vector<P2pMeasurement> out_;
@@ -314,9 +330,10 @@ class P2pBench {
 
 }  // namespace
 
-std::vector<P2pMeasurement> run_p2p(const P2pPlan& plan, const ProgressFn& progress) {
-  P2pBench bench(plan, progress);
-  return bench.run();
+std::vector<P2pMeasurement> run_p2p(const P2pPlan& plan, const ProgressFn& progress, const StopFn& stop,
+                                    bool& stopped) {
+  P2pBench bench(plan, progress, stop);
+  return bench.run(stopped);
 }
 
 }  // namespace fb

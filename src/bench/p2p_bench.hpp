@@ -12,6 +12,10 @@ namespace fb {
 
 using ProgressFn = std::function<void(const std::string&)>;
 
-std::vector<P2pMeasurement> run_p2p(const P2pPlan& plan, const ProgressFn& progress);
+// `stop` is asked between samples: once it says yes, the measurements made so far are returned
+// (the test under way is dropped) and `stopped` is set.
+using StopFn = std::function<bool()>;
+std::vector<P2pMeasurement> run_p2p(const P2pPlan& plan, const ProgressFn& progress, const StopFn& stop,
+                                    bool& stopped);
 
 }  // namespace fb

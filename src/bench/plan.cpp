@@ -74,6 +74,14 @@ CpuBind parse_cpu_bind(const std::string& text) {
   FB_USAGE_ERROR(fmt::format("--cpu-bind '{}': expected none, numa or core", text));
 }
 
+std::string to_string(BufferAlloc a) { return a == BufferAlloc::runtime ? "runtime" : "nccl"; }
+
+BufferAlloc parse_buffer_alloc(const std::string& text) {
+  for (const auto a : {BufferAlloc::nccl, BufferAlloc::runtime})
+    if (to_string(a) == text) return a;
+  FB_USAGE_ERROR(fmt::format("--alloc '{}': expected nccl or runtime", text));
+}
+
 void to_json(nlohmann::json& j, const Plan& p) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : p.runs)
@@ -105,6 +113,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"nccl_lib", p.nccl_lib},
        {"nccl_env", p.nccl_env},
        {"cpu_bind", to_string(p.cpu_bind)},
+       {"alloc", to_string(p.alloc)},
        {"cpulists", p.cpulists}};
 }
 
@@ -138,6 +147,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   j.at("nccl_lib").get_to(p.nccl_lib);
   j.at("nccl_env").get_to(p.nccl_env);
   p.cpu_bind = parse_cpu_bind(j.at("cpu_bind").get<std::string>());
+  p.alloc = parse_buffer_alloc(j.at("alloc").get<std::string>());
   j.at("cpulists").get_to(p.cpulists);
 }
 

@@ -52,6 +52,11 @@ enum class LauncherKind { processes, threads, mpi };
 // Worker processes' CPUs: none; numa: the GPU's local CPUs; core: one of them per rank.
 enum class CpuBind { none, numa, core };
 
+// Where the benchmark's send/receive buffers come from: nccl, the library's own allocator
+// (ncclMemAlloc, as nccl-tests 2.19+ allocates; the runtime's when the library has none);
+// runtime, cudaMalloc/hipMalloc (as PyTorch's caching allocator without expandable segments).
+enum class BufferAlloc { nccl, runtime };
+
 struct Plan {
   std::vector<RunPlan> runs;
   std::vector<std::uint64_t> sizes;  // requested sizes in bytes, before per-collective rounding
@@ -67,6 +72,7 @@ struct Plan {
   // them when a communicator is created, so each setting needs fresh workers.
   std::map<std::string, std::string> nccl_env;
   CpuBind cpu_bind = CpuBind::none;
+  BufferAlloc alloc = BufferAlloc::nccl;
   std::vector<std::string> cpulists;  // per rank: the GPU's local CPUs (from the topology)
 
   [[nodiscard]] int nranks() const { return static_cast<int>(gpus.size()); }
@@ -104,6 +110,9 @@ std::string to_string(LauncherKind k);
 std::string to_string(CpuBind b);
 // "none" | "numa" | "core"; throws a usage error naming --cpu-bind otherwise.
 CpuBind parse_cpu_bind(const std::string& text);
+std::string to_string(BufferAlloc a);
+// "nccl" | "runtime"; throws a usage error naming --alloc otherwise.
+BufferAlloc parse_buffer_alloc(const std::string& text);
 
 void to_json(nlohmann::json& j, const Plan& p);
 void from_json(const nlohmann::json& j, Plan& p);

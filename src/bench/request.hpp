@@ -45,6 +45,7 @@ struct RunRequest {
   double timeout_s = 120;
   std::string nccl_lib;  // empty: the dynamic loader's libnccl.so.2
   CpuBind cpu_bind = CpuBind::none;
+  BufferAlloc alloc = BufferAlloc::nccl;
 };
 
 // `fabricbench algos`: one collective's sweep, NCCL's choice against forced ones.

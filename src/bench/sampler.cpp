@@ -12,6 +12,8 @@ constexpr int kMaxWarmupChunks = 8;
 // Chunk growth per step: bounds the overshoot when one chunk underestimates the op time.
 constexpr int kMaxChunkGrowth = 16;
 constexpr int kMaxChunkOps = 1 << 20;
+// Batches a point typically needs to reach +-1% (6 bound a median; noise adds a few).
+constexpr int kExpectedBatches = 12;
 
 int ceil_ops(double seconds, double per_op_s, int cap) {
   if (!(per_op_s > 0)) return cap;
@@ -57,6 +59,19 @@ void WarmupPlanner::add(int ops, double seconds) {
 int ops_per_batch(const Sampling& sampling, double per_op_s) {
   if (sampling.iters > 0) return sampling.iters;
   return ceil_ops(sampling.batch_target_s, per_op_s, std::max(1, sampling.max_ops_per_batch));
+}
+
+double point_seconds(const Sampling& sampling, double op_s, bool verified) {
+  const double verify = verified ? op_s : 0;
+  const double warmup = sampling.warmup >= 0 ? sampling.warmup * op_s
+                                             : std::max(sampling.min_warmup_ops * op_s,
+                                                        sampling.warmup_s + sampling.batch_target_s);
+  const double batch = std::max(1e-9, ops_per_batch(sampling, op_s) * op_s);
+  // The sampler starts no batch that would end past its budget, and always takes one.
+  const int fit = std::max(1, static_cast<int>(std::floor(sampling.max_time_s / batch)));
+  const int batches = std::min({fit, std::max(kExpectedBatches, sampling.min_batches), sampling.max_batches});
+  const double queued_ahead = batch < kLookAheadMaxS ? batch : 0;
+  return verify + warmup + batches * batch + queued_ahead;
 }
 
 std::string to_string(SamplingStop s) {

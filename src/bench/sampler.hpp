@@ -43,6 +43,15 @@ class WarmupPlanner {
 // -n when given; else enough operations for batch_target_s at `per_op_s`, 1..max_ops_per_batch.
 int ops_per_batch(const Sampling& sampling, double per_op_s);
 
+// Timed batches shorter than this are queued one ahead of the one being read, so the fabric
+// does not idle between them (bench/collective_driver.cpp); the last one queued is not counted.
+inline constexpr double kLookAheadMaxS = 0.05;
+
+// Seconds one point costs when one operation takes `op_s`: the verification call, the
+// warm-up, the timed batches (bounded by their budget, plus the one batch it may be overrun
+// by) and the batch queued ahead. The doctor's budget and the progress estimates use it.
+double point_seconds(const Sampling& sampling, double op_s, bool verified);
+
 // Why a point stopped taking batches (the result's `sampling.stop`).
 enum class SamplingStop { none, target, budget, max_batches, count };
 std::string to_string(SamplingStop s);

@@ -70,6 +70,11 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
                   "binds) (default none)")
       ->check(CLI::IsMember({"none", "numa", "core"}))
       ->group(grp);
+  app->add_option("--alloc", o.alloc,
+                  "Buffers from nccl (ncclMemAlloc, as nccl-tests 2.19+ allocates; default) or runtime "
+                  "(cudaMalloc, as PyTorch's caching allocator does)")
+      ->check(CLI::IsMember({"nccl", "runtime"}))
+      ->group(grp);
   app->add_option("--timeout", o.timeout_s,
                   "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120)")
       ->group(grp);

@@ -26,6 +26,7 @@ struct RunOptions {
   std::string gpus;  // "" = all; "N" = first N; "0,2" or "0-3" = those devices
   std::string launcher = "processes";
   std::string cpu_bind = "none";  // none | numa | core
+  std::string alloc = "nccl";     // nccl | runtime
   std::string in_place = "off";   // off | on | both
   int min_batches = 6;
   int max_batches = 200;

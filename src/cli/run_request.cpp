@@ -168,6 +168,7 @@ RunRequest run_request(const RunOptions& o) {
   r.timeout_s = o.timeout_s;
   r.nccl_lib = o.nccl_lib;
   r.cpu_bind = parse_cpu_bind(o.cpu_bind);
+  r.alloc = parse_buffer_alloc(o.alloc);
   return r;
 }
 

@@ -34,6 +34,11 @@ class Collectives {
   virtual void group_end() = 0;
   // Throws if the library reports an asynchronous failure of earlier calls.
   virtual void check_errors() const {}
+  // Device memory on the current GPU allocated by the library itself (ncclMemAlloc: memory
+  // NCCL can map and register, what nccl-tests 2.19+ benchmarks); nullptr when the library
+  // has no allocator, and the caller uses the runtime's. Throws when the allocation fails.
+  virtual void* mem_alloc(std::size_t /*bytes*/) { return nullptr; }
+  virtual void mem_free(void* /*ptr*/) noexcept {}
 };
 
 }  // namespace fb

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/units.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/runtime.hpp"
 
@@ -109,6 +110,20 @@ void NcclCollectives::check_errors() const {
     check(lib_->api().CommGetAsyncError(c, &async), "ncclCommGetAsyncError");
     check(async, "asynchronous NCCL operation");
   }
+}
+
+void* NcclCollectives::mem_alloc(std::size_t bytes) {
+  if (lib_->api().MemAlloc == nullptr) return nullptr;
+  void* ptr = nullptr;
+  const ncclResult_t r = lib_->api().MemAlloc(&ptr, bytes);
+  if (r != ncclSuccess)
+    throw Error(ExitCode::environment, fmt::format("{} of {} (the benchmark's buffers)",
+                                                   lib_->describe(r, "ncclMemAlloc"), format_bytes(bytes)));
+  return ptr;
+}
+
+void NcclCollectives::mem_free(void* ptr) noexcept {
+  if (ptr != nullptr && lib_->api().MemFree != nullptr) lib_->api().MemFree(ptr);
 }
 
 void NcclCollectives::all_reduce(const CollectiveCall& c) {

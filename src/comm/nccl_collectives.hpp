@@ -32,6 +32,8 @@ class NcclCollectives final : public Collectives {
   void group_start() override;
   void group_end() override;
   void check_errors() const override;
+  void* mem_alloc(std::size_t bytes) override;
+  void mem_free(void* ptr) noexcept override;
 
  private:
   void check(ncclResult_t r, const char* call) const;

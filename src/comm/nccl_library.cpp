@@ -19,6 +19,11 @@ void bind(void* handle, Fn& fn, const char* symbol, const std::string& path) {
                 fmt::format("{} has no symbol {}: too old or not an NCCL library", path, symbol));
 }
 
+template <typename Fn>
+void bind_optional(void* handle, Fn& fn, const char* symbol) {
+  fn = reinterpret_cast<Fn>(::dlsym(handle, symbol));
+}
+
 std::string loaded_file(void* symbol, const std::string& fallback) {
   Dl_info info{};
   if (::dladdr(symbol, &info) == 0 || info.dli_fname == nullptr) return fallback;
@@ -59,6 +64,9 @@ std::shared_ptr<const NcclLibrary> NcclLibrary::load(const std::string& path) {
   bind(handle, a.Recv, "ncclRecv", file);
   bind(handle, a.GroupStart, "ncclGroupStart", file);
   bind(handle, a.GroupEnd, "ncclGroupEnd", file);
+  bind_optional(handle, a.MemAlloc, "ncclMemAlloc");
+  bind_optional(handle, a.MemFree, "ncclMemFree");
+  if (a.MemAlloc == nullptr || a.MemFree == nullptr) a.MemAlloc = nullptr;  // both or neither
   if (a.GetVersion(&lib->version_code_) != ncclSuccess)
     throw Error(ExitCode::environment, fmt::format("{}: ncclGetVersion failed", file));
   lib->path_ = loaded_file(reinterpret_cast<void*>(a.GetVersion), file);

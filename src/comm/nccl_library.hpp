@@ -27,6 +27,9 @@ struct NcclApi {
   decltype(&ncclRecv) Recv = nullptr;
   decltype(&ncclGroupStart) GroupStart = nullptr;
   decltype(&ncclGroupEnd) GroupEnd = nullptr;
+  // Optional (NCCL >= 2.19): null when the loaded library lacks them.
+  decltype(&ncclMemAlloc) MemAlloc = nullptr;
+  decltype(&ncclMemFree) MemFree = nullptr;
 };
 
 class NcclLibrary {

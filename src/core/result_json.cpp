@@ -102,8 +102,9 @@ void to_json(json& j, const Run& v) {
              {"coll_channels", v.nccl_coll_channels},
              {"p2p_channels", v.nccl_p2p_channels}}},
            {"points", v.points}};
+  if (!v.alloc.empty()) j["alloc"] = v.alloc;  // absent when not recorded: old documents stay equal
 }
-// label, failure and nccl_setup are absent from documents written before runs carried them.
+// label, alloc, failure and nccl_setup are absent from documents written before runs carried them.
 void from_json(const json& j, Run& v) {
   j.at("kind").get_to(v.kind);
   v.label = j.value("label", std::string());
@@ -114,6 +115,7 @@ void from_json(const json& j, Run& v) {
   j.at("gpus").get_to(v.gpus);
   j.at("launcher").get_to(v.launcher);
   j.at("graph_launches").get_to(v.graph_launches);
+  v.alloc = j.value("alloc", std::string());
   j.at("forced").get_to(v.forced);
   v.failure = j.value("failure", std::string());
   if (j.contains("nccl_setup")) {

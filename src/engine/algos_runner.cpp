@@ -47,14 +47,12 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
   return log;
 }
 
-// NCCL's default first, then every forced pair ("default" leaves that half to NCCL).
+// NCCL's default first, then the forced pairs.
 std::vector<AlgoConfig> configurations(const std::vector<std::string>& algos,
-                                       const std::vector<std::string>& protos) {
+                                       const std::vector<std::string>& protos, bool one_axis) {
   std::vector<AlgoConfig> configs{{"", "", {}, ""}};
-  for (const auto& a : algos)
-    for (const auto& p : protos)
-      if (a != "default" || p != "default")
-        configs.push_back({a == "default" ? "" : a, p == "default" ? "" : p, {}, ""});
+  for (const auto& [a, p] : forced_pairs(algos, protos, one_axis))
+    configs.push_back({a == "default" ? "" : a, p == "default" ? "" : p, {}, ""});
   return configs;
 }
 
@@ -104,16 +102,35 @@ Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& l
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> forced_pairs(const std::vector<std::string>& algos,
+                                                              const std::vector<std::string>& protos,
+                                                              bool one_axis) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  const auto add = [&](const std::string& a, const std::string& p) {
+    const std::pair<std::string, std::string> pair{a, p};
+    if ((a != "default" || p != "default") && std::find(pairs.begin(), pairs.end(), pair) == pairs.end())
+      pairs.push_back(pair);
+  };
+  if (one_axis) {
+    for (const auto& a : algos) add(a, "default");
+    for (const auto& p : protos) add("default", p);
+    return pairs;
+  }
+  for (const auto& a : algos)
+    for (const auto& p : protos) add(a, p);
+  return pairs;
+}
+
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet) {
-  return run_algos(plan, algos, protos, AlgosSweepOptions{keep_logs, quiet, 0});
+  return run_algos(plan, algos, protos, AlgosSweepOptions{keep_logs, quiet, 0, false});
 }
 
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const AlgosSweepOptions& options) {
   AlgosSweep out;
   out.log = probe_nccl_choices(plan, options.keep_logs, options.quiet);
-  out.configs = configurations(algos, protos);
+  out.configs = configurations(algos, protos, options.one_axis);
   for (auto& c : out.configs) out.runs.push_back(sweep_configuration(plan, c, out.log, options));
   return out;
 }

@@ -3,6 +3,7 @@
 // a short logged pass, then the default and every forced configuration in fresh workers.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyse/algo_selection.hpp"
@@ -11,6 +12,14 @@
 #include "core/result.hpp"
 
 namespace fb {
+
+// The forced (algorithm, protocol) pairs a sweep runs after NCCL's default ("default" leaves
+// that half to NCCL). Crossed: every algorithm with every protocol. One axis at a time: each
+// algorithm with NCCL's protocol and each protocol with NCCL's algorithm - 5 runs instead of
+// 11 for Ring/Tree x LL/LL128/Simple, which is what the quick doctor can afford.
+std::vector<std::pair<std::string, std::string>> forced_pairs(const std::vector<std::string>& algos,
+                                                              const std::vector<std::string>& protos,
+                                                              bool one_axis);
 
 struct AlgosSweep {
   std::vector<AlgoConfig> configs;  // [0] is NCCL's default, its points carrying NCCL's choice
@@ -28,6 +37,7 @@ struct AlgosSweepOptions {
   bool quiet = false;
   // Forced LL/LL128 run only the sizes up to this (0: every size): the doctor's cut on a slow fabric.
   std::uint64_t low_latency_max_bytes = 0;
+  bool one_axis = false;  // forced_pairs: one axis at a time instead of crossed
 };
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const AlgosSweepOptions& options);

@@ -7,6 +7,7 @@
 
 #include "bench/sampler.hpp"
 #include "core/units.hpp"
+#include "engine/algos_runner.hpp"
 
 namespace fb {
 namespace {
@@ -14,8 +15,6 @@ namespace {
 // Forced LL/LL128 above this size only show them losing to Simple (NCCL's choice there).
 constexpr std::uint64_t kLowLatencyMaxBytes = 16ULL << 20;
 constexpr std::uint64_t kScalingFloorBytes = 64ULL << 20;
-// Batches a point typically needs to reach +-1% (6 bound a median; noise adds a few).
-constexpr int kExpectedBatches = 12;
 
 double proto_factor(const std::string& proto) {
   if (proto == "LL") return 4.0;
@@ -25,12 +24,10 @@ double proto_factor(const std::string& proto) {
 
 bool low_latency(const std::string& proto) { return proto == "LL" || proto == "LL128"; }
 
-// The configurations run_algos sweeps: NCCL's default, then every forced pair.
+// The configurations run_algos sweeps: NCCL's default, then the forced pairs.
 std::vector<std::pair<std::string, std::string>> configs(const AlgosGrid& g) {
   std::vector<std::pair<std::string, std::string>> out{{"default", "default"}};
-  for (const auto& a : g.algos)
-    for (const auto& p : g.protos)
-      if (a != "default" || p != "default") out.emplace_back(a, p);
+  for (auto& pair : forced_pairs(g.algos, g.protos, g.one_axis)) out.push_back(std::move(pair));
   return out;
 }
 
@@ -52,18 +49,6 @@ double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::stri
   if (!speed.known()) return 0;
   return speed.latency_us * 1e-6 +
          static_cast<double>(bytes) / (speed.algbw_gbps * 1e9) * proto_factor(proto);
-}
-
-double point_seconds(const Sampling& sampling, double op_s, bool verified) {
-  const double verify = verified ? op_s : 0;
-  const double warmup = sampling.warmup >= 0 ? sampling.warmup * op_s
-                                             : std::max(sampling.min_warmup_ops * op_s,
-                                                        sampling.warmup_s + sampling.batch_target_s);
-  const double batch = std::max(1e-9, ops_per_batch(sampling, op_s) * op_s);
-  // The sampler starts no batch that would end past its budget, and always takes one.
-  const int fit = std::max(1, static_cast<int>(std::floor(sampling.max_time_s / batch)));
-  const int batches = std::min({fit, std::max(kExpectedBatches, sampling.min_batches), sampling.max_batches});
-  return verify + warmup + batches * batch;
 }
 
 FabricSpeed measure_fabric(const std::vector<Run>& runs, double stage_wall_s, const Sampling& sampling) {

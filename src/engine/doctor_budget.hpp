@@ -29,10 +29,6 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs, double stage_wall_s, co
 // counted as 4x and 1.3x Simple's time (the conservative side of what NCCL shows on H100/H200).
 double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::string& proto = "");
 
-// Seconds one point costs: the verification call, the warm-up, the timed batches (bounded by
-// their budget, plus the one batch it may be overrun by).
-double point_seconds(const Sampling& sampling, double op_s, bool verified);
-
 // The algorithms stage: a logged probe of NCCL's choices, then every configuration in fresh
 // workers. Forced LL/LL128 run only sizes up to `low_latency_max_bytes` (0: every size).
 struct AlgosGrid {
@@ -40,6 +36,7 @@ struct AlgosGrid {
   std::vector<std::string> algos;   // may hold "default"
   std::vector<std::string> protos;  // may hold "default"
   std::uint64_t low_latency_max_bytes = 0;
+  bool one_axis = false;  // each algorithm with NCCL's protocol, each protocol with its algorithm
 };
 double estimate_algos_s(const AlgosGrid& grid, const FabricSpeed& speed, const Sampling& sampling);
 

@@ -43,7 +43,9 @@ StageOutput measure_pairs(const DoctorContext& ctx) {
     p2p.samples = 3;
   }
   StageOutput out;
-  out.p2p = run_p2p(p2p, [](const std::string&) {});
+  bool stopped = false;  // the doctor has no in-process stop: its Ctrl-C ends the process
+  out.p2p = run_p2p(
+      p2p, [](const std::string&) {}, {}, stopped);
   attach_p2p_ceilings(out.p2p, *ctx.result.topology);
   return out;
 }
@@ -119,7 +121,7 @@ AlgosGrid algorithms_grid(const DoctorContext& ctx) {
   std::vector<std::uint64_t> sizes{512ULL << 10, 1ULL << 20, 2ULL << 20, 4ULL << 20, 8ULL << 20};
   if (ctx.request.quick) {
     sizes.insert(sizes.end(), {256ULL << 20, 1ULL << 30});
-    return {sizes, {"Ring", "Tree", "default"}, {"default", "LL", "LL128", "Simple"}, 0};
+    return {sizes, {"Ring", "Tree"}, {"LL", "LL128", "Simple"}, 0, true};
   }
   for (const auto b : ctx.collectives.sizes)  // the thorough sweep's sizes above the region
     if (b > (8ULL << 20)) sizes.push_back(b);
@@ -139,8 +141,9 @@ StageOutput measure_algorithms(const DoctorContext& ctx) {
   a.sizes = ctx.plan.algos.sizes;
   Plan plan = build_plan(a, ctx.facts);
   attach_cpulists(plan, *ctx.result.topology);
-  auto sweep = run_algos(plan, ctx.plan.algos.algos, ctx.plan.algos.protos,
-                         AlgosSweepOptions{"", true, ctx.plan.algos.low_latency_max_bytes});
+  auto sweep =
+      run_algos(plan, ctx.plan.algos.algos, ctx.plan.algos.protos,
+                AlgosSweepOptions{"", true, ctx.plan.algos.low_latency_max_bytes, ctx.plan.algos.one_axis});
   StageOutput out;
   out.runs = std::move(sweep.runs);
   out.log = std::move(sweep.log);

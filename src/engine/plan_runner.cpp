@@ -69,6 +69,7 @@ Run make_run(const Plan& plan, std::size_t index) {
   run.gpus = plan.gpus;
   run.launcher = to_string(plan.launcher);
   run.graph_launches = plan.sampling.graph_launches;
+  run.alloc = to_string(plan.alloc);
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"}) {
     if (const auto it = plan.nccl_env.find(var); it != plan.nccl_env.end())
       run.forced[var] = it->second;

@@ -132,5 +132,39 @@ PY
     echo "timeout: exit $rc after ${secs} s; $(grep -m1 'error' "$tmp/out.txt")"
     [[ $rc -ne 0 && $rc -ne 124 && $secs -lt 60 ]] || { cat "$tmp/out.txt"; echo "FAIL: hang not ended"; exit 1; }
     [[ $(points_total "$tmp/t.json") -ge 1 ]] || { echo "FAIL: the 1M point measured before the hang was lost"; exit 1; } ;;
+  interrupt)
+    # Ctrl-C in the middle of a long run (workers) and of a long p2p (this process): each ends
+    # within 2 s of SIGINT with exit 4, and its JSON keeps what was measured before.
+    interrupt_after() {  # interrupt_after PATTERN NAME ARGS...: SIGINT once PATTERN is in its JSON or stderr
+      local pattern=$1 name=$2; shift 2
+      "$bin" "$@" --json "$tmp/$name.json" > "$tmp/$name.txt" 2>&1 &
+      local pid=$!
+      for _ in $(seq 600); do
+        grep -q -E "$pattern" "$tmp/$name.txt" "$tmp/$name.json" 2> /dev/null && break
+        sleep 0.1
+      done
+      kill -INT "$pid"
+      local sent rc end
+      sent=$(date +%s%N)
+      wait "$pid"; rc=$?
+      end=$(date +%s%N)
+      echo "$name: exit $rc, $(((end - sent) / 1000000)) ms after SIGINT; $(tail -1 "$tmp/$name.txt")"
+      [[ $rc -eq 4 && $(((end - sent) / 1000000)) -lt 2000 ]] || { cat "$tmp/$name.txt"; echo "FAIL: $name"; return 1; }
+    }
+    # run: once the JSON (rewritten after every point) holds the 1 MiB point, during the 4 GiB
+    # one (2000 operations per batch: ~25 s); p2p: once its second test began.
+    interrupt_after '"bytes": ?1048576' run run all_reduce --sizes 1M,4G -n 2000 --gpus 2 || exit 1
+    interrupt_after 'measuring ce_write' p2p p2p --gpus 2 --size 256M --samples 400 || exit 1
+    python3 - "$tmp/run.json" "$tmp/p2p.json" <<'PY' || exit 1
+import json, sys
+r, p = (json.load(open(f)) for f in sys.argv[1:])
+points = sum(len(x["points"]) for x in r["runs"])
+print(f"run: status {r['status']}, failure '{r['failure']}', {points} point(s) kept")
+print(f"p2p: status {p['status']}, failure '{p['failure']}', {len(p['p2p'])} measurement(s) kept")
+ok = r["status"] == "failed" and "interrupted" in r["failure"] and points >= 1
+ok = ok and p["status"] == "failed" and "interrupted" in p["failure"] and len(p["p2p"]) >= 1
+sys.exit(0 if ok else 1)
+PY
+    ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac

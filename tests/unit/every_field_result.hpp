@@ -65,7 +65,7 @@ inline constexpr const char* kEveryFieldJson = R"({
     "missing": ["rocm-smi: not installed"]},
   "runs": [
     {"kind": "scale", "label": "worst", "collective": "reduce", "dtype": "bfloat16", "op": "max", "root": 1,
-     "gpus": [2, 0], "launcher": "threads", "graph_launches": 7,
+     "gpus": [2, 0], "launcher": "threads", "graph_launches": 7, "alloc": "runtime",
      "forced": {"NCCL_ALGO": "Tree"}, "failure": "out of memory",
      "nccl_setup": {"transports": ["P2P/CUMEM", "SHM"], "coll_channels": 24, "p2p_channels": 32},
      "points": [
@@ -79,7 +79,7 @@ inline constexpr const char* kEveryFieldJson = R"({
         "time_us": {"min": 6.5, "median": 7.5, "mean": 8.5, "p99": 9.5, "max": 10.5, "median_ci": null, "n": 2},
         "algbw_gbps": 33.75, "busbw_gbps": 45.0, "wrong": null, "iters_per_batch": 41, "nccl": null}]},
     {"kind": "algos", "label": "", "collective": "all_gather", "dtype": "int8", "op": null, "root": 0,
-     "gpus": [1], "launcher": "mpi", "graph_launches": 0, "forced": {}, "failure": "",
+     "gpus": [1], "launcher": "mpi", "graph_launches": 0, "alloc": "nccl", "forced": {}, "failure": "",
      "nccl_setup": {"transports": [], "coll_channels": 0, "p2p_channels": 0}, "points": []}],
   "p2p": [
     {"test": "sm_bidir", "src": 1, "dst": 2, "unit": "GB/s", "value": 700.5, "min": 690.25, "max": 710.75,
@@ -169,6 +169,7 @@ inline fb::Run every_field_scale_run() {
   run.gpus = {2, 0};
   run.launcher = "threads";
   run.graph_launches = 7;
+  run.alloc = "runtime";
   run.forced = {{"NCCL_ALGO", "Tree"}};
   run.failure = "out of memory";
   run.nccl_transports = {"P2P/CUMEM", "SHM"};
@@ -217,6 +218,7 @@ inline fb::Result every_field_result() {
   algos.dtype = "int8";
   algos.gpus = {1};
   algos.launcher = "mpi";
+  algos.alloc = "nccl";
   r.runs = {every_field_scale_run(), algos};
   r.p2p = {{fb::P2pTest::sm_bidir, 1, 2, fb::P2pUnit::gbps, 700.5, 690.25, 710.75, 6, 1048576, 0, 900.0,
             780.0, "staged through host memory: no peer access"},

@@ -57,6 +57,7 @@ TEST(Requests, RunRequestIsTyped) {
   o.in_place = "both";
   o.launcher = "threads";
   o.cpu_bind = "numa";
+  o.alloc = "runtime";
   o.check = 1;
   const auto r = fb::run_request(o);
   EXPECT_EQ(r.collectives, (std::vector<std::string>{"all_reduce", "broadcast"}));
@@ -67,6 +68,7 @@ TEST(Requests, RunRequestIsTyped) {
   EXPECT_EQ(r.placements, (std::vector<bool>{false, true}));
   EXPECT_EQ(r.launcher, fb::LauncherKind::threads);
   EXPECT_EQ(r.cpu_bind, fb::CpuBind::numa);
+  EXPECT_EQ(r.alloc, fb::BufferAlloc::runtime);
   EXPECT_TRUE(r.check);
 }
 

@@ -271,8 +271,12 @@ TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
 TEST(RunPlan, MpiLauncherSurvivesJson) {
   fb::Plan p;
   p.launcher = fb::LauncherKind::mpi;
+  p.alloc = fb::BufferAlloc::runtime;
   p.gpus = {0, 1, 0, 1};
   fb::Plan back = nlohmann::json(p).get<fb::Plan>();
   EXPECT_EQ(back.launcher, fb::LauncherKind::mpi);
   EXPECT_EQ(fb::to_string(back.launcher), "mpi");
+  EXPECT_EQ(back.alloc, fb::BufferAlloc::runtime);
+  EXPECT_EQ(fb::parse_buffer_alloc("nccl"), fb::BufferAlloc::nccl);
+  expect_usage_error([] { fb::parse_buffer_alloc("cudaMalloc"); }, "--alloc 'cudaMalloc'");
 }

@@ -1,0 +1,63 @@
+// The progress line's estimate (the sampler's cost model at the latest point's bandwidth) and
+// what it prints.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "report/progress_line.hpp"
+
+namespace {
+
+constexpr std::uint64_t kGiB = 1ULL << 30;
+
+TEST(ProgressLine, EstimatePricesEachPointWithTheSamplersModel) {
+  const fb::Sampling s;  // time-sized: 31 ms warm-up, ~1 ms batches, 12 expected batches, 1 s budget
+  // After 1 GiB at 3 ms per operation: 2 GiB takes 6 ms per operation (one per batch):
+  // warm-up 31 ms + 12 batches x 6 ms + the one queued ahead = 0.109 s; 4 GiB: 31 ms + 13 x 12 ms.
+  EXPECT_NEAR(fb::estimate_left_s(s, false, kGiB, 3e-3, {2 * kGiB}, 0), 0.109, 1e-9);
+  EXPECT_NEAR(fb::estimate_left_s(s, false, kGiB, 3e-3, {2 * kGiB, 4 * kGiB}, 0.05), 0.109 + 0.187 + 0.1,
+              1e-9);
+  // Verified points add their one checked operation each.
+  EXPECT_NEAR(fb::estimate_left_s(s, true, kGiB, 3e-3, {2 * kGiB, 4 * kGiB}, 0), 0.296 + 0.018, 1e-9);
+  EXPECT_EQ(fb::estimate_left_s(s, false, kGiB, 3e-3, {}, 0.05), 0.0);
+  // A point's budget bounds it however slow the fabric: 4 GiB at 3 GB/s is 1.43 s per operation,
+  // warm-up 2 operations, then the one batch the budget always allows (none queued ahead).
+  const double op = 4.0 * kGiB / 3e9;
+  EXPECT_NEAR(fb::estimate_left_s(s, false, kGiB, op / 4, {4 * kGiB}, 0), 3 * op, 1e-9);
+}
+
+fb::Result result_with(std::uint64_t bytes, double median_us) {
+  fb::Result r;
+  fb::Run run;
+  run.collective = "all_gather";
+  fb::Point p;
+  p.bytes = bytes;
+  p.time_us.median = median_us;
+  run.points.push_back(p);
+  r.runs.push_back(run);
+  return r;
+}
+
+TEST(ProgressLine, PrintsDoneOfPlannedAndWhatIsLeftButNotTheLastPoint) {
+  char* text = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  ASSERT_NE(out, nullptr);
+  {
+    fb::ProgressLine line(out, {kGiB, 2 * kGiB, 4 * kGiB}, fb::Sampling{}, false, 0.0);
+    line.point(result_with(kGiB, 3000), 0, 0);
+    line.point(result_with(4 * kGiB, 12000), 0, 0);  // not printed: nothing left
+    line.point(result_with(4 * kGiB, 12000), 0, 0);
+  }
+  std::fclose(out);
+  const std::string printed(text, size);
+  std::free(text);
+  EXPECT_NE(printed.find("fabricbench: 1 of 3 points in "), std::string::npos) << printed;
+  EXPECT_NE(printed.find("(all_gather 1 GiB done), about 1 s left"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("2 of 3 points"), std::string::npos) << printed;
+  EXPECT_EQ(printed.find("3 of 3"), std::string::npos) << printed;
+}
+
+}  // namespace
