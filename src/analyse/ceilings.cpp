@@ -26,10 +26,17 @@ PathCeiling pcie_pair(const TopoPair& p, double share, const char* what) {
       fmt::format("{:.0f}% of the PCIe wire ({}, measured on PCIe Gen5 x16, 2 x H200)", share * 100, what)};
 }
 
+// What a ceiling carried by the topology rests on: measured NVLink shares, or RCCL's xGMI model.
+std::string preset_source(const TopoPair& p) {
+  return p.connection.kind() == Connection::Kind::xgmi
+             ? "RCCL's model of each xGMI link (docs/model.md, \"The xGMI model\")"
+             : "measured share of the NVLink wire (docs/model.md)";
+}
+
 }  // namespace
 
 PathCeiling pair_sm_ceiling(const TopoPair& p) {
-  if (p.sm_ceiling_gbps > 0) return {p.sm_ceiling_gbps, "measured share of the NVLink wire (docs/model.md)"};
+  if (p.sm_ceiling_gbps > 0) return {p.sm_ceiling_gbps, preset_source(p)};
   switch (p.connection.kind()) {
     case Connection::Kind::nvlink:
       return {};  // a generation whose share is not measured: no honest ceiling
@@ -43,7 +50,7 @@ PathCeiling pair_sm_ceiling(const TopoPair& p) {
 }
 
 PathCeiling pair_ce_ceiling(const TopoPair& p) {
-  if (p.ce_ceiling_gbps > 0) return {p.ce_ceiling_gbps, "measured share of the NVLink wire (docs/model.md)"};
+  if (p.ce_ceiling_gbps > 0) return {p.ce_ceiling_gbps, preset_source(p)};
   switch (p.connection.kind()) {
     case Connection::Kind::nvlink:
       return {};

@@ -64,8 +64,8 @@ bool read_choice(Scanner sc, NcclLogSummary& s) {
   return true;
 }
 
-// "<rank>[<dev>]"
-bool read_peer(Scanner& sc) { return sc.run(false) && sc.literal("[") && sc.run(false) && sc.literal("]"); }
+// "<rank>[<dev>]"; RCCL prints the bus id there, in hex ("7[ce000]")
+bool read_peer(Scanner& sc) { return sc.run(false) && sc.literal("[") && sc.run(true) && sc.literal("]"); }
 
 // "Channel 00/0 : 0[0] -> 1[1] [send]"
 bool read_channel_and_peers(Scanner& sc) {
@@ -75,11 +75,18 @@ bool read_channel_and_peers(Scanner& sc) {
   return !sc.literal(" [") || (sc.run(true) && sc.literal("]"));
 }
 
+// RCCL ends its connection lines with the communicator: "via P2P/IPC comm 0xfb16e30 nRanks 08".
+std::string_view without_rccl_comm_suffix(std::string_view via) {
+  const auto at = via.find(" comm 0x");
+  return at == std::string_view::npos ? via : via.substr(0, at);
+}
+
 // "Channel 00/0 : 0[0] -> 1[1] [send] via P2P/CUMEM"
 bool read_transport(Scanner sc, NcclLogSummary& s) {
   if (!read_channel_and_peers(sc) || !sc.literal(" via ")) return false;
   std::string_view via = sc.rest();
   while (!via.empty() && std::isspace(static_cast<unsigned char>(via.back()))) via.remove_suffix(1);
+  via = without_rccl_comm_suffix(via);
   if (via.empty()) return false;
   s.transports.emplace(via);
   return true;
@@ -110,12 +117,73 @@ bool read_version(Scanner sc, NcclLogSummary& s) {
   return true;
 }
 
+// --- RCCL's own lines (AMD); the fixtures in tests/fixtures/nccl/rccl-* say where each came from.
+
+// "RCCL version 2.6.4+hip3.5" (RCCL 2.6 to 2.2x) or "RCCL version : 2.30.4-HEAD:2b22ab0" -> "2.6.4"
+bool read_rccl_version(Scanner sc, NcclLogSummary& s) {
+  if (!sc.literal("RCCL version ")) return false;
+  sc.literal(": ");
+  const auto start = sc.rest();
+  if (!sc.run(false) || !sc.literal(".") || !sc.run(false) || !sc.literal(".") || !sc.run(false))
+    return false;
+  s.version = std::string(start.substr(0, start.size() - sc.rest().size()));
+  s.library = "RCCL";
+  return true;
+}
+
+// NCCL before 2.12 and RCCL of that age: "4 coll channels, 2 p2p channels, 2 p2p channels per peer"
+bool read_legacy_channels(Scanner sc, NcclLogSummary& s) {
+  const auto coll = sc.number();
+  if (!channel_count(coll) || !sc.literal(" coll channels, ")) return false;
+  const auto p2p = sc.number();
+  if (!channel_count(p2p) || !sc.literal(" p2p channels")) return false;
+  s.coll_channels = static_cast<int>(*coll);
+  s.p2p_channels = static_cast<int>(*p2p);
+  return true;
+}
+
+// RCCL's topology dump: "+ XGMI[48.0] - GPU/4C000" (indented): its model of one xGMI link.
+bool read_xgmi_link(std::string_view line, NcclLogSummary& s) {
+  while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+  Scanner sc(line);
+  if (!sc.literal("+ XGMI[")) return false;
+  const auto start = sc.rest();
+  if (!sc.run(false) || (sc.literal(".") && !sc.run(false))) return false;
+  const auto digits = start.substr(0, start.size() - sc.rest().size());
+  const auto gbps = try_parse_finite(digits);
+  if (!gbps || !sc.literal("] - ")) return false;
+  s.xgmi_link_gbps = std::max(s.xgmi_link_gbps, *gbps);
+  return true;
+}
+
+// "Pattern 4, crossNic 0, nChannels 2, bw 24.000000/24.000000, type XGMI/PIX, sameChannels 0"
+bool read_xgmi_pattern(Scanner sc, NcclLogSummary& s) {
+  if (!sc.literal("Pattern ") || !sc.run(false) || !sc.literal(", crossNic ") || !sc.run(false) ||
+      !sc.literal(", nChannels "))
+    return false;
+  const auto channels = sc.number();
+  if (!channel_count(channels)) return false;
+  const auto rest = sc.rest();
+  const auto type = rest.find(", type ");
+  if (type == std::string_view::npos) return false;
+  if (rest.substr(type + 7, 5) == "XGMI/")
+    s.xgmi_graph_channels = std::max(s.xgmi_graph_channels, static_cast<int>(*channels));
+  return true;
+}
+
+bool read_rccl_line(std::string_view after_info, NcclLogSummary& s) {
+  const Scanner sc(after_info);
+  return read_legacy_channels(sc, s) || read_xgmi_pattern(sc, s) || read_xgmi_link(after_info, s) ||
+         (s.version.empty() && read_rccl_version(sc, s));
+}
+
 void read_line(std::string_view line, NcclLogSummary& s) {
   static constexpr std::string_view kInfo = "NCCL INFO ";
   for (auto at = line.find(kInfo); at != std::string_view::npos; at = line.find(kInfo, at + 1)) {
     const Scanner sc(line.substr(at + kInfo.size()));
     if (read_choice(sc, s) || read_transport(sc, s) || read_channels(sc, s)) return;
     if (s.version.empty() && read_version(sc, s)) return;
+    if (read_rccl_line(line.substr(at + kInfo.size()), s)) return;
   }
 }
 
@@ -141,6 +209,9 @@ void merge_nccl_logs(NcclLogSummary& into, const NcclLogSummary& other) {
   into.coll_channels = std::max(into.coll_channels, other.coll_channels);
   into.nvls_channels = std::max(into.nvls_channels, other.nvls_channels);
   into.p2p_channels = std::max(into.p2p_channels, other.p2p_channels);
+  if (into.library.empty()) into.library = other.library;
+  into.xgmi_link_gbps = std::max(into.xgmi_link_gbps, other.xgmi_link_gbps);
+  into.xgmi_graph_channels = std::max(into.xgmi_graph_channels, other.xgmi_graph_channels);
 }
 
 }  // namespace fb

@@ -1,7 +1,8 @@
 #pragma once
 // Reads what NCCL says about itself in its debug log (NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS
 // including INIT and TUNING): its version, the algorithm/protocol/channels it chose for each
-// operation size, the transport each peer connection uses, and the channel counts.
+// operation size, the transport each peer connection uses, and the channel counts. RCCL (AMD)
+// writes the same lines (with its communicator appended) plus its version and xGMI model.
 #include <cstdint>
 #include <map>
 #include <set>
@@ -24,6 +25,10 @@ struct NcclLogSummary {
   int coll_channels = 0;
   int nvls_channels = 0;
   int p2p_channels = 0;
+  // RCCL (AMD) only, from its own INFO lines:
+  std::string library;          // "RCCL" when its version line was seen, else ""
+  double xgmi_link_gbps = 0;    // RCCL's model of one xGMI link ("+ XGMI[48.0] - GPU/..."), GB/s
+  int xgmi_graph_channels = 0;  // channels of the largest graph searched over xGMI ("type XGMI/...")
 };
 
 NcclLogSummary parse_nccl_log(const std::string& text);

@@ -27,12 +27,14 @@ constexpr std::array<PcieGeneration, 6> kPcie{{
     {6, 64.0, 64.0 * 242 / 256 / 8},
 }};
 
-// AMD Instinct product briefs: MI300X 64 GB/s per xGMI link per direction (7 links, one per
-// peer in an 8-GPU platform); MI250X 50 GB/s per link.
+// AMD Instinct product briefs for the per-link rate (MI300X/MI325X: 128 GB/s bidirectional per
+// link, 7 links to the 7 peers of an 8-GPU platform; MI250X: 100 GB/s bidirectional per link, 8
+// links of which 4 join the package's two GCDs); RCCL's model of a link from its topology code
+// (ROCm/rccl src/graph/topo.h; 48 confirmed in ROCm/rccl #1210). docs/model.md has the table.
 constexpr std::array<XgmiProduct, 3> kXgmi{{
-    {"MI300X", "0x74a1,0x74b5", 64.0},
-    {"MI325X", "0x74a5", 64.0},
-    {"MI250", "0x740c", 50.0},
+    {"MI300X", "0x74a1,0x74b5", "gfx942", 64.0, 48.0, 7, 1},
+    {"MI325X", "0x74a5", "gfx942", 64.0, 48.0, 7, 1},
+    {"MI250", "0x7408,0x740c", "gfx90a", 50.0, 36.0, 8, 1},
 }};
 
 }  // namespace

@@ -20,10 +20,16 @@ struct PcieGeneration {
   double gbps_per_lane;  // payload per lane per direction after line encoding
 };
 
+// One generation of AMD Infinity Fabric (xGMI) between GPUs (docs/model.md, "The xGMI model").
 struct XgmiProduct {
   std::string_view name_contains;  // matched against the GPU's name
   std::string_view device_ids;     // or its PCI device id, comma separated
-  double gbps_per_link;            // per direction
+  std::string_view gfx;            // the chip's gfx name ("gfx942")
+  double gbps_per_link;            // per direction, the product brief's figure
+  double rccl_gbps_per_link;       // what RCCL's topology models a link at (what rings reach)
+  int links_per_gpu;               // xGMI links of one GPU to its peers on the usual platform
+  int links_per_pair;              // links between two GPUs of that platform (the fewest)
+  [[nodiscard]] double reach_fraction() const { return rccl_gbps_per_link / gbps_per_link; }
 };
 
 const NvlinkGeneration* nvlink_generation(int version);

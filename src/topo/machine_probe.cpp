@@ -7,6 +7,7 @@
 #include "gpu/runtime.hpp"
 #include "topo/amd_smi_probe.hpp"
 #include "topo/nvml_probe.hpp"
+#include "topo/rocm_smi_library.hpp"
 #include "topo/topology_builder.hpp"
 
 namespace fb {
@@ -47,6 +48,25 @@ NvmlReadout read_nvml_readout(const std::string& path) {
   }
 }
 
+// The ROCm SMI library first (it reads xGMI bandwidth and so the link count), then rocm-smi's text.
+void read_amd_links(TopologyInputs& in) {
+  std::string lib_why;
+  in.amd = read_rocm_smi_library("", lib_why);
+  if (in.amd) {
+    in.sources.push_back(in.amd->source + ": link type, hops, weight, xGMI bandwidth, P2P, PCIe, NUMA");
+    return;
+  }
+  std::string text_why;
+  in.amd = read_rocm_smi(text_why);
+  if (in.amd) {
+    in.sources.push_back("rocm-smi --showtopo (link type, hops, weight, NUMA; xGMI link counts inferred)");
+    in.missing.push_back(lib_why + "; read rocm-smi's text instead");
+  } else {
+    in.missing.push_back(lib_why);
+    in.missing.push_back(text_why);
+  }
+}
+
 }  // namespace
 
 Topology probe_topology(const TopologySources& s) {
@@ -78,14 +98,9 @@ Topology probe_topology(const TopologySources& s) {
 
   if (!s.rocm_smi_file.empty()) {
     in.amd = parse_rocm_smi_topo(read_file(s.rocm_smi_file));
-    in.sources.push_back(fmt::format("rocm-smi output ({})", s.rocm_smi_file));
+    in.sources.push_back(fmt::format("rocm-smi output ({}; xGMI link counts inferred)", s.rocm_smi_file));
   } else if (any_amd) {
-    std::string why;
-    in.amd = read_rocm_smi(why);
-    if (in.amd)
-      in.sources.push_back("rocm-smi --showtopo");
-    else
-      in.missing.push_back(why);
+    read_amd_links(in);
   }
 
   if (s.use_runtime) {

@@ -20,6 +20,16 @@ struct RocmSmiTopo {
   std::vector<std::vector<int>> hops;
   std::vector<std::vector<std::string>> link_type;  // "XGMI", "PCIE", "0"/"1" on the diagonal
   std::vector<int> numa_node;                       // -1 when not printed
+  // Read only through the ROCm SMI library (empty from rocm-smi's text):
+  std::string source = "rocm-smi --showtopo";      // or "ROCm SMI library (<path>)"
+  std::vector<std::string> bus_ids;                // "0000:c1:00.0", by SMI index
+  std::vector<std::string> names;                  // marketing names, by SMI index
+  std::vector<int> pcie_gen;                       // current PCIe generation, 0 unknown
+  std::vector<int> pcie_width;                     // current lanes, 0 unknown
+  std::vector<std::vector<double>> xgmi_min_mbps;  // rsmi_minmax_bandwidth_get, MB/s; -1 unknown
+  std::vector<std::vector<double>> xgmi_max_mbps;  // 0 from the driver: an indirect path
+  std::vector<std::vector<int>> p2p;               // 1 accessible, 0 not, -1 unknown
+  [[nodiscard]] bool from_library() const { return !bus_ids.empty(); }
 };
 
 // Both throw Error(usage) naming what is malformed.

@@ -8,6 +8,7 @@
 
 #include "topo/link_rates.hpp"
 #include "topo/pcie_class.hpp"
+#include "topo/xgmi_pairs.hpp"
 
 namespace fb {
 namespace {
@@ -86,21 +87,6 @@ void classify_nvlink(const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
   p.ce_ceiling_gbps = p.wire_gbps * gen->ce_fraction;
 }
 
-void classify_xgmi(const TopoGpu& a, const TopoGpu& b, const std::string& type, TopoPair& p) {
-  if (type != "XGMI") return;
-  p.connection = Connection(Connection::Kind::xgmi);
-  p.links = 1;  // AMD Instinct platforms give each GPU pair one direct xGMI link
-  const auto* product = xgmi_product(a.name, a.device_id);
-  if (product == nullptr) product = xgmi_product(b.name, b.device_id);
-  if (product == nullptr) {
-    p.limit = "xGMI link of an unknown product";
-    return;
-  }
-  p.link_gbps = product->gbps_per_link;
-  p.wire_gbps = product->gbps_per_link;
-  p.limit = fmt::format("1 xGMI link x {:g} GB/s ({})", product->gbps_per_link, product->name_contains);
-}
-
 void classify_pcie(const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
   p.connection = Connection::parse(p.pcie_class).value_or(Connection());
   const double ga = pcie_gbps(a.pcie.gen, a.pcie.width);
@@ -145,15 +131,9 @@ Topology build_topology(const TopologyInputs& in) {
   t.gpus = gather_gpus(in, t.missing);
   if (in.nvml) attach_nvml(*in.nvml, t.gpus);
 
-  // rocm-smi numbers the AMD GPUs in bus order.
-  std::vector<int> amd_index(t.gpus.size(), -1);
-  {
-    std::vector<std::size_t> amd;
-    for (std::size_t i = 0; i < t.gpus.size(); ++i)
-      if (t.gpus[i].vendor == "amd") amd.push_back(i);
-    std::sort(amd.begin(), amd.end(), [&](auto x, auto y) { return t.gpus[x].bus_id < t.gpus[y].bus_id; });
-    for (std::size_t k = 0; k < amd.size(); ++k) amd_index[amd[k]] = static_cast<int>(k);
-  }
+  const std::vector<int> amd_index =
+      in.amd ? amd_smi_indices(t.gpus, *in.amd) : std::vector<int>(t.gpus.size(), -1);
+  if (in.amd) attach_amd_devices(*in.amd, amd_index, t.gpus);
 
   for (std::size_t i = 0; i < t.gpus.size(); ++i) {
     for (std::size_t j = i + 1; j < t.gpus.size(); ++j) {
@@ -166,10 +146,10 @@ Topology build_topology(const TopologyInputs& in) {
       classify_nvlink(a, b, p);
       const int ai = amd_index[i];
       const int bi = amd_index[j];
-      if (p.links == 0 && in.amd && ai >= 0 && bi >= 0 && ai < in.amd->n && bi < in.amd->n)
-        classify_xgmi(a, b, in.amd->link_type[static_cast<std::size_t>(ai)][static_cast<std::size_t>(bi)], p);
-      if (p.links == 0) classify_pcie(a, b, p);
+      const bool xgmi = p.links == 0 && in.amd && classify_xgmi(a, b, *in.amd, ai, bi, p);
+      if (p.links == 0 && !xgmi) classify_pcie(a, b, p);
       attach_p2p(in, a, b, p);
+      if (!p.p2p && in.amd) attach_smi_p2p(*in.amd, ai, bi, p);
       t.pairs.push_back(std::move(p));
     }
   }

@@ -23,7 +23,7 @@ struct RuntimePeers {
 struct TopologyInputs {
   SysfsReadout sysfs;
   std::optional<NvmlReadout> nvml;
-  std::optional<RocmSmiTopo> amd;  // indices follow the AMD GPUs in bus order
+  std::optional<RocmSmiTopo> amd;  // ROCm SMI (library: matched by bus id; text: AMD GPUs in bus order)
   std::optional<RuntimePeers> runtime;
   std::vector<std::string> sources;
   std::vector<std::string> missing;

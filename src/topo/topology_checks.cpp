@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <set>
 
+#include "topo/pcie_routing_check.hpp"
+
 namespace fb {
 namespace {
 
@@ -140,6 +142,7 @@ std::vector<Finding> check_topology(const Topology& t) {
   std::vector<Finding> out;
   for (const auto& g : t.gpus) check_pcie(g, out);
   check_nvlinks(t, out);
+  check_pcie_routing(t, out);
   check_pairs(t, out);
   check_numa(t, out);
   return out;

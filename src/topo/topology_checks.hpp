@@ -9,6 +9,8 @@
 //                          info across host bridges and sockets (many platforms refuse it there)
 //   TOPO_HOST_PATH         pairs with no GPU fabric whose path crosses host bridges or sockets (info)
 //   TOPO_NUMA_SPREAD       GPUs on several NUMA nodes (info)
+//   TOPO_PCIE_ROOT_UNEVEN  a root complex carrying more or fewer GPUs than the machine's others
+//                          (warning: a GPU cabled to the wrong root port; pcie_routing_check.hpp)
 // The checks judge the topology they are given: analyse/ passes the run's GPUs only.
 #include <vector>
 

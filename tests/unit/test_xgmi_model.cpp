@@ -1,0 +1,87 @@
+// The xGMI model (docs/model.md, "The xGMI model") against hand-computed figures, and the
+// topology, ceilings and verdicts it gives on the MI300X fixtures (tests/fixtures/topo/mi300x8,
+// tests/fixtures/results/synthetic-mi300x8.json).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "analyse/ceilings.hpp"
+#include "analyse/expectations.hpp"
+#include "analyse/verdicts.hpp"
+#include "core/result_json.hpp"
+#include "topo/link_rates.hpp"
+#include "topology_fixtures.hpp"
+
+namespace {
+
+constexpr std::uint64_t kGi = 1ULL << 30;
+
+const fb::Finding* find(const std::vector<fb::Finding>& f, const std::string& code) {
+  const auto it = std::find_if(f.begin(), f.end(), [&](const auto& x) { return x.code == code; });
+  return it == f.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+TEST(XgmiModel, PerGenerationRates) {
+  const auto* mi300x = fb::xgmi_product("AMD Instinct MI300X", "");
+  ASSERT_NE(mi300x, nullptr);
+  EXPECT_DOUBLE_EQ(mi300x->gbps_per_link, 64.0);  // 128 GB/s bidirectional per link
+  EXPECT_DOUBLE_EQ(mi300x->rccl_gbps_per_link, 48.0);
+  EXPECT_DOUBLE_EQ(mi300x->reach_fraction(), 0.75);  // 48 / 64
+  EXPECT_EQ(mi300x->links_per_gpu, 7);
+  EXPECT_EQ(mi300x->links_per_pair, 1);
+  const auto* mi325x = fb::xgmi_product("", "0x74a5");
+  ASSERT_NE(mi325x, nullptr);
+  EXPECT_EQ(mi325x->name_contains, "MI325X");
+  EXPECT_DOUBLE_EQ(mi325x->gbps_per_link * mi325x->links_per_gpu, 448.0);  // 7 x 64
+  const auto* mi250x = fb::xgmi_product("", "0x7408");
+  ASSERT_NE(mi250x, nullptr);
+  EXPECT_DOUBLE_EQ(mi250x->gbps_per_link, 50.0);
+  EXPECT_DOUBLE_EQ(mi250x->reach_fraction(), 0.72);  // 36 / 50
+}
+
+// 8 x MI300X: every ring runs over all of a GPU's links at once, so a GPU's ceiling is its
+// links to the ring's other GPUs x 48 GB/s: 7 x 48 = 336 for 8, 3 x 48 = 144 for 4, 48 for 2.
+TEST(XgmiModel, RingCeilingsOnTheMesh) {
+  const auto t = load_topology_fixture("mi300x8");
+  EXPECT_DOUBLE_EQ(fb::ring_ceiling(t, {0, 1, 2, 3, 4, 5, 6, 7}).gbps, 336.0);
+  EXPECT_DOUBLE_EQ(fb::ring_ceiling(t, {0, 1, 2, 3}).gbps, 144.0);
+  EXPECT_DOUBLE_EQ(fb::ring_ceiling(t, {2, 6}).gbps, 48.0);
+  const auto pair = fb::pair_sm_ceiling(*t.find_pair(0, 7));
+  EXPECT_DOUBLE_EQ(pair.gbps, 48.0);
+  EXPECT_NE(pair.source.find("RCCL's model of each xGMI link"), std::string::npos) << pair.source;
+}
+
+TEST(XgmiModel, ExpectationsForEightMi300x) {
+  const std::string gpu = "AMD Instinct MI300X";
+  EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", kGi)->gbps, 314.7);
+  EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", 8 * kGi)->gbps, 318.0);
+  EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", 16 * kGi)->gbps, 319.0);
+  EXPECT_NE(fb::expected_for(gpu, 8, "all_reduce", kGi)->source().find("mi300x-rccl-xgmi"),
+            std::string::npos);
+  EXPECT_FALSE(fb::expected_for(gpu, 4, "all_reduce", kGi));  // no published 4-GPU figure: no guess
+}
+
+// The synthetic result's busbw (45.7 GB/s at 4 GiB, invented from one pair's ceiling) is far below
+// both the mesh ceiling (336) and AMD's figure for 1-8 GiB (314.7): both verdicts fire, with AMD's
+// numbers.
+TEST(XgmiModel, VerdictsOnTheSyntheticResult) {
+  const auto r =
+      fb::parse_result(read_fixture(std::string(FB_FIXTURE_DIR) + "/results/synthetic-mi300x8.json"));
+  const auto headlines = fb::headline_figures(r);
+  const auto ar = std::find_if(headlines.begin(), headlines.end(),
+                               [](const auto& h) { return h.figure == "all_reduce busbw at 4294967296 B"; });
+  ASSERT_NE(ar, headlines.end());
+  EXPECT_DOUBLE_EQ(ar->expected_gbps, 314.7);
+  EXPECT_DOUBLE_EQ(ar->ceiling_gbps, 336.0);         // 7 x 64 x 0.75
+  EXPECT_EQ(ar->percent_text(), "15% of expected");  // 45.723 / 314.7 = 14.5%
+  const auto findings = fb::analyse_result(r);
+  const auto* below = find(findings, "BUSBW_BELOW_EXPECTED");
+  ASSERT_NE(below, nullptr);
+  EXPECT_NE(below->evidence.find("GB/s (AMD ROCm blog mi300x-rccl-xgmi"), std::string::npos)
+      << below->evidence;
+  const auto* ceiling = find(findings, "BUSBW_BELOW_CEILING");
+  ASSERT_NE(ceiling, nullptr);
+  EXPECT_NE(ceiling->evidence.find("ceiling 336.0 GB/s"), std::string::npos) << ceiling->evidence;
+}
