@@ -11,6 +11,7 @@
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
 #include "analyse/host_checks.hpp"
+#include "analyse/net_checks.hpp"
 #include "analyse/p2p_analysis.hpp"
 #include "analyse/p2p_expectations.hpp"
 #include "analyse/run_health.hpp"
@@ -115,6 +116,7 @@ std::vector<Finding> analyse_result(const Result& r) {
   auto add = [&](std::vector<Finding> f) { out.insert(out.end(), f.begin(), f.end()); };
   add(check_run_status(r));
   add(check_transports(r));
+  add(check_net_transport(r));
   if (r.topology) {
     const auto scope = scoped_topology(*r.topology, run_gpus(r));
     auto topo = check_topology(scope);

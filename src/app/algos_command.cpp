@@ -7,7 +7,7 @@
 #include <set>
 
 #include "analyse/algo_selection.hpp"
-#include "comm/mpi_session.hpp"
+#include "comm/job_session.hpp"
 #include "core/environment.hpp"
 #include "engine/algos_runner.hpp"
 #include "engine/machine_facts.hpp"
@@ -22,9 +22,9 @@
 namespace fb {
 namespace {
 
-// The hosts the MPI job spans (1 without MPI): the tuner file's nNodes.
-int node_count(const MpiSession* mpi) {
-  return mpi == nullptr ? 1 : static_cast<int>(std::set(mpi->hosts().begin(), mpi->hosts().end()).size());
+// The hosts the job spans (1 when fabricbench started its own workers): the tuner file's nNodes.
+int node_count(const JobSession* job) {
+  return job == nullptr ? 1 : static_cast<int>(std::set(job->hosts().begin(), job->hosts().end()).size());
 }
 
 AlgosTable table_of(const Plan& plan, AlgosSweep& sweep) {
@@ -46,8 +46,8 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   gpu::device_count();
   auto lib = NcclLibrary::load(request.measure.nccl_lib);
   auto machine = probe_machine_facts(*lib);
-  const MpiSession* mpi = MpiSession::current();
-  if (mpi != nullptr) machine.mpi_local_ranks = mpi->local_ranks();
+  const JobSession* job = JobSession::current();
+  if (job != nullptr) machine.mpi_local_ranks = job->local_ranks();
   Plan plan = build_plan(request.measure, machine);
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"})
     if (std::getenv(var))
@@ -69,7 +69,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   ReporterSet reporters;
   reporters.add(std::make_unique<AlgosConsoleReporter>(std::cout, table));
   if (!o.tuner_csv.empty())
-    reporters.add(std::make_unique<TunerCsvReporter>(std::cout, o.tuner_csv, table, node_count(mpi)));
+    reporters.add(std::make_unique<TunerCsvReporter>(std::cout, o.tuner_csv, table, node_count(job)));
   if (!o.measure.json_path.empty()) reporters.add(std::make_unique<JsonReporter>(o.measure.json_path));
   reporters.end(result);
   return 0;

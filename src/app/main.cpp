@@ -29,7 +29,8 @@
 #include "cli/run_cli.hpp"
 #include "cli/scale_cli.hpp"
 #include "cli/topo_cli.hpp"
-#include "comm/mpi_session.hpp"
+#include "comm/job_session.hpp"
+#include "comm/launch_env.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/interrupt.hpp"
@@ -98,12 +99,12 @@ int main_with_errors(int argc, char** argv) {
   const auto chosen =
       std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
   const Command& cmd = chosen == commands.end() ? commands.back() : *chosen;
-  if (fb::MpiSession::current() != nullptr && !fb::runs_under_mpi(cmd.app->get_name()))
+  if (const auto* job = fb::JobSession::current(); job != nullptr && !fb::runs_in_job(cmd.app->get_name()))
     throw fb::Error(
         fb::ExitCode::usage,
-        fmt::format("`fabricbench {}` does not run under mpirun (run, algos, topo, report and compare do); "
-                    "start it without mpirun, it launches its own workers",
-                    cmd.app->get_name()));
+        fmt::format("`fabricbench {0}` does not run under {1} (run, algos, topo, report and compare do); "
+                    "start it without {1}, it launches its own workers",
+                    cmd.app->get_name(), job->launcher_command()));
   const int code = cmd.run();
   fb::flush_stdout();  // output lost to a full disk or closed pipe is a failure (4), for every command
   return code;
@@ -139,7 +140,9 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
     }
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
-    if (fb::launched_by_mpi()) return fb::mpi_main([&] { return front_end(argc, argv); });
+    const std::vector<std::string> args(argv, argv + argc);
+    if (const auto job = fb::choose_job_launcher(args, fb::process_env); job != fb::JobLauncher::none)
+      return fb::job_main(job, fb::timeout_from_args(args, 120), [&] { return front_end(argc, argv); });
     return front_end(argc, argv);
   } catch (const std::exception& e) {  // the worker's or MPI's set-up, before their own handlers
     fmt::print(stderr, "fabricbench: internal error: {}\n", e.what());

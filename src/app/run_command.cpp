@@ -10,7 +10,7 @@
 
 #include "bench/plan.hpp"
 #include "cli/run_request.hpp"
-#include "comm/mpi_session.hpp"
+#include "comm/job_session.hpp"
 #include "comm/nccl_library.hpp"
 #include "core/environment.hpp"
 #include "core/process_clock.hpp"
@@ -88,15 +88,15 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   auto lib = NcclLibrary::load(request.nccl_lib);
   auto machine = probe_machine_facts(*lib);
   startup.push_back({"building the plan, probing the topology", ms_since_process_start()});
-  MpiSession* mpi = MpiSession::current();
-  if (mpi != nullptr) machine.mpi_local_ranks = mpi->local_ranks();
+  JobSession* job = JobSession::current();
+  if (job != nullptr) machine.mpi_local_ranks = job->local_ranks();
   Plan plan = build_plan(request, machine);
   warn_dropped_sizes(plan);
 
   Result result = make_result_header(command_line, lib.get());
   add_gpus(result, plan.gpus);
-  if (mpi != nullptr)  // until the ranks describe their own GPUs (below)
-    for (auto& g : result.gpus) g.host = mpi->hosts().at(static_cast<std::size_t>(g.rank));
+  if (job != nullptr)  // until the ranks describe their own GPUs (below)
+    for (auto& g : result.gpus) g.host = job->hosts().at(static_cast<std::size_t>(g.rank));
 
   result.topology = probe_topology({});
   attach_cpulists(plan, *result.topology);

@@ -62,8 +62,9 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
   if (launcher)
     app->add_option("--launcher", o.launcher,
                     "processes: one worker process per GPU (default); threads: one process drives "
-                    "all GPUs. Under mpirun each MPI rank drives one GPU (leave this out)")
-        ->check(CLI::IsMember({"processes", "threads"}))
+                    "all GPUs. Started by mpirun, torchrun or srun, each rank drives one GPU (found from "
+                    "their variables); local ignores those variables, mpi|torchrun|slurm forces one")
+        ->check(CLI::IsMember({"auto", "processes", "threads", "local", "mpi", "torchrun", "slurm"}))
         ->group(grp);
   app->add_option("--cpu-bind", o.cpu_bind,
                   "none | numa (each worker on its GPU's local CPUs) | core (one of them per rank, as mpirun "

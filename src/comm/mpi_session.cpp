@@ -7,15 +7,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <map>
 
 #include "comm/mpi_plugin_api.hpp"
 #include "core/environment.hpp"
 
 namespace fb {
 namespace {
-
-MpiSession* g_session = nullptr;
 
 std::string plugin_path() {
   if (const char* p = std::getenv("FABRICBENCH_MPI_PLUGIN")) return p;
@@ -33,35 +30,8 @@ F symbol(void* lib, const char* name, const std::string& path) {
 
 }  // namespace
 
-std::string mpi_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env) {
-  std::map<std::string, std::string> passed;
-  for (const auto& [k, v] : env)
-    if (!k.starts_with("NCCL_DEBUG")) passed[k] = v;
-  return nlohmann::json{{"plan", plan}, {"env", passed}}.dump();
-}
-
-std::optional<MpiPlanMessage> parse_mpi_plan_message(const std::string& text) {
-  if (text == kMpiNoMorePlans) return std::nullopt;
-  const auto j = nlohmann::json::parse(text);
-  return MpiPlanMessage{j.at("plan"), j.at("env").get<std::map<std::string, std::string>>()};
-}
-
-bool launched_by_mpi() {
-  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MV2_COMM_WORLD_SIZE"})
-    if (std::getenv(v) != nullptr) return true;
-  return false;
-}
-
-std::vector<int> local_ranks_of(const std::vector<std::string>& hosts) {
-  std::map<std::string, int> seen;
-  std::vector<int> out;
-  out.reserve(hosts.size());
-  for (const auto& h : hosts) out.push_back(seen[h]++);
-  return out;
-}
-
 MpiSession& MpiSession::start() {
-  if (g_session != nullptr) return *g_session;
+  if (auto* running = dynamic_cast<MpiSession*>(JobSession::current())) return *running;
   const std::string path = plugin_path();
   // RTLD_GLOBAL: Open MPI loads its own components with dlopen and needs libmpi's symbols.
   void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
@@ -85,15 +55,12 @@ MpiSession& MpiSession::start() {
   s->world_ = world;
   s->abort_ = symbol<void (*)(int)>(lib, "fabricbench_mpi_abort", path);
   s->finish_ = symbol<void (*)()>(lib, "fabricbench_mpi_finish", path);
-  s->hosts_ = world->allgather(host_name());
-  s->local_ranks_ = local_ranks_of(s->hosts_);
-  g_session = s;
+  s->set_world(world->rank(), world->allgather(host_name()), {});
+  JobSession::install(s);
   return *s;
 }
 
-MpiSession* MpiSession::current() { return g_session; }
-
-void MpiSession::abort(ExitCode code) {
+void MpiSession::abort(ExitCode code, const std::string& /*why*/) {
   std::fflush(nullptr);
   abort_(static_cast<int>(code));
   std::_Exit(static_cast<int>(code));  // MPI_Abort does not return; in case it does

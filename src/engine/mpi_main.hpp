@@ -1,16 +1,20 @@
 #pragma once
-// Entry point when mpirun/srun started fabricbench: rank 0 runs the command as usual (its
-// worker is a thread that drives its GPU); every other rank serves it, running each plan
+// Entry point when an outside launcher started fabricbench (mpirun, torchrun, srun, a
+// PyTorchJob; comm/launch_env.hpp says how it is recognised): rank 0 runs the command as usual
+// (its worker is a thread that drives its GPU); every other rank serves it, running each plan
 // rank 0 broadcasts on its own GPU until rank 0 says it is done.
 #include <functional>
 #include <string>
 
+#include "comm/launch_env.hpp"
+
 namespace fb {
 
-// `front_end` runs the command line on rank 0 and returns its exit code.
-int mpi_main(const std::function<int()>& front_end);
+// Starts the job's session (`timeout_s` bounds the rendezvous), then runs `front_end` (the
+// command line) on rank 0 and returns its exit code.
+int job_main(JobLauncher launcher, double timeout_s, const std::function<int()>& front_end);
 
-// The commands that can run under mpirun (the others are refused with a usage error there).
-bool runs_under_mpi(const std::string& command);
+// The commands that can run in such a job (the others are refused with a usage error there).
+bool runs_in_job(const std::string& command);
 
 }  // namespace fb

@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "comm/mpi_session.hpp"
+#include "comm/job_session.hpp"
 #include "core/process_clock.hpp"
 #include "core/result_json.hpp"
 #include "engine/worker.hpp"
@@ -40,6 +40,19 @@ std::string who_failed(const Plan& plan, const SupervisorOutcome& o) {
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
+// In a job, another rank's failure (seen by rank 0's session) is the cause, not rank 0's stop;
+// for rank 0's own failure, say where the other ranks were (the one stuck elsewhere is the suspect).
+void name_the_job_failure(PlanOutcome& out) {
+  const JobSession* job = JobSession::current();
+  if (job == nullptr || job->rank() != 0) return;
+  if (const auto peer = job->peer_failure(); !peer.empty()) {
+    out.failure = peer;
+    out.supervisor.code = job->peer_failure_code();
+    return;
+  }
+  if (const auto where = job->where_ranks_are(); !where.empty()) out.failure += "; the other ranks: " + where;
+}
+
 }  // namespace
 
 ScopedEnv::ScopedEnv(const std::map<std::string, std::string>& vars) {
@@ -67,7 +80,9 @@ Run make_run(const Plan& plan, std::size_t index) {
   if (collective(rp.collective).reduces) run.op = std::string(redop_info(rp.op).name);
   run.root = rp.root;
   run.gpus = plan.gpus;
-  run.launcher = to_string(plan.launcher);
+  const JobSession* job = JobSession::current();
+  run.launcher =
+      job != nullptr && plan.launcher == LauncherKind::mpi ? job->launcher() : to_string(plan.launcher);
   run.graph_launches = plan.sampling.graph_launches;
   run.alloc = to_string(plan.alloc);
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"}) {
@@ -127,15 +142,16 @@ PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
   if (!out.supervisor.ok) {
     out.failure = fmt::format("{} {} during '{}'", who_failed(plan, out.supervisor), out.supervisor.reason,
                               out.supervisor.step);
+    if (plan.launcher == LauncherKind::mpi) name_the_job_failure(out);
   }
   return out;
 }
 
 void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome) {
-  MpiSession* mpi = MpiSession::current();
-  if (outcome.supervisor.ok || mpi == nullptr || plan.launcher != LauncherKind::mpi) return;
-  fmt::print(stderr, "fabricbench: ending every MPI rank: {}\n", outcome.failure);
-  mpi->abort(outcome.supervisor.code);
+  JobSession* job = JobSession::current();
+  if (outcome.supervisor.ok || job == nullptr || plan.launcher != LauncherKind::mpi) return;
+  fmt::print(stderr, "fabricbench: ending every rank: {}\n", outcome.failure);
+  job->abort(outcome.supervisor.code, outcome.failure);
 }
 
 }  // namespace fb

@@ -25,8 +25,9 @@ struct PlanOutcome {
 // communicator is created, so each setting needs fresh processes: the processes launcher).
 PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point);
 
-// Under MPI, after a failed plan the other ranks may wait in a collective for ever: the only
-// way on is to end the whole job (MPI_Abort). Call once the failure is reported and written.
+// In a job of several ranks (mpirun, torchrun, srun), after a failed plan the other ranks may
+// wait in a collective for ever: the only way on is to end the whole job (JobSession::abort).
+// Call once the failure is reported and written.
 void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome);
 
 // Each of `gpus`' local CPUs ("0-31"), from the topology; "" where unknown.

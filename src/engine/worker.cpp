@@ -6,7 +6,7 @@
 
 #include "bench/collective_driver.hpp"
 #include "comm/channel.hpp"
-#include "comm/mpi_session.hpp"
+#include "comm/job_session.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/environment.hpp"
 #include "core/result_json.hpp"
@@ -74,8 +74,8 @@ int worker_main(int fd) {
     const Plan plan = start->at("plan").get<Plan>();
     const int process = start->at("process").get<int>();
     if (plan.launcher == LauncherKind::mpi) {
-      // This is MPI rank 0's in-process worker: hand the plan to the other ranks first.
-      auto& session = *MpiSession::current();
+      // This is the job's rank 0's in-process worker: hand the plan to the other ranks first.
+      auto& session = *JobSession::current();
       session.set_plan_running(true);
       session.bootstrap().broadcast(
           mpi_plan_message(start->at("plan"), start->value("env", std::map<std::string, std::string>{})), 0);

@@ -21,7 +21,8 @@ expect 2 "is larger than -e/--maxbytes" run all_reduce -b 1G -e 1M
 expect 2 "is not a size" run all_reduce -b lots
 expect 2 "--iters must be at least 1" run all_reduce -n 0
 expect 2 "collectives is required" run
-expect 2 "launcher" run all_reduce --launcher mpi
+expect 2 "launcher" run all_reduce --launcher pmi
+expect 2 "the variable WORLD_SIZE is not set" run all_reduce --launcher torchrun
 expect 0 "Examples" run --help
 expect 2 "--size 5000 is not a multiple of 4 KiB" p2p --size 5000
 expect 2 "--size '0' must be at least 1 byte" p2p --size 0

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   const int n = s.size();
   const int r = s.rank();
   if (argc > 1 && std::string(argv[1]) == "abort") {
-    if (r == n - 1) s.abort(fb::ExitCode::run_failed);
+    if (r == n - 1) s.abort(fb::ExitCode::run_failed, "test abort");
     boot.allgather("waiting");  // never completes: the last rank is gone
     fmt::print("FAIL: rank {} left an allgather that a dead rank never joined\n", r);
     return 1;
