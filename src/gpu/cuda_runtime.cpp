@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <array>
+#include <filesystem>
 #include <utility>
 
 #include "core/error.hpp"
@@ -43,6 +44,12 @@ std::string_view gcn_arch_name(const Props& p) {
 int device_count() {
   int n = 0;
   const cudaError_t err = cudaGetDeviceCount(&n);
+  // HIP answers "no device" when the driver is missing too: /dev/kfd tells the two apart.
+  if (err == cudaErrorNoDevice && build_vendor() == Vendor::amd && !std::filesystem::exists("/dev/kfd"))
+    throw Error(
+        ExitCode::environment,
+        fmt::format("no usable GPU: /dev/kfd is missing, so no AMD GPU driver (amdgpu) is loaded ({})",
+                    cudaGetErrorName(err)));
   if (err == cudaErrorNoDevice || (err == cudaSuccess && n == 0))
     throw Error(ExitCode::environment,
                 fmt::format("no GPU found: the {} runtime sees no device", runtime_name()));
