@@ -26,5 +26,5 @@ function(fb_layer name)
     target_link_libraries(${target} PUBLIC ${deps} ${L_LIBS})
   endif()
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${FB_WARNINGS}>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra> $<$<COMPILE_LANGUAGE:HIP>:-Wall -Wextra>)
 endfunction()

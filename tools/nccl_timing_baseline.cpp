@@ -9,7 +9,6 @@
 //     from OMPI_COMM_WORLD_RANK/SIZE and the NCCL id travels through a file in /tmp.
 // Sizes share one communicator, as in an nccl-tests sweep. Each repeat is one nccl-tests
 // measurement; per size the median, first, min and max are printed.
-#include <cuda_runtime.h>
 #include <fmt/format.h>
 #include <sched.h>
 #include <unistd.h>
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "comm/nccl_library.hpp"
+#include "gpu/gpu_api.hpp"
 
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include "cli/run_request.hpp"
 #include "core/error.hpp"
+#include "gpu/vendor.hpp"
 
 namespace fb {
 
@@ -20,7 +21,8 @@ Examples:
   doc->add_flag("--quick", o.quick, "Fewer sizes and samples (about a minute on 2 GPUs)");
   doc->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range (default all)");
   doc->add_option("--out", o.out_dir, "Results folder (default fabricbench-doctor)");
-  doc->add_option("--nccl-lib", o.nccl_lib, "NCCL library to load (default: libnccl.so.2)");
+  doc->add_option("--nccl-lib", o.nccl_lib,
+                  fmt::format("NCCL library to load (default: {})", gpu::default_collective_library()));
   doc->add_option("--timeout", o.timeout_s, "Seconds one step may take before it is stopped (default 120)");
   doc->add_option(
       "--budget", o.budget_s,

@@ -1,5 +1,9 @@
 #include "cli/measure_options.hpp"
 
+#include <fmt/format.h>
+
+#include "gpu/vendor.hpp"
+
 namespace fb {
 
 void add_size_options(CLI::App* app, RunOptions& o) {
@@ -79,7 +83,9 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
   app->add_option("--timeout", o.timeout_s,
                   "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120)")
       ->group(grp);
-  app->add_option("--nccl-lib", o.nccl_lib, "NCCL library to load (default: libnccl.so.2)")->group(grp);
+  app->add_option("--nccl-lib", o.nccl_lib,
+                  fmt::format("NCCL library to load (default: {})", gpu::default_collective_library()))
+      ->group(grp);
 }
 
 }  // namespace fb

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/error.hpp"
+#include "gpu/vendor.hpp"
 
 namespace fb {
 namespace {
@@ -35,14 +36,14 @@ std::string loaded_file(void* symbol, const std::string& fallback) {
 }  // namespace
 
 std::shared_ptr<const NcclLibrary> NcclLibrary::load(const std::string& path) {
-  const std::string file = path.empty() ? "libnccl.so.2" : path;
+  const std::string file = path.empty() ? std::string(gpu::default_collective_library()) : path;
   void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = ::dlerror();
     throw Error(ExitCode::environment,
-                fmt::format("cannot load NCCL ({}): {}. Install NCCL (libnccl2) or name the library "
-                            "with --nccl-lib PATH",
-                            file, why ? why : "unknown reason"));
+                fmt::format("cannot load {} ({}): {}. Install {} or name the library with --nccl-lib PATH",
+                            gpu::collective_library_name(), file, why ? why : "unknown reason",
+                            gpu::build_vendor() == gpu::Vendor::amd ? "RCCL (rccl)" : "NCCL (libnccl2)"));
   }
   std::shared_ptr<NcclLibrary> lib(new NcclLibrary());
   lib->handle_ = handle;

@@ -1,11 +1,12 @@
 #pragma once
-// NCCL (or RCCL) loaded at run time with dlopen. Function types come from the real header
-// (decltype), so a signature change is a compile error, and one binary can load any build
-// (--nccl-lib) or run where no NCCL exists at all.
-#include <nccl.h>
-
+// NCCL (or RCCL) loaded at run time with dlopen. Function types come from the header
+// (decltype): nccl.h in the CUDA build, our declarations checked against it in the HIP build
+// (comm/nccl_api.hpp), so a signature change is a compile error, and one binary can load any
+// build (--nccl-lib) or run where no NCCL exists at all.
 #include <memory>
 #include <string>
+
+#include "comm/nccl_api.hpp"
 
 namespace fb {
 
@@ -34,8 +35,8 @@ struct NcclApi {
 
 class NcclLibrary {
  public:
-  // `path` empty: the dynamic loader's libnccl.so.2. Throws Error(environment) with the
-  // loader's reason when the library or one of the needed symbols is missing.
+  // `path` empty: the dynamic loader's libnccl.so.2 (librccl.so.1 in the HIP build). Throws
+  // Error(environment) with the loader's reason when the library or one of the needed symbols is missing.
   static std::shared_ptr<const NcclLibrary> load(const std::string& path);
   ~NcclLibrary();
   NcclLibrary(const NcclLibrary&) = delete;

@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 
 #include "core/units.hpp"
+#include "gpu/vendor.hpp"
 
 namespace fb::gpu {
 namespace {
 
 std::string describe(cudaError_t err) {
-  return fmt::format("CUDA error {} ({}): {}", static_cast<int>(err), cudaGetErrorName(err),
+  return fmt::format("{} error {} ({}): {}", runtime_name(), static_cast<int>(err), cudaGetErrorName(err),
                      cudaGetErrorString(err));
 }
 
@@ -18,7 +19,7 @@ std::optional<MemInfo> free_memory() {
   std::size_t free = 0;
   std::size_t total = 0;
   if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
-    cudaGetLastError();
+    (void)cudaGetLastError();
     return std::nullopt;
   }
   return MemInfo{free, total};
@@ -64,9 +65,9 @@ void check_allocation(cudaError_t err, std::size_t bytes, Memory memory, const c
                       int line) {
   if (err == cudaSuccess) return;
   if (err != cudaErrorMemoryAllocation) check_cuda(err, expr, file, line);
-  cudaGetLastError();  // an allocation failure is not sticky: leave the runtime clean
+  (void)cudaGetLastError();  // an allocation failure is not sticky: leave the runtime clean
   int device = -1;
-  if (cudaGetDevice(&device) != cudaSuccess) cudaGetLastError();
+  if (cudaGetDevice(&device) != cudaSuccess) (void)cudaGetLastError();
   const auto free = memory == Memory::device ? free_memory() : std::nullopt;
   raise(ExitCode::environment, allocation_failure_message(err, bytes, memory, device, free), file, line,
         expr);

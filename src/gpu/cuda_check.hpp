@@ -1,17 +1,17 @@
 #pragma once
-// The one path by which a CUDA call's result becomes an fb::Error, for the CUDA side of gpu/
-// (and comm/, whose NCCL calls take CUDA streams). Every call goes through FB_CUDA (or
+// The one path by which a CUDA (or, in the HIP build, HIP) call's result becomes an fb::Error,
+// for gpu/ (and comm/, whose NCCL calls take the runtime's streams). Names are CUDA's; the
+// portability header (gpu_api.hpp) maps them to HIP's. Every call goes through FB_CUDA (or
 // FB_CUDA_ALLOC / FB_CUDA_LAUNCH), which records file:line and the call, and maps the CUDA
 // error to the exit code it means (exit_code_for). Left unchecked on purpose: releases in
 // destructors (which must not throw), and the calls whose failure is an answer (device_count's
 // friendly no-GPU messages, p2p_performance_rank's "unknown", peer access already enabled).
-#include <cuda_runtime.h>
-
 #include <cstddef>
 #include <optional>
 #include <string>
 
 #include "core/error.hpp"
+#include "gpu/gpu_api.hpp"
 #include "gpu/runtime.hpp"
 
 namespace fb::gpu {

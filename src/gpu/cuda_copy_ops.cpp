@@ -1,5 +1,4 @@
 // Host side of gpu/copy_ops.hpp (CUDA).
-#include <cuda_runtime.h>
 #include <fmt/format.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -15,6 +14,7 @@
 #include "core/units.hpp"
 #include "gpu/copy_ops.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/gpu_api.hpp"
 #include "gpu/kernels/copy_kernels.hpp"
 #include "gpu/kernels/pattern.hpp"
 
@@ -43,7 +43,7 @@ bool enable_peer_access(int device, int peer) {
   set_device(device);
   const cudaError_t err = cudaDeviceEnablePeerAccess(peer, 0);
   if (err == cudaErrorPeerAccessAlreadyEnabled) {
-    cudaGetLastError();
+    (void)cudaGetLastError();
     return true;
   }
   check_cuda(err, "cudaDeviceEnablePeerAccess(peer, 0)", __FILE__, __LINE__);
@@ -85,7 +85,7 @@ PinnedBuffer::PinnedBuffer(std::size_t bytes, const std::string& cpulist) : byte
 
 PinnedBuffer::~PinnedBuffer() {
   if (!ptr_) return;
-  cudaHostUnregister(ptr_);
+  (void)cudaHostUnregister(ptr_);
   ::munmap(ptr_, bytes_);
 }
 
@@ -97,16 +97,16 @@ StartGate::StartGate() {
 }
 
 StartGate::~StartGate() {
-  if (flag_) cudaFreeHost(const_cast<int*>(flag_));
+  if (flag_) (void)cudaFreeHost(const_cast<int*>(flag_));
 }
 
 void StartGate::hold(const Stream& s) {
   *flag_ = 0;
   const int khz = current_device_attribute(cudaDevAttrClockRate);
   const long long ten_seconds = static_cast<long long>(khz > 0 ? khz : 2000000) * 1000LL * 10;
-  int* device_flag = nullptr;
+  void* device_flag = nullptr;
   FB_CUDA(cudaHostGetDevicePointer(&device_flag, const_cast<int*>(flag_), 0));
-  kernels::spin(device_flag, ten_seconds, as_stream(s));
+  kernels::spin(static_cast<int*>(device_flag), ten_seconds, as_stream(s));
   FB_CUDA_LAUNCH("start gate kernel");
 }
 

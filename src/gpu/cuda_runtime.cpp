@@ -1,34 +1,60 @@
-#include <cuda_runtime.h>
+// The runtime behind gpu/runtime.hpp, for CUDA and (through gpu_api.hpp) HIP.
 #include <fmt/format.h>
 #include <sched.h>
 
 #include <array>
+#include <filesystem>
 #include <utility>
 
 #include "core/error.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/gpu_api.hpp"
 #include "gpu/runtime.hpp"
+#include "gpu/vendor.hpp"
 
 namespace fb::gpu {
 namespace {
 
-std::string version_string(int v) { return fmt::format("{}.{}", v / 1000, v % 1000 / 10); }
+// Why the runtime's driver check failed, in the vendor's words.
+std::string missing_driver_message(const char* error_name) {
+  int runtime = 0;
+  (void)cudaRuntimeGetVersion(&runtime);
+  if (build_vendor() == Vendor::amd)
+    return fmt::format(
+        "no usable GPU: no AMD GPU driver (amdgpu, /dev/kfd) is loaded, or it is older than the "
+        "HIP {} runtime this build needs ({})",
+        format_version(runtime), error_name);
+  return fmt::format(
+      "no usable GPU: no NVIDIA driver is loaded, or it is older than the CUDA "
+      "{} runtime this build needs ({})",
+      format_version(runtime), error_name);
+}
+
+// AMD's architecture name ("gfx942:sramecc+:xnack-"); CUDA's properties have none.
+template <typename Props>
+std::string_view gcn_arch_name(const Props& p) {
+  if constexpr (requires { p.gcnArchName; })
+    return p.gcnArchName;
+  else
+    return {};
+}
 
 }  // namespace
 
 int device_count() {
   int n = 0;
   const cudaError_t err = cudaGetDeviceCount(&n);
+  // HIP answers "no device" when the driver is missing too: /dev/kfd tells the two apart.
+  if (err == cudaErrorNoDevice && build_vendor() == Vendor::amd && !std::filesystem::exists("/dev/kfd"))
+    throw Error(
+        ExitCode::environment,
+        fmt::format("no usable GPU: /dev/kfd is missing, so no AMD GPU driver (amdgpu) is loaded ({})",
+                    cudaGetErrorName(err)));
   if (err == cudaErrorNoDevice || (err == cudaSuccess && n == 0))
-    throw Error(ExitCode::environment, "no GPU found: the CUDA runtime sees no device");
-  if (err == cudaErrorInsufficientDriver) {
-    int runtime = 0;
-    cudaRuntimeGetVersion(&runtime);
     throw Error(ExitCode::environment,
-                fmt::format("no usable GPU: no NVIDIA driver is loaded, or it is older than the CUDA "
-                            "{} runtime this build needs ({})",
-                            version_string(runtime), cudaGetErrorName(err)));
-  }
+                fmt::format("no GPU found: the {} runtime sees no device", runtime_name()));
+  if (err == cudaErrorInsufficientDriver)
+    throw Error(ExitCode::environment, missing_driver_message(cudaGetErrorName(err)));
   if (err != cudaSuccess)
     throw Error(ExitCode::environment,
                 fmt::format("no usable GPU: {} ({})", cudaGetErrorString(err), cudaGetErrorName(err)));
@@ -40,19 +66,20 @@ DeviceProps device_props(int device) {
   FB_CUDA(cudaGetDeviceProperties(&p, device));
   std::array<char, 32> bus{};
   FB_CUDA(cudaDeviceGetPCIBusId(bus.data(), static_cast<int>(bus.size()), device));
-  return {p.name, bus.data(), static_cast<std::uint64_t>(p.totalGlobalMem), p.major * 10 + p.minor};
+  return {p.name, bus.data(), static_cast<std::uint64_t>(p.totalGlobalMem), p.major * 10 + p.minor,
+          arch_name(p.major, p.minor, gcn_arch_name(p))};
 }
 
 std::string driver_version() {
   int v = 0;
   FB_CUDA(cudaDriverGetVersion(&v));
-  return version_string(v);
+  return format_version(v);
 }
 
 std::string runtime_version() {
   int v = 0;
   FB_CUDA(cudaRuntimeGetVersion(&v));
-  return version_string(v);
+  return format_version(v);
 }
 
 void set_device(int device) { FB_CUDA(cudaSetDevice(device)); }
@@ -66,7 +93,7 @@ bool can_access_peer(int a, int b) {
 int p2p_performance_rank(int a, int b) {
   int v = -1;
   if (cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrPerformanceRank, a, b) != cudaSuccess) {
-    cudaGetLastError();
+    (void)cudaGetLastError();
     return -1;
   }
   return v;
@@ -85,7 +112,7 @@ Stream::Stream() {
   stream_ = s;
 }
 Stream::~Stream() {
-  if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+  if (stream_) (void)cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 // Spinning in cudaStreamSynchronize on a core shared with NCCL's proxy thread measured
 // all_reduce 64 MiB over NCCL's socket transport at 0.41 GB/s; polling and yielding, 3.2 GB/s.
@@ -110,7 +137,7 @@ Event::Event() {
   event_ = e;
 }
 Event::~Event() {
-  if (event_) cudaEventDestroy(static_cast<cudaEvent_t>(event_));
+  if (event_) (void)cudaEventDestroy(static_cast<cudaEvent_t>(event_));
 }
 void Event::record(const Stream& s) {
   FB_CUDA(cudaEventRecord(static_cast<cudaEvent_t>(event_), as_stream(s)));
@@ -132,7 +159,7 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   FB_CUDA_ALLOC(cudaMalloc(&ptr_, bytes), bytes, Memory::device);
 }
 DeviceBuffer::~DeviceBuffer() {
-  if (ptr_) cudaFree(ptr_);
+  if (ptr_) (void)cudaFree(ptr_);
 }
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
     : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
@@ -143,8 +170,8 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
 }
 
 Graph::~Graph() {
-  if (exec_) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
-  if (graph_) cudaGraphDestroy(static_cast<cudaGraph_t>(graph_));
+  if (exec_) (void)cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
+  if (graph_) (void)cudaGraphDestroy(static_cast<cudaGraph_t>(graph_));
 }
 Graph::Graph(Graph&& o) noexcept
     : graph_(std::exchange(o.graph_, nullptr)), exec_(std::exchange(o.exec_, nullptr)) {}

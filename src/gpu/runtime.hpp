@@ -1,7 +1,7 @@
 #pragma once
 // The GPU runtime behind one vendor-neutral header: device queries and RAII wrappers for
-// streams, events, device buffers and graphs. The CUDA implementation is cuda_runtime.cpp;
-// a HIP one would implement the same header.
+// streams, events, device buffers and graphs. cuda_runtime.cpp implements it for CUDA and, through
+// the portability header gpu_api.hpp, for HIP.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -12,7 +12,8 @@ struct DeviceProps {
   std::string name;
   std::string pci_bus_id;  // "0000:18:00.0"
   std::uint64_t memory_bytes = 0;
-  int compute_capability = 0;  // major*10 + minor
+  int compute_capability = 0;  // major*10 + minor (on AMD, HIP's major.minor: gfx90a is 9.0, gfx942 9.4)
+  std::string arch;            // "sm_90", "gfx942" (gpu/vendor.hpp)
 };
 
 struct MemInfo {

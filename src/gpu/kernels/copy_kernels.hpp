@@ -1,9 +1,9 @@
 #pragma once
 // Launchers of the p2p kernels (copy_kernels.cu); plain functions so that host code stays in .cpp.
-#include <cuda_runtime.h>
-
 #include <cstddef>
 #include <cstdint>
+
+#include "gpu/gpu_api.hpp"
 
 namespace fb::gpu::kernels {
 

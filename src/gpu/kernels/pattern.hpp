@@ -2,7 +2,7 @@
 // The verification pattern of p2p copies: 32-bit words, a hash of (index, seed), never 0.
 #include <cstdint>
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(__HIP__)
 #define FB_PATTERN_HD __host__ __device__
 #else
 #define FB_PATTERN_HD

@@ -1,38 +1,30 @@
 // Fill and verify kernels for every element type.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <cuda_fp8.h>
-#include <cuda_runtime.h>
-
 #include <cmath>
 #include <cstdint>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/gpu_api.hpp"
+#include "gpu/kernels/element_types.hpp"
+#include "gpu/vendor.hpp"
 #include "gpu/verify.hpp"
 
 namespace fb::gpu {
 namespace {
 
+using kernels::kNarrowFloat;
+
 template <typename T>
 __device__ T from_double(double v) {
-  if constexpr (std::is_same_v<T, __half>)
-    return __float2half(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
-    return __float2bfloat16(static_cast<float>(v));
-  else if constexpr (std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>)
-    return T(static_cast<float>(v));
+  if constexpr (kNarrowFloat<T>)
+    return kernels::from_float<T>(static_cast<float>(v));
   else
     return static_cast<T>(v);
 }
 
 template <typename T>
 __device__ double to_double(T v) {
-  if constexpr (std::is_same_v<T, __half>)
-    return __half2float(v);
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
-    return __bfloat162float(v);
-  else if constexpr (std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>)
-    return static_cast<float>(v);
+  if constexpr (kNarrowFloat<T>)
+    return kernels::to_float(v);
   else
     return static_cast<double>(v);
 }
@@ -84,9 +76,20 @@ double epsilon_of(DType t) {
   }
 }
 
-// Calls f with a null pointer of the element type of `t`.
+// Whether the current GPU's fp8 types are the fnuz ones (MI300); only asked on AMD, for fp8.
+bool fnuz_fp8(DType t) {
+  if constexpr (build_vendor() == Vendor::amd) {
+    if (t != DType::fp8_e4m3 && t != DType::fp8_e5m2) return false;
+    int device = 0;
+    FB_CUDA(cudaGetDevice(&device));
+    return fp8_is_fnuz(device_props(device).arch);
+  }
+  return false;
+}
+
+// Calls f with a null pointer of the element type of `t` (fnuz: MI300's fp8 formats).
 template <typename F>
-void dispatch(DType t, F&& f) {
+void dispatch(DType t, bool fnuz, F&& f) {
   switch (t) {
     case DType::int8:
       return f(static_cast<int8_t*>(nullptr));
@@ -101,17 +104,23 @@ void dispatch(DType t, F&& f) {
     case DType::uint64:
       return f(static_cast<uint64_t*>(nullptr));
     case DType::float16:
-      return f(static_cast<__half*>(nullptr));
+      return f(static_cast<kernels::Half*>(nullptr));
     case DType::bfloat16:
-      return f(static_cast<__nv_bfloat16*>(nullptr));
+      return f(static_cast<kernels::BFloat16*>(nullptr));
     case DType::float32:
       return f(static_cast<float*>(nullptr));
     case DType::float64:
       return f(static_cast<double*>(nullptr));
     case DType::fp8_e4m3:
-      return f(static_cast<__nv_fp8_e4m3*>(nullptr));
+      if constexpr (build_vendor() == Vendor::amd) {
+        if (fnuz) return f(static_cast<kernels::Fp8E4M3Fnuz*>(nullptr));
+      }
+      return f(static_cast<kernels::Fp8E4M3*>(nullptr));
     case DType::fp8_e5m2:
-      return f(static_cast<__nv_fp8_e5m2*>(nullptr));
+      if constexpr (build_vendor() == Vendor::amd) {
+        if (fnuz) return f(static_cast<kernels::Fp8E5M2Fnuz*>(nullptr));
+      }
+      return f(static_cast<kernels::Fp8E5M2*>(nullptr));
   }
 }
 
@@ -121,7 +130,7 @@ void fill_inputs(void* buffer, std::size_t count, DType t, const verify::ValueRu
                  const Stream& s) {
   if (count == 0) return;
   const cudaStream_t stream = as_stream(s);
-  dispatch(t, [&](auto* tag) {
+  dispatch(t, fnuz_fp8(t), [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     fill_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(buffer), count, rule, rank);
   });
@@ -136,7 +145,7 @@ std::uint64_t Verifier::count_wrong(const void* out, std::size_t count, DType t,
   const cudaStream_t stream = as_stream(s);
   memset_async(counter_.data(), 0, sizeof(unsigned long long), s);
   auto* counter = static_cast<unsigned long long*>(counter_.data());
-  dispatch(t, [&](auto* tag) {
+  dispatch(t, fnuz_fp8(t), [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     verify_kernel<T><<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const T*>(out), count, p,
                                                                  epsilon_of(t), counter);
