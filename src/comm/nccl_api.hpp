@@ -88,6 +88,9 @@ ncclResult_t ncclRecv(void* recvbuff, size_t count, ncclDataType_t datatype, int
                       cudaStream_t stream);
 ncclResult_t ncclGroupStart();
 ncclResult_t ncclGroupEnd();
+// Optional at run time (NCCL >= 2.19): looked up, not required.
+ncclResult_t ncclMemAlloc(void** ptr, size_t size);
+ncclResult_t ncclMemFree(void* ptr);
 
 FB_NCCL_DECLARATIONS_END
 // NOLINTEND(modernize-use-using,readability-identifier-naming)

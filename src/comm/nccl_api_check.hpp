@@ -64,6 +64,8 @@ FB_NCCL_SAME_FUNCTION(ncclSend);
 FB_NCCL_SAME_FUNCTION(ncclRecv);
 FB_NCCL_SAME_FUNCTION(ncclGroupStart);
 FB_NCCL_SAME_FUNCTION(ncclGroupEnd);
+FB_NCCL_SAME_FUNCTION(ncclMemAlloc);
+FB_NCCL_SAME_FUNCTION(ncclMemFree);
 #undef FB_NCCL_SAME_FUNCTION
 
 #define FB_NCCL_SAME_VALUE(name)                                                           \
