@@ -8,10 +8,12 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
+#include "gpu/runtime.hpp"
 #include "project/allreduce_curve.hpp"
 #include "project/model_presets.hpp"
 #include "project/projection.hpp"
 #include "report/projection_console.hpp"
+#include "tpbench/tp_measure.hpp"
 
 namespace fb {
 namespace {

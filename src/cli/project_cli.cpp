@@ -22,7 +22,8 @@ tokens/s, speedup over TP=1, efficiency, communication share, and where adding G
 Every assumption is printed by name (docs/projection.md).
 
 Examples:
-  fabricbench project result.json --model llama-3-70b --tp 1,2 --batch 8 --gemm-tflops 700 --hbm-gbps 4000
+  fabricbench project result.json --model llama-3-70b --tp 1,2 --batch 8    # GEMMs timed on GPU 0
+  fabricbench project result.json --model llama-3-70b --gemm-tflops 700 --hbm-gbps 4000   # no GPU needed
   fabricbench project result.json --model list
   fabricbench project result.json --hidden 8192 --layers 80 --heads 64 --kv-heads 8 --ffn 28672 --tp 2
   fabricbench project result.json --model llama-3-70b --tp 2,4,8 --assume   # 2-GPU curve at equal busbw

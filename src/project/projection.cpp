@@ -10,10 +10,10 @@
 #include "project/tp_layer.hpp"
 
 namespace fb {
-namespace {
+namespace {}  // namespace
 
-ProjectionRow project_row(const ProjectionRequest& q, const std::map<int, AllReduceCurve>& curves, int tp,
-                          std::int64_t tokens) {
+ProjectionRow project_layer(const ProjectionRequest& q, const std::map<int, AllReduceCurve>& curves, int tp,
+                            std::int64_t tokens) {
   ProjectionRow row;
   row.tp = tp;
   row.allreduce_bytes = allreduce_bytes(q.model, tokens);
@@ -38,13 +38,15 @@ ProjectionRow project_row(const ProjectionRequest& q, const std::map<int, AllRed
   return row;
 }
 
+namespace {
+
 ProjectionPhase project_phase(const ProjectionRequest& q, const std::map<int, AllReduceCurve>& curves,
                               const std::vector<int>& degrees, bool prefill) {
   ProjectionPhase phase;
   phase.phase = prefill ? "prefill" : "decode";
   phase.tokens_per_pass = prefill ? q.workload.batch * q.workload.prompt : q.workload.batch;
   for (const int tp : degrees) {
-    ProjectionRow row = project_row(q, curves, tp, phase.tokens_per_pass);
+    ProjectionRow row = project_layer(q, curves, tp, phase.tokens_per_pass);
     row.tokens_per_s = static_cast<double>(phase.tokens_per_pass) / (row.pass_ms / 1e3);
     phase.rows.push_back(row);
   }

@@ -7,6 +7,7 @@
 
 #include "core/projection.hpp"
 #include "project/allreduce_curve.hpp"
+#include "project/tp_layer.hpp"
 
 namespace fb {
 
@@ -15,6 +16,7 @@ struct ProjectionRequest {
   Workload workload;
   std::vector<int> tp{1, 2, 4, 8};  // TP=1 is always added: the baseline of speedup
   ComputeRates rates;
+  GemmTimes gemm_us;     // measured per shape (GPU 0); shapes not in it take the roofline of `rates`
   bool overlap = false;  // communication hidden behind compute (max instead of sum)
   bool assume = false;   // a TP without its own curve uses the nearest one at the same busbw
   // Adding GPUs pays while a step from TP a to TP b gains at least this share of the ideal
@@ -26,6 +28,11 @@ struct ProjectionRequest {
 // projects both phases. Usage errors for anything it cannot project.
 Projection project_tensor_parallel(const ProjectionRequest& request,
                                    const std::map<int, AllReduceCurve>& curves);
+
+// One layer at `tp` for a pass of `tokens` tokens: its GEMMs, all_reduces and times (speedup,
+// efficiency and tokens/s are left to the phase). The request is not checked here.
+ProjectionRow project_layer(const ProjectionRequest& request, const std::map<int, AllReduceCurve>& curves,
+                            int tp, std::int64_t tokens);
 
 // Fills speedup, efficiency, best_tp and stops_paying_at_tp of a phase whose rows (ascending
 // TP, the first TP=1) have their times.

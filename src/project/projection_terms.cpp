@@ -12,8 +12,10 @@ std::vector<ProjectionTerm> projection_terms(const ProjectionRequest& q) {
        "column-parallel QKV and gate/up, row-parallel attention output and down; two all_reduces per layer"},
       {"overlap", q.overlap ? "full" : "none",
        q.overlap ? "layer time = max(compute, communication)" : "layer time = compute + communication"},
-      {"gemm_time", "roofline",
-       "each GEMM takes the longer of FLOPs / GEMM rate and (weights + activations) bytes / HBM bandwidth"},
+      {"gemm_time", q.gemm_us.empty() ? "roofline" : "measured",
+       q.gemm_us.empty() ? "each GEMM takes the longer of FLOPs / GEMM rate and (weights + activations) "
+                           "bytes / HBM bandwidth"
+                         : "each GEMM as timed alone at its shape on GPU 0 (cuBLAS, bf16, CUDA graph)"},
       {"rates", q.rates.source,
        fmt::format("{:.1f} TFLOP/s bf16 GEMM, {:.0f} GB/s HBM", q.rates.gemm_tflops, q.rates.hbm_gbps)},
       {"allreduce_curve", "log-log interpolation",

@@ -43,3 +43,13 @@ double gemm_roofline_us(const GemmShape& g, std::int64_t element_bytes, const Co
 }
 
 }  // namespace fb
+
+namespace fb {
+
+double gemm_time_us(const GemmShape& g, std::int64_t element_bytes, const ComputeRates& rates,
+                    const GemmTimes& measured) {
+  const auto it = measured.find({g.m, g.n, g.k});
+  return it != measured.end() ? it->second : gemm_roofline_us(g, element_bytes, rates);
+}
+
+}  // namespace fb

@@ -3,6 +3,7 @@
 // four GEMMs, their FLOPs and bytes, and the size of its two all_reduces (docs/projection.md).
 #include <array>
 #include <cstdint>
+#include <map>
 
 #include "core/projection.hpp"
 
@@ -34,8 +35,15 @@ std::uint64_t allreduce_bytes(const ModelShape& m, std::int64_t tokens);
 double layer_flops(const ModelShape& m, int tp, std::int64_t tokens);
 double layer_weight_bytes(const ModelShape& m, int tp);
 
+// GEMM times measured at their shapes, in microseconds, keyed by {m, n, k}.
+using GemmTimes = std::map<std::array<std::int64_t, 3>, double>;
+
 // Time of one GEMM on the roofline of the rates: the longer of its FLOPs at the GEMM rate and
 // its bytes (weights + activations) at the HBM bandwidth.
 double gemm_roofline_us(const GemmShape& g, std::int64_t element_bytes, const ComputeRates& rates);
+
+// The measured time when `measured` has the shape, else the roofline.
+double gemm_time_us(const GemmShape& g, std::int64_t element_bytes, const ComputeRates& rates,
+                    const GemmTimes& measured);
 
 }  // namespace fb
