@@ -42,8 +42,10 @@ std::string verdict(const ProjectionPhase& ph) {
 }
 
 std::string phase_table(const ProjectionPhase& ph) {
-  std::string out = fmt::format("\n{} ({} tokens per pass; per GPU, per layer unless noted)\n", ph.phase,
-                                ph.tokens_per_pass);
+  const char* pass =
+      ph.phase == "prefill" ? "pass = time to first token" : "pass = one step, time per output token";
+  std::string out = fmt::format("\n{} ({} tokens per pass; per GPU and per layer, {})\n", ph.phase,
+                                ph.tokens_per_pass, pass);
   out += fmt::format("{:>4} {:>11} {:>12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>12} {:>8} {:>6} {:>7}\n",
                      "TP", "all_reduce", "compute(us)", "comm(us)", "p99(us)", "layer(us)", "pass(ms)",
                      "p99(ms)", "tokens/s", "speedup", "eff", "comm");

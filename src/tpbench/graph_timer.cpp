@@ -8,6 +8,10 @@ namespace fb {
 
 GraphTiming time_in_graphs(const std::vector<GpuLane*>& lanes, int reps, int batches,
                            const std::function<void()>& enqueue) {
+  // Once outside the capture: cuBLAS and NCCL set themselves up on a first call (kernels,
+  // connections), which a capture must not record.
+  enqueue();
+  for (auto* l : lanes) l->stream->synchronize();
   for (auto* l : lanes) {
     gpu::set_device(l->device);
     gpu::Graph::begin_capture(*l->stream);

@@ -20,7 +20,8 @@ struct GraphTiming {
   double p99_us = 0;
 };
 
-// Returns the median and p99 over `batches` timed batches (after 2 untimed ones).
+// Runs `enqueue` once uncaptured, then returns the median and p99 over `batches` timed batches
+// (after 2 untimed ones).
 GraphTiming time_in_graphs(const std::vector<GpuLane*>& lanes, int reps, int batches,
                            const std::function<void()>& enqueue);
 
