@@ -10,7 +10,6 @@
 #include "project/tp_layer.hpp"
 
 namespace fb {
-namespace {}  // namespace
 
 ProjectionRow project_layer(const ProjectionRequest& q, const std::map<int, AllReduceCurve>& curves, int tp,
                             std::int64_t tokens) {
@@ -21,7 +20,7 @@ ProjectionRow project_layer(const ProjectionRequest& q, const std::map<int, AllR
   row.weight_bytes_per_gpu = layer_weight_bytes(q.model, tp);
   const std::int64_t elt = element_bytes(q.model.dtype);
   for (const auto& g : tp_layer_gemms(q.model, tp, tokens))
-    row.compute_us += gemm_roofline_us(g, elt, q.rates);
+    row.compute_us += gemm_time_us(g, elt, q.rates, q.gemm_us);
   if (tp > 1) {
     const CommTime comm = allreduce_time(curves, tp, row.allreduce_bytes, q.assume);
     row.comm_us = 2 * comm.time.median_us;  // after attention and after the MLP

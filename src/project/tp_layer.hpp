@@ -15,7 +15,9 @@ struct GemmShape {
   std::int64_t m = 0;     // tokens in the pass
   std::int64_t n = 0;
   std::int64_t k = 0;
-  [[nodiscard]] double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * k; }
+  [[nodiscard]] double flops() const {
+    return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  }
   [[nodiscard]] double weight_elements() const { return static_cast<double>(n) * static_cast<double>(k); }
   // Activations read and written once.
   [[nodiscard]] double activation_elements() const {

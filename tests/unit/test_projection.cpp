@@ -55,7 +55,7 @@ fb::ProjectionRequest llama_request(std::vector<int> tp, std::int64_t batch) {
   q.model = kLlama70b;
   q.workload = {batch, 2048, 128};
   q.tp = std::move(tp);
-  q.rates = {700, 4000, "test"};
+  q.rates = {700, 4000, "--gemm-tflops/--hbm-gbps"};  // as the command line gives them
   return q;
 }
 
