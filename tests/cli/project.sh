@@ -30,8 +30,10 @@ expect 2 "give a model" project "$fixture" "${rates[@]}"
 expect 2 "--gemm-tflops must be positive" project "$fixture" --model llama-3-70b --gemm-tflops=-1 --hbm-gbps 1
 expect 2 "covers all_reduce on 2 GPUs only" project "$fixture" --model llama-3-70b --batch 64 --tp 8 "${rates[@]}"
 expect 2 "measure it" project "$fixture" --model llama-3-70b --batch 1 --tp 2 "${rates[@]}"
+# Without --gemm-tflops/--hbm-gbps the GEMMs are timed on GPU 0, but only once the curves can answer.
+expect 2 "measure it" project "$fixture" --model llama-3-70b --batch 1 --tp 2
 expect 2 "cannot read" project "$results/missing.json" "${good[@]}"
-expect 0 "Adding GPUs" project "$fixture" "${good[@]}"
+expect 0 "Every TP listed pays: best TP=2" project "$fixture" "${good[@]}"
 expect 0 "assumed from 2 GPUs" project "$fixture" --model llama-3-70b --batch 64 --tp 8 --assume "${rates[@]}"
 
 tmp=$(mktemp -d)
