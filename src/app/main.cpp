@@ -17,6 +17,7 @@
 #include "app/compare_command.hpp"
 #include "app/doctor_command.hpp"
 #include "app/p2p_command.hpp"
+#include "app/project_command.hpp"
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
 #include "app/scale_command.hpp"
@@ -25,6 +26,7 @@
 #include "cli/compare_cli.hpp"
 #include "cli/doctor_cli.hpp"
 #include "cli/p2p_cli.hpp"
+#include "cli/project_cli.hpp"
 #include "cli/report_cli.hpp"
 #include "cli/run_cli.hpp"
 #include "cli/scale_cli.hpp"
@@ -88,6 +90,7 @@ int main_with_errors(int argc, char** argv) {
       command(app, fb::add_scale_subcommand, [&](const auto& o) { return fb::scale_command(o, line); }),
       command(app, fb::add_compare_subcommand, [](const auto& o) { return fb::compare_command(o); }),
       command(app, fb::add_report_subcommand, [](const auto& o) { return fb::report_command(o); }),
+      command(app, fb::add_project_subcommand, [&](const auto& o) { return fb::project_command(o, line); }),
       command(app, fb::add_doctor_subcommand, [&](const auto& o) { return fb::doctor_command(o, line); }),
   };
   try {

@@ -27,7 +27,7 @@ constexpr double kTwo63 = 9223372036854775808.0;
 constexpr double kTwo64 = 18446744073709551616.0;
 
 // Every whole-number member of the result document, the topology and the NVML readout.
-constexpr std::array<WholeField, 28> kWholeFields{{
+constexpr std::array<WholeField, 45> kWholeFields{{
     {"bytes", 0, kTwo64},
     {"count", 0, kTwo64},
     {"memory_bytes", 0, kTwo64},
@@ -56,6 +56,24 @@ constexpr std::array<WholeField, 28> kWholeFields{{
     {"version", -kInt, kInt},
     {"links", -kInt, kInt},
     {"n", -kInt, kInt},
+    // projection (core/projection.hpp)
+    {"allreduce_bytes", 0, kTwo64},
+    {"min_bytes", 0, kTwo64},
+    {"max_bytes", 0, kTwo64},
+    {"hidden", -kTwo63, kTwo63},
+    {"layers", -kTwo63, kTwo63},
+    {"heads", -kTwo63, kTwo63},
+    {"kv_heads", -kTwo63, kTwo63},
+    {"ffn", -kTwo63, kTwo63},
+    {"batch", -kTwo63, kTwo63},
+    {"prompt", -kTwo63, kTwo63},
+    {"decode", -kTwo63, kTwo63},
+    {"tokens_per_pass", -kTwo63, kTwo63},
+    {"tp", -kInt, kInt},
+    {"best_tp", -kInt, kInt},
+    {"stops_paying_at_tp", -kInt, kInt},
+    {"curve_gpus", -kInt, kInt},
+    {"points", -kInt, kInt},
 }};
 
 const WholeField* whole_field(std::string_view key) {

@@ -9,6 +9,7 @@
 
 #include "core/host_facts.hpp"
 #include "core/p2p_tests.hpp"
+#include "core/projection.hpp"
 #include "core/result_enums.hpp"
 #include "core/stats.hpp"
 #include "core/topology.hpp"
@@ -158,6 +159,7 @@ struct Result {
   std::vector<Finding> findings;
   std::vector<StartupPhase> startup;  // run: where the time before the first point went
   std::optional<DoctorInfo> doctor;
+  std::optional<Projection> projection;  // project: the tensor-parallel projection
 };
 
 // Whether any finding is an error (the commands then exit 1).

@@ -9,6 +9,7 @@
 #include "core/host_facts_json.hpp"
 #include "core/json_limits.hpp"
 #include "core/json_optional.hpp"
+#include "core/projection_json.hpp"
 #include "core/topology_json.hpp"
 
 namespace fb {
@@ -136,7 +137,8 @@ void to_json(json& j, const Result& v) {
            {"gpus", v.gpus},       {"topology", v.topology}, {"runs", v.runs},
            {"p2p", v.p2p},         {"findings", v.findings}};
   if (!v.startup.empty()) j["startup"] = v.startup;
-  if (v.doctor) j["doctor"] = *v.doctor;  // the doctor's documents only
+  if (v.doctor) j["doctor"] = *v.doctor;              // the doctor's documents only
+  if (v.projection) j["projection"] = *v.projection;  // project's documents only
 }
 // p2p is absent from documents written before the p2p command, doctor from all but the
 // doctor's (and its documents written before cuts were recorded).
@@ -157,6 +159,8 @@ void from_json(const json& j, Result& v) {
   j.at("findings").get_to(v.findings);
   v.startup = j.value("startup", json::array()).get<std::vector<StartupPhase>>();
   if (j.contains("doctor") && !j.at("doctor").is_null()) v.doctor = j.at("doctor").get<DoctorInfo>();
+  if (j.contains("projection") && !j.at("projection").is_null())
+    v.projection = j.at("projection").get<Projection>();
 }
 
 Result parse_result(const std::string& text) {

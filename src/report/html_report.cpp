@@ -5,6 +5,7 @@
 #include "report/html_banner.hpp"
 #include "report/html_charts.hpp"
 #include "report/html_page.hpp"
+#include "report/html_projection.hpp"
 #include "report/html_tables.hpp"
 #include "report/html_topology.hpp"
 #include "report/svg_chart.hpp"
@@ -39,6 +40,7 @@ std::string html_report(const Result& r, const Result* baseline) {
   body += html_section("busbw", "Collectives: bus bandwidth", busbw_section(r, baseline));
   body += html_section("pairs", "GPU pairs", pair_heatmap(r));
   body += html_section("scaling", "Scaling", scaling_chart(r));
+  body += html_section("projection", "Tensor-parallel projection", projection_charts(r));
   body += html_section("algos", "Algorithms and protocols", algos_chart(r) + algos_table(r));
   body += html_section("findings", "Findings", findings_html(r));
   body += html_section("topology", "Topology details", topology_table(r));

@@ -1,0 +1,96 @@
+#include "app/project_command.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/file_io.hpp"
+#include "core/result_json.hpp"
+#include "gpu/runtime.hpp"
+#include "project/allreduce_curve.hpp"
+#include "project/model_presets.hpp"
+#include "project/projection.hpp"
+#include "report/projection_console.hpp"
+#include "tpbench/tp_measure.hpp"
+
+namespace fb {
+namespace {
+
+constexpr double kValidationTolerance = 0.15;  // the acceptance bar
+
+int list_presets() {
+  for (const auto& m : model_presets())
+    std::cout << fmt::format(
+        "{:<16} hidden {:>5}, {:>3} layers, {:>3} heads, {:>2} KV heads, ffn {:>5}  {}\n", m.name, m.hidden,
+        m.layers, m.heads, m.kv_heads, m.ffn, m.source);
+  return 0;
+}
+
+Result load_result(const std::string& path) {
+  const std::string text = read_file(path);
+  try {
+    return parse_result(text);
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+bool names_a_model(const ProjectOptions& o) {
+  return !o.model.empty() || !o.shape_file.empty() || !o.hidden.empty() || !o.layers.empty() ||
+         !o.heads.empty() || !o.kv_heads.empty() || !o.ffn.empty();
+}
+
+// A real TP layer on GPUs 0 and 1 against its projection; exit 1 when a row is off by more than 15%.
+int validate(ProjectOptions o) {
+  if (!names_a_model(o)) o.model = "llama-3-70b";
+  o.tp = "1,2";
+  const ProjectionRequest request = projection_request(o);  // usage errors before any GPU
+  if (gpu::device_count() < 2) throw Error(ExitCode::environment, "--validate needs 2 GPUs");
+  const auto rows = validate_tp_layer(request.model, NcclLibrary::load(""));
+  std::cout << fmt::format("Validation: {} layer, bf16, CUDA graphs, GPUs 0 and 1 (per layer)\n",
+                           request.model.name)
+            << validation_table(rows);
+  return validation_within(rows, kValidationTolerance) ? 0 : static_cast<int>(ExitCode::finding);
+}
+
+// The GEMMs of every TP and pass of the request, timed on GPU 0, with the GPU's rates.
+void measure_compute_on_gpu0(ProjectionRequest& q) {
+  gpu::device_count();  // no GPU: an environment error that says so
+  std::vector<int> tps = q.tp;
+  tps.push_back(1);
+  const std::vector<std::int64_t> tokens{q.workload.batch * q.workload.prompt, q.workload.batch};
+  MeasuredCompute measured = measure_compute(q.model, tps, tokens);
+  q.rates = measured.rates;
+  q.gemm_us = std::move(measured.gemm_us);
+}
+
+}  // namespace
+
+int project_command(const ProjectOptions& o, const std::vector<std::string>& command_line) {
+  if (o.model == "list") return list_presets();
+  if (o.validate) return validate(o);
+  ProjectionRequest request = projection_request(o);  // usage errors first, before any file or GPU
+  if (o.result.empty())
+    FB_USAGE_ERROR(
+        "give a result document with all_reduce curves (fabricbench run all_reduce ... --json FILE)");
+  if (!o.json_path.empty()) check_output_is_not_an_input(o.json_path, {o.result});
+  Result result = load_result(o.result);
+  const auto curves = allreduce_curves(result);
+  if (!(request.rates.gemm_tflops > 0 && request.rates.hbm_gbps > 0)) {
+    ProjectionRequest dry = request;  // what the curves cannot answer is a usage error before any GPU work
+    dry.rates = {1, 1, "dry run"};
+    project_tensor_parallel(dry, curves);
+    measure_compute_on_gpu0(request);
+  }
+  result.projection = project_tensor_parallel(request, curves);
+  result.command = command_line;
+  result.finished = now_iso8601();
+  std::cout << projection_table(*result.projection);
+  flush_stdout();
+  if (!o.json_path.empty()) write_file_atomically(o.json_path, nlohmann::json(result).dump(2) + "\n");
+  return 0;
+}
+
+}  // namespace fb

@@ -1,0 +1,12 @@
+#pragma once
+// The projection as the console prints it: the model and its sources, one table per phase
+// (prefill, decode) with units, where adding GPUs stops paying, and every named assumption.
+#include <string>
+
+#include "core/projection.hpp"
+
+namespace fb {
+
+std::string projection_table(const Projection& p);
+
+}  // namespace fb

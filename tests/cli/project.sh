@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `fabricbench project` run for real on a saved 2 x H200 result (no GPU needed): bad input exits 2
+# with a clear message, a good projection exits 0, writes a document that reloads and renders.
+set -u
+bin=$1
+results=$2
+fixture=$results/h200x2-run-6coll-1M-4G-procs.json
+fail=0
+expect() {  # expect CODE NEEDLE ARGS...
+  local code=$1 needle=$2
+  shift 2
+  local out rc
+  out=$("$bin" "$@" 2>&1)
+  rc=$?
+  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: $out"; fail=1; return; fi
+  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: $out"; fail=1; return; fi
+  echo "ok: fabricbench $* -> $code"
+}
+rates=(--gemm-tflops 700 --hbm-gbps 4000)
+good=(--model llama-3-70b --batch 64 --tp 1,2 "${rates[@]}")
+expect 0 "Examples" project --help
+expect 0 "llama-3-70b" project --model list
+expect 2 "--hidden must be a positive number (got 0)" project "$fixture" --model llama-3-70b --hidden 0 "${rates[@]}"
+expect 2 "--ffn must be a positive number (got -5)" project "$fixture" --model llama-3-70b --ffn=-5 "${rates[@]}"
+expect 2 "--batch" project "$fixture" --model llama-3-70b --batch 0 "${rates[@]}"
+expect 2 "--batch" project "$fixture" --model llama-3-70b --batch=-8 "${rates[@]}"
+expect 2 "attention heads do not divide by 3" project "$fixture" --model llama-3-70b --tp 3 "${rates[@]}"
+expect 2 "unknown model 'gpt-9'" project "$fixture" --model gpt-9 "${rates[@]}"
+expect 2 "give a model" project "$fixture" "${rates[@]}"
+expect 2 "--gemm-tflops must be positive" project "$fixture" --model llama-3-70b --gemm-tflops=-1 --hbm-gbps 1
+expect 2 "covers all_reduce on 2 GPUs only" project "$fixture" --model llama-3-70b --batch 64 --tp 8 "${rates[@]}"
+expect 2 "measure it" project "$fixture" --model llama-3-70b --batch 1 --tp 2 "${rates[@]}"
+# Without --gemm-tflops/--hbm-gbps the GEMMs are timed on GPU 0, but only once the curves can answer.
+expect 2 "measure it" project "$fixture" --model llama-3-70b --batch 1 --tp 2
+expect 2 "cannot read" project "$results/missing.json" "${good[@]}"
+expect 0 "Every TP listed pays: best TP=2" project "$fixture" "${good[@]}"
+expect 0 "assumed from 2 GPUs" project "$fixture" --model llama-3-70b --batch 64 --tp 8 --assume "${rates[@]}"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '{"hidden": 4096, "layers": 2, "heads": 32, "kv_heads": 8, "ffn": 14336}\n' > "$tmp/shape.json"
+expect 0 "Model: custom" project "$fixture" --shape "$tmp/shape.json" --batch 256 --tp 2 "${rates[@]}"
+printf '{"hidden": 1e300, "layers": 2, "heads": 32, "kv_heads": 8, "ffn": 14336}\n' > "$tmp/huge.json"
+expect 2 "expected a whole number" project "$fixture" --shape "$tmp/huge.json" "${rates[@]}"
+expect 0 "prefill" project "$fixture" "${good[@]}" --json "$tmp/p.json"
+expect 0 "" report "$tmp/p.json" -o "$tmp/p.html"
+grep -q 'data-chart="projection-speedup"' "$tmp/p.html" || { echo "FAIL: no projection chart in the report"; fail=1; }
+python3 - "$tmp/p.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d["projection"]["phases"][1]["rows"]
+assert [r["tp"] for r in rows] == [1, 2], rows
+assert rows[1]["allreduce_bytes"] == 1 << 20, rows[1]
+print("ok: the document holds the projection")
+PY
+exit $fail

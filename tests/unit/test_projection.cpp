@@ -1,0 +1,197 @@
+// The tensor-parallel projection against hand-computed cases: the layer's GEMM shapes, FLOPs,
+// weight bytes and all_reduce bytes (Llama-3-70B), the roofline, the log-log interpolation of the
+// all_reduce curve (synthetic and the real 2 x H200 fixture), speedup/efficiency and where
+// adding GPUs stops paying, the usage errors, the JSON round trip and the console golden.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/file_io.hpp"
+#include "core/result_json.hpp"
+#include "project/model_presets.hpp"
+#include "project/projection.hpp"
+#include "project/tp_layer.hpp"
+#include "report/html_report.hpp"
+#include "report/projection_console.hpp"
+
+namespace {
+
+const fb::ModelShape kLlama70b = fb::model_preset("llama-3-70b");
+
+fb::Result fixture(const std::string& name) {
+  return fb::parse_result(fb::read_file(std::string(FB_FIXTURE_DIR) + "/results/" + name));
+}
+
+fb::AllReduceCurve curve2(std::vector<fb::CurvePoint> points) {
+  fb::CurveSource s;
+  s.gpus = 2;
+  return {s, std::move(points)};
+}
+
+fb::ExitCode code_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const fb::Error& e) {
+    return e.code();
+  }
+  return fb::ExitCode::ok;
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const fb::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+fb::ProjectionRequest llama_request(std::vector<int> tp, std::int64_t batch) {
+  fb::ProjectionRequest q;
+  q.model = kLlama70b;
+  q.workload = {batch, 2048, 128};
+  q.tp = std::move(tp);
+  q.rates = {700, 4000, "--gemm-tflops/--hbm-gbps"};  // as the command line gives them
+  return q;
+}
+
+}  // namespace
+
+TEST(ProjectionLayer, Llama70bGemmShapesPerGpu) {
+  // head_dim 128; TP=2: 32 query heads, 4 KV heads, half of the 28672-wide MLP.
+  const auto g = fb::tp_layer_gemms(kLlama70b, 2, 8);
+  EXPECT_EQ(g[0].n, (32 + 2 * 4) * 128);
+  EXPECT_EQ(g[0].k, 8192);
+  EXPECT_EQ(g[1].n, 8192);
+  EXPECT_EQ(g[1].k, 32 * 128);
+  EXPECT_EQ(g[2].n, 2 * 14336);
+  EXPECT_EQ(g[3].k, 14336);
+  EXPECT_EQ(g[3].m, 8);
+  // TP=16 is past the 8 KV heads: each GPU keeps one KV head, 4 query heads.
+  EXPECT_EQ(fb::tp_layer_gemms(kLlama70b, 16, 1)[0].n, (4 + 2 * 1) * 128);
+}
+
+TEST(ProjectionLayer, Llama70bFlopsAndWeightBytes) {
+  // Weights per layer: 8192*10240 + 8192*8192 + 8192*57344 + 28672*8192 = 855,638,016 elements.
+  EXPECT_DOUBLE_EQ(fb::layer_weight_bytes(kLlama70b, 1), 855638016.0 * 2);
+  EXPECT_DOUBLE_EQ(fb::layer_weight_bytes(kLlama70b, 2), 427819008.0 * 2);
+  EXPECT_DOUBLE_EQ(fb::layer_flops(kLlama70b, 1, 1), 2.0 * 855638016.0);
+  EXPECT_DOUBLE_EQ(fb::layer_flops(kLlama70b, 2, 2048), 2.0 * 2048 * 427819008.0);
+}
+
+TEST(ProjectionLayer, AllReduceBytesAreTokensTimesHiddenTimesElement) {
+  EXPECT_EQ(fb::allreduce_bytes(kLlama70b, 2048), 2048u * 8192u * 2u);  // 32 MiB
+  EXPECT_EQ(fb::allreduce_bytes(kLlama70b, 1), 16384u);
+  auto fp32 = kLlama70b;
+  fp32.dtype = "fp32";
+  EXPECT_EQ(fb::allreduce_bytes(fp32, 8), 8u * 8192u * 4u);
+}
+
+TEST(ProjectionLayer, RooflineTakesTheSlowerOfComputeAndMemory) {
+  const fb::GemmShape decode{"attn_out", 1, 8192, 8192};
+  // (8192*8192 weights + 1*(8192+8192) activations) * 2 B at 1000 GB/s = 134.250496 us.
+  EXPECT_NEAR(fb::gemm_roofline_us(decode, 2, {1000, 1000, ""}), 134.250496, 1e-9);
+  const fb::GemmShape prefill{"attn_out", 8192, 8192, 8192};
+  // 2*8192^3 FLOP at 1000 TFLOP/s = 1099.511627776 us (memory: 402.6 us).
+  EXPECT_NEAR(fb::gemm_roofline_us(prefill, 2, {1000, 1000, ""}), 1099.511627776, 1e-6);
+}
+
+TEST(ProjectionCurve, InterpolatesInLogLogSpace) {
+  const auto c = curve2({{4 << 20, 20, 30}, {1 << 20, 10, 12}});
+  EXPECT_DOUBLE_EQ(c.at(1 << 20).median_us, 10);  // a measured point is its own
+  EXPECT_NEAR(c.at(2 << 20).median_us, 10 * std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(c.at(2 << 20).p99_us, std::sqrt(12.0 * 30.0), 1e-9);
+}
+
+TEST(ProjectionCurve, RefusesToExtrapolate) {
+  const auto c = curve2({{1 << 20, 10, 12}, {4 << 20, 20, 30}});
+  EXPECT_EQ(code_of([&] { (void)c.at(16384); }), fb::ExitCode::usage);
+  EXPECT_NE(message_of([&] { (void)c.at(8 << 20); }).find("measure it"), std::string::npos);
+  EXPECT_EQ(code_of([&] { curve2({{1 << 20, 0, 1}}); }), fb::ExitCode::usage);
+}
+
+TEST(ProjectionCurve, ReadsTheRealTwoH200Curve) {
+  const auto curves = fb::allreduce_curves(fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  ASSERT_EQ(curves.size(), 1u);
+  const auto& c = curves.at(2);
+  EXPECT_EQ(c.source().points, 6);
+  // 32 MiB lies halfway (in log) between the 16 MiB (78.180 us) and 64 MiB (256.545 us) points.
+  EXPECT_NEAR(c.at(32 << 20).median_us, std::sqrt(78.18000018596649 * 256.5448045730591), 1e-9);
+}
+
+TEST(ProjectionScaling, SpeedupEfficiencyAndWhereItStopsPaying) {
+  fb::ProjectionPhase ph;
+  for (const auto& [tp, ms] : std::vector<std::pair<int, double>>{{1, 10}, {2, 6}, {4, 5}, {8, 4.9}}) {
+    fb::ProjectionRow r;
+    r.tp = tp;
+    r.pass_ms = ms;
+    ph.rows.push_back(r);
+  }
+  fb::judge_scaling(ph, 0.5);
+  EXPECT_NEAR(ph.rows[1].speedup, 10.0 / 6, 1e-12);
+  EXPECT_NEAR(ph.rows[1].efficiency, 10.0 / 12, 1e-12);
+  EXPECT_NEAR(ph.rows[2].efficiency, 0.5, 1e-12);
+  // TP 1 -> 2 gains 67% of an ideal 100%: pays. TP 2 -> 4 gains 20% of 100%: stops paying.
+  EXPECT_EQ(ph.best_tp, 2);
+  EXPECT_EQ(ph.stops_paying_at_tp, 4);
+}
+
+TEST(ProjectionScaling, AssumeRescalesTheLargestCurveByTheBusFactor) {
+  std::map<int, fb::AllReduceCurve> curves;
+  curves.emplace(2, curve2({{1 << 20, 10, 12}, {4 << 20, 20, 30}}));
+  const auto t = fb::allreduce_time(curves, 8, 1 << 20, true);
+  EXPECT_DOUBLE_EQ(t.time.median_us, 10 * 1.75);  // 2*7/8 over 2*1/2
+  EXPECT_TRUE(t.assumed);
+  EXPECT_NE(message_of([&] { (void)fb::allreduce_time(curves, 8, 1 << 20, false); }).find("--assume"),
+            std::string::npos);
+}
+
+TEST(ProjectionScaling, WholeProjectionFromTheH200Fixture) {
+  const auto curves = fb::allreduce_curves(fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  const auto p = fb::project_tensor_parallel(llama_request({2}, 64), curves);
+  ASSERT_EQ(p.phases.size(), 2u);
+  const auto& decode = p.phases[1].rows;
+  ASSERT_EQ(decode.size(), 2u);
+  EXPECT_EQ(decode[1].allreduce_bytes, 1u << 20);  // 64 tokens x 8192 x 2 B: the curve's first point
+  EXPECT_DOUBLE_EQ(decode[1].comm_us, 2 * 15.227999538183212);
+  EXPECT_DOUBLE_EQ(decode[1].layer_us, decode[1].compute_us + decode[1].comm_us);
+  EXPECT_NEAR(decode[1].pass_ms, decode[1].layer_us * 80 / 1e3, 1e-12);
+  EXPECT_NEAR(decode[1].tokens_per_s, 64 / (decode[1].pass_ms / 1e3), 1e-9);
+  EXPECT_NEAR(decode[1].speedup, decode[0].pass_ms / decode[1].pass_ms, 1e-12);
+  EXPECT_EQ(decode[0].comm_us, 0);
+}
+
+TEST(ProjectionErrors, BadInputIsAUsageError) {
+  const auto curves = fb::allreduce_curves(fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  auto zero = llama_request({2}, 64);
+  zero.model.hidden = 0;
+  EXPECT_EQ(code_of([&] { fb::project_tensor_parallel(zero, curves); }), fb::ExitCode::usage);
+  auto negative = llama_request({2}, -1);
+  EXPECT_EQ(code_of([&] { fb::project_tensor_parallel(negative, curves); }), fb::ExitCode::usage);
+  EXPECT_NE(message_of([&] { fb::check_tp_degree(kLlama70b, 3); }).find("64 attention heads"),
+            std::string::npos);
+  // TP=4 with a curve of 2 GPUs only, and no --assume.
+  EXPECT_EQ(code_of([&] { fb::project_tensor_parallel(llama_request({4}, 64), curves); }),
+            fb::ExitCode::usage);
+  // Decode at batch 1 is a 16 KiB all_reduce: below the fixture's 1 MiB, so measure it.
+  EXPECT_EQ(code_of([&] { fb::project_tensor_parallel(llama_request({2}, 1), curves); }),
+            fb::ExitCode::usage);
+}
+
+TEST(ProjectionReport, ConsoleGoldenJsonRoundTripAndChart) {
+  auto r = fixture("h200x2-run-6coll-1M-4G-procs.json");
+  auto q = llama_request({2, 4}, 64);
+  q.assume = true;  // TP=4 from the 2-GPU curve, marked in the table
+  r.projection = fb::project_tensor_parallel(q, fb::allreduce_curves(r));
+  EXPECT_EQ(fb::projection_table(*r.projection),
+            fb::read_file(std::string(FB_GOLDEN_DIR) + "/projection_llama70b.txt"));
+  const auto back = fb::parse_result(nlohmann::json(r).dump());
+  ASSERT_TRUE(back.projection);
+  EXPECT_EQ(back.projection->phases[1].rows[1].allreduce_bytes, 1u << 20);
+  EXPECT_EQ(nlohmann::json(back).dump(), nlohmann::json(r).dump());
+  EXPECT_NE(fb::html_report(r, nullptr).find("data-chart=\"projection-speedup\""), std::string::npos);
+}
