@@ -27,10 +27,12 @@ std::map<std::string, Figure> figures(const Result& r) {
     std::string forced;
     for (const auto& [k, v] : run.forced) forced += fmt::format(" {}={}", k, v);
     for (const auto& p : run.points) {
+      // Not the launcher: the same collective on as many GPUs is the same figure whether
+      // fabricbench, mpirun or torchrun started the ranks - which is what comparing them checks.
       const auto key =
-          fmt::format("{} {} {}{} {} B {}-place {} GPUs {}{}{}", run.kind, run.collective, run.dtype,
+          fmt::format("{} {} {}{} {} B {}-place {} GPUs{}{}", run.kind, run.collective, run.dtype,
                       run.op.empty() ? "" : " " + run.op, p.bytes, p.in_place ? "in" : "out", run.gpus.size(),
-                      run.launcher, run.graph_launches ? " graph" : "", forced);
+                      run.graph_launches ? " graph" : "", forced);
       out[key] = {p.bytes, p.busbw_gbps > 0 ? p.busbw_gbps : p.algbw_gbps, rel_noise(p.time_us.median_ci),
                   false};
     }
@@ -76,7 +78,7 @@ CompareReport compare_results(const Result& base, const Result& next, double thr
   if (rep.rows.empty())
     FB_USAGE_ERROR(
         fmt::format("the two results share no measurement ({} only in the first, {} only in the second): "
-                    "different collectives, sizes, GPU counts or launchers?",
+                    "different collectives, sizes or GPU counts?",
                     rep.only_in_base, rep.only_in_next));
   return rep;
 }

@@ -11,7 +11,7 @@
 namespace fb {
 
 struct CompareRow {
-  std::string key;  // what was measured: collective, type, op, placement, size, GPUs, launcher, forced
+  std::string key;  // what was measured: collective, type, op, placement, size, GPUs, forced
   std::uint64_t bytes = 0;
   double base = 0;  // busbw GB/s (p2p: its figure, GB/s or ns)
   double next = 0;

@@ -57,6 +57,14 @@ TEST(Compare, NoiseLevelDifferencesPass) {
   EXPECT_FALSE(fb::compare_results(scaled(1.0), scaled(1.2), 0.05, 0).regression());
 }
 
+TEST(Compare, TheSameRunUnderAnotherLauncherIsCompared) {
+  auto torchrun = sample_result();
+  for (auto& run : torchrun.runs) run.launcher = "torchrun";
+  const auto rep = fb::compare_results(sample_result(), torchrun, 0.05, 64 << 20);
+  EXPECT_EQ(rep.rows.size(), 3u);
+  for (const auto& row : rep.rows) EXPECT_EQ(row.verdict, "same") << row.key;
+}
+
 TEST(Compare, UnrelatedResultsAreAUsageError) {
   auto other = sample_result();
   other.runs[0].collective = "all_gather";

@@ -87,6 +87,17 @@ bool fnuz_fp8(DType t) {
   return false;
 }
 
+// The fp8 half of dispatch(): MI300's fnuz formats on AMD when `fnuz`, else the OCP ones.
+template <typename F>
+void dispatch_fp8(DType t, bool fnuz, F&& f) {
+  if constexpr (build_vendor() == Vendor::amd) {
+    if (fnuz && t == DType::fp8_e4m3) return f(static_cast<kernels::Fp8E4M3Fnuz*>(nullptr));
+    if (fnuz) return f(static_cast<kernels::Fp8E5M2Fnuz*>(nullptr));
+  }
+  if (t == DType::fp8_e4m3) return f(static_cast<kernels::Fp8E4M3*>(nullptr));
+  return f(static_cast<kernels::Fp8E5M2*>(nullptr));
+}
+
 // Calls f with a null pointer of the element type of `t` (fnuz: MI300's fp8 formats).
 template <typename F>
 void dispatch(DType t, bool fnuz, F&& f) {
@@ -112,15 +123,8 @@ void dispatch(DType t, bool fnuz, F&& f) {
     case DType::float64:
       return f(static_cast<double*>(nullptr));
     case DType::fp8_e4m3:
-      if constexpr (build_vendor() == Vendor::amd) {
-        if (fnuz) return f(static_cast<kernels::Fp8E4M3Fnuz*>(nullptr));
-      }
-      return f(static_cast<kernels::Fp8E4M3*>(nullptr));
     case DType::fp8_e5m2:
-      if constexpr (build_vendor() == Vendor::amd) {
-        if (fnuz) return f(static_cast<kernels::Fp8E5M2Fnuz*>(nullptr));
-      }
-      return f(static_cast<kernels::Fp8E5M2*>(nullptr));
+      return dispatch_fp8(t, fnuz, f);
   }
 }
 
