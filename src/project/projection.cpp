@@ -71,6 +71,7 @@ CommTime allreduce_time(const std::map<int, AllReduceCurve>& curves, int tp, std
                         bool assume) {
   if (const auto own = curves.find(tp); own != curves.end()) return {own->second.at(bytes), tp, false};
   std::vector<int> counts;
+  counts.reserve(curves.size());
   for (const auto& [gpus, curve] : curves) counts.push_back(gpus);
   if (counts.empty())
     FB_USAGE_ERROR(fmt::format("--tp {}: the result holds no all_reduce measured on 2 or more GPUs", tp));

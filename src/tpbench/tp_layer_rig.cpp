@@ -1,5 +1,7 @@
 #include "tpbench/tp_layer_rig.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "gpu/copy_ops.hpp"
 
@@ -64,6 +66,7 @@ TpLayerRig::~TpLayerRig() = default;
 
 std::vector<GpuLane*> TpLayerRig::lanes(int count) {
   std::vector<GpuLane*> out;
+  out.reserve(static_cast<std::size_t>(std::max(count, 0)));
   for (int i = 0; i < count; ++i) out.push_back(&lanes_.at(static_cast<std::size_t>(i))->gpu);
   return out;
 }
@@ -125,6 +128,7 @@ GraphTiming TpLayerRig::layer(const ModelShape& m, int tp, std::int64_t tokens) 
   const auto reduce = [&](std::size_t which) {
     if (tp == 1) return;
     std::vector<void*> data;
+    data.reserve(static_cast<std::size_t>(tp));
     for (int i = 0; i < tp; ++i) data.push_back(shards[i][which].out.data());
     all_reduce_on(data, allreduce_bytes(m, tokens));
   };
