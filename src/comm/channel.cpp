@@ -35,16 +35,18 @@ void Channel::send(const nlohmann::json& message) {
   }
 }
 
-bool Channel::pump() {
+bool read_available(int fd, std::string& buffer) {
   std::array<char, 65536> chunk{};
   for (;;) {
-    const auto n = ::read(fd_, chunk.data(), chunk.size());
+    const auto n = ::read(fd, chunk.data(), chunk.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
-    buffer_.append(chunk.data(), static_cast<std::size_t>(n));
+    buffer.append(chunk.data(), static_cast<std::size_t>(n));
     return true;
   }
 }
+
+bool Channel::pump() { return read_available(fd_, buffer_); }
 
 std::optional<nlohmann::json> Channel::next() {
   if (buffer_.size() < 4) return std::nullopt;

@@ -32,4 +32,8 @@ class Channel {
   std::string buffer_;
 };
 
+// One read() of what `fd` has now (at most 64 KiB), appended to `buffer`, retried on EINTR.
+// False once the peer has closed it (or the read failed). Shared by Channel and the TCP Link.
+bool read_available(int fd, std::string& buffer);
+
 }  // namespace fb

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "comm/channel.hpp"
 #include "core/error.hpp"
 
 namespace fb {
@@ -64,16 +65,7 @@ bool Link::send(char type, const std::string& payload) {
   return true;
 }
 
-bool Link::pump() {
-  std::array<char, 65536> chunk{};
-  for (;;) {
-    const auto n = ::read(fd_, chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    buffer_.append(chunk.data(), static_cast<std::size_t>(n));
-    return true;
-  }
-}
+bool Link::pump() { return read_available(fd_, buffer_); }
 
 std::optional<Frame> Link::next() {
   if (buffer_.size() < kHeader) return std::nullopt;
