@@ -4,10 +4,13 @@
 # NCCLTESTS_BUILD: a build folder of nccl-tests (github.com/NVIDIA/nccl-tests, built from its
 # public source with MPI=1 for the two-process rows; never committed here). Runs, ROUNDS times
 # alternately (default 2):
-#   sweep    6 collectives, 1 MiB - 4 GiB by x2: nccl-tests (`mpirun -np 2 <c>_perf -g 1`, its
-#            defaults -n 20 -w 5, one mpirun per collective) against one `fabricbench run`
-#            (default launcher: one process per GPU); wall time of each, the ratio, and the
-#            out-of-place busbw side by side (within 1% at >= 64 MiB, else exit 1).
+#   sweep    6 collectives, 1 MiB - 4 GiB by x2: nccl-tests (`mpirun -np 2 <c>_perf -g 1`, one
+#            mpirun per collective) twice, with its defaults (-n 20 -w 5 -c 1) and with -c 0,
+#            against one `fabricbench run` (default launcher: one process per GPU); wall time of
+#            each, the ratios, and the out-of-place busbw side by side. The 1% bar at >= 64 MiB
+#            (else exit 1) is against -c 0: nccl-tests' data check re-fills the buffers before
+#            each size's timing, and with it all_gather/reduce_scatter at 2-4 GiB fall into a
+#            slower mode in some processes (docs/metrics.md, "Comparing with nccl-tests"); fabricbench times unchecked data.
 #   startup  one 1 MiB all_reduce point, whole process: nccl-tests -g 2 and mpirun -np 2 against
 #            fabricbench with both launchers.
 #   doctor   `doctor --quick` healthy, with NCCL_P2P_DISABLE=1, and with P2P and SHM disabled:
@@ -34,14 +37,17 @@ timed() {
 
 : > "$out/walls.txt"
 for r in $(seq 1 "$rounds"); do
-  echo "round $r: nccl-tests sweep" >&2
-  total=0
-  for c in "${colls[@]}"; do
-    read -r ms rc < <(timed "$out/nt_${c}_r$r.txt" "${mpi[@]}" "$nt/${c}_perf" -b 1M -e 4G -f 2 -g 1)
-    [[ $rc -eq 0 ]] || echo "nccl-tests $c failed (rc $rc): $out/nt_${c}_r$r.txt" >&2
-    total=$((total + ms))
+  echo "round $r: nccl-tests sweeps (-c 1, -c 0)" >&2
+  for check in 1 0; do
+    tag=$([[ $check == 1 ]] && echo nt || echo ntc0)
+    total=0
+    for c in "${colls[@]}"; do
+      read -r ms rc < <(timed "$out/${tag}_${c}_r$r.txt" "${mpi[@]}" "$nt/${c}_perf" -b 1M -e 4G -f 2 -g 1 -c $check)
+      [[ $rc -eq 0 ]] || echo "nccl-tests $c failed (rc $rc): $out/${tag}_${c}_r$r.txt" >&2
+      total=$((total + ms))
+    done
+    echo "sweep nccl-tests-c$check $r $total" >> "$out/walls.txt"
   done
-  echo "sweep nccl-tests $r $total" >> "$out/walls.txt"
   echo "round $r: fabricbench sweep" >&2
   read -r ms rc < <(timed "$out/fb_r$r.txt" "$fb" run "${colls[@]}" -b 1M -e 4G -f 2 -q \
     --json "$out/fb_r$r.json")
