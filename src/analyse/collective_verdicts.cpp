@@ -10,6 +10,7 @@
 
 #include "analyse/ceilings.hpp"
 #include "analyse/expectations.hpp"
+#include "analyse/vendor_tools.hpp"
 
 namespace fb {
 namespace {
@@ -126,8 +127,9 @@ std::vector<Finding> check_expectations(const Result& r) {
          fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
                      worst_e->gbps * (1 - expectation_tolerance(*worst_e, interval(*worst))),
                      expectation_tolerance(*worst_e, interval(*worst)) * 100),
-         "the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' clocks "
-         "and power (nvidia-smi -q -d PERFORMANCE) and NCCL's transport (NCCL_DEBUG=INFO)"});
+         fmt::format("the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
+                     "clocks and power ({}) and {}'s transport (NCCL_DEBUG=INFO)",
+                     vendor_tools(result_vendor(r)).clocks, r.host.comm.name.empty() ? "NCCL" : r.host.comm.name)});
   }
   if (!none.empty())
     out.push_back(

@@ -6,6 +6,7 @@
 #include <map>
 #include <string_view>
 
+#include "analyse/vendor_tools.hpp"
 #include "topo/link_rates.hpp"
 
 namespace fb {
@@ -78,6 +79,7 @@ std::string connection_class(const P2pMeasurement& m, const Topology& t) {
 
 std::vector<Finding> check_p2p(const std::vector<P2pMeasurement>& ms, const Topology& t, double margin) {
   std::vector<Finding> out;
+  const auto& tools = vendor_tools(topology_vendor(t));
   // Keyed by the test's name, so that findings come in the order they always have.
   std::map<std::pair<std::string_view, std::string>, std::vector<const P2pMeasurement*>> groups;
   for (const auto& m : ms)
@@ -99,8 +101,8 @@ std::vector<Finding> check_p2p(const std::vector<P2pMeasurement>& ms, const Topo
            fmt::format("within {:.0f}% of its peers", margin * 100),
            host ? "check that GPU's PCIe slot, riser and link state (fabricbench topo) and what shares "
                   "its uplink"
-                : "check that pair's links (nvidia-smi nvlink -s / -e for errors) and its PCIe path "
-                  "(fabricbench topo)"});
+                : fmt::format("check that pair's links ({}) and its PCIe path (fabricbench topo)",
+                              tools.links)});
     }
   }
   for (const auto& m : ms) {
@@ -110,8 +112,9 @@ std::vector<Finding> check_p2p(const std::vector<P2pMeasurement>& ms, const Topo
            fmt::format("{} {}: {} of {} words wrong after the copies", m.test, where(m), m.wrong,
                        m.bytes / 4),
            "every word copied intact",
-           "a copy that corrupts data points at failing hardware: rerun, check `nvidia-smi -q -d ECC`, "
-           "and take the GPU out of service if it repeats"});
+           fmt::format("a copy that corrupts data points at failing hardware: rerun, check `{}`, and take "
+                       "the GPU out of service if it repeats",
+                       tools.ecc)});
     if (m.test == P2pTest::ce_read && m.note.starts_with("staged"))  // once per direction
       out.push_back({"P2P_STAGED", Severity::info, fmt::format("{} {}: {}", m.test, where(m), m.note),
                      "direct peer access", "see TOPO_NO_P2P in `fabricbench topo`"});

@@ -8,6 +8,7 @@
 
 #include "analyse/ceilings.hpp"
 #include "analyse/expectations.hpp"
+#include "analyse/vendor_tools.hpp"
 
 namespace fb {
 namespace {
@@ -66,16 +67,18 @@ std::optional<Finding> below_ceiling(const P2pMeasurement& m, const Topology& t)
   if (m.value >= floor) return std::nullopt;
   const bool host = is_host(m);
   if (host && trained_low(t.find_gpu(host_gpu(m)))) return std::nullopt;  // the link finding says it
+  const auto& tools = vendor_tools(topology_vendor(t));
   return Finding{
       host ? "HOST_LINK_SLOW" : "P2P_BELOW_CEILING", Severity::warning,
       fmt::format("{} {}: {:.1f} GB/s is {:.0f}% of the path ceiling {:.1f} GB/s ({})", m.test, where(m),
                   m.value, m.value / c.gbps * 100, c.gbps, c.source),
       fmt::format("at least {:.1f} GB/s ({:.0f}% of the ceiling, less the sample spread)", floor,
                   (1 - kBelowCeiling - spread(m)) * 100),
-      host ? "check the GPU's PCIe link under load (nvidia-smi -q -d PCIE: current vs max gen/width), "
-             "its slot and riser, and what shares the uplink"
-           : "check the pair's links (nvidia-smi nvlink -s / -e for errors), the PCIe path (ACS, "
-             "IOMMU) and the copy engines (nvidia-smi -q)"};
+      host ? fmt::format("check the GPU's PCIe link under load ({}), its slot and riser, and what shares "
+                         "the uplink",
+                         tools.pcie)
+           : fmt::format("check the pair's links ({}), the PCIe path (ACS, IOMMU) and the copy engines ({})",
+                         tools.links, tools.status)};
 }
 
 std::optional<Finding> below_expected(const Result& r, const P2pMeasurement& m) {

@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include "analyse/vendor_tools.hpp"
+
 namespace fb {
 namespace {
 
@@ -40,10 +42,10 @@ void check_lost_gpus(const Result& r, std::vector<Finding>& out) {
        fmt::format("GPU {} named by the run but missing from {}", fmt::join(lost, ", "),
                    r.topology ? "the topology or the document's GPU list" : "the document's GPU list"),
        "every GPU the run started with present to the end",
-       "check `nvidia-smi -q` and the kernel log (dmesg: Xid 79 'fallen off the bus') for that GPU"});
+       fmt::format("check {} for that GPU", vendor_tools(result_vendor(r)).lost_gpu)});
 }
 
-void check_points(const Run& run, std::vector<Finding>& out) {
+void check_points(const Run& run, const VendorTools& tools, std::vector<Finding>& out) {
   std::vector<std::string> unbounded;
   std::vector<std::string> jitter_large;
   std::vector<std::string> jitter_small;
@@ -71,8 +73,9 @@ void check_points(const Run& run, std::vector<Finding>& out) {
         {"RESULT_JITTER", large ? Severity::warning : Severity::info,
          fmt::format("{}: {}", run_name(run), fmt::join(list, "; ")),
          fmt::format("the slowest batches within {:.0f}x the median", large ? kJitterLarge : kJitterSmall),
-         "something stalls the GPUs or the launching CPUs now and then: other jobs, CPU frequency "
-         "scaling, unpinned processes (numactl), throttling (nvidia-smi -q -d PERFORMANCE)"});
+         fmt::format("something stalls the GPUs or the launching CPUs now and then: other jobs, CPU frequency "
+                     "scaling, unpinned processes (numactl), throttling ({})",
+                     tools.clocks)});
   }
 }
 
@@ -107,6 +110,7 @@ std::vector<Finding> check_run_status(const Result& r) {
 
 std::vector<Finding> check_data_and_noise(const Result& r) {
   std::vector<Finding> out;
+  const auto& tools = vendor_tools(result_vendor(r));
   for (const auto& run : r.runs) {
     std::vector<std::string> wrong;
     std::vector<std::string> noisy;
@@ -127,9 +131,10 @@ std::vector<Finding> check_data_and_noise(const Result& r) {
           {"RESULT_NOISY", Severity::warning,
            fmt::format("{}: median time known only to {}", run.collective, fmt::join(noisy, ", ")),
            fmt::format("+-{:.0f}% or better", kNoisy * 100),
-           "something else uses the GPUs or CPUs (nvidia-smi, top); rerun on an idle machine or raise "
-           "--max-time"});
-    check_points(run, out);
+           fmt::format("something else uses the GPUs or CPUs ({}); rerun on an idle machine or raise "
+                       "--max-time",
+                       tools.processes)});
+    check_points(run, tools, out);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 
@@ -11,6 +12,7 @@
 #include "core/units.hpp"
 #include "gpu/copy_ops.hpp"
 #include "gpu/runtime.hpp"
+#include "gpu/vendor.hpp"
 
 namespace fb {
 namespace {
@@ -59,11 +61,22 @@ class P2pBench {
     } catch (const Stopped&) {
       stopped = true;
     }
+    note_copy_carrier();
     return std::move(out_);
   }
 
  private:
   struct Stopped {};  // thrown between samples once stop_ says so; caught in run()
+
+  // A "copy engine" figure that no DMA engine made (AMD with HSA_ENABLE_SDMA=0) says so.
+  void note_copy_carrier() {
+    const auto note = gpu::copy_carrier_note(gpu::copy_carrier(std::getenv("HSA_ENABLE_SDMA")));
+    if (note.empty()) return;
+    for (auto& m : out_) {
+      if (p2p_test_spec(m.test).copier != P2pCopier::copy_engine || m.samples == 0) continue;
+      m.note = m.note.empty() ? std::string(note) : fmt::format("{}; {}", m.note, note);
+    }
+  }
 
   void run_tests() {
     if (plan_.pairs && sides_.size() > 1) {

@@ -9,7 +9,7 @@ MachineFacts probe_machine_facts(const NcclLibrary& lib) {
   const int n = gpu::device_count();
   for (int i = 0; i < n; ++i) {
     const auto p = gpu::device_props(i);
-    facts.devices.push_back({p.compute_capability, p.memory_bytes, p.name});
+    facts.devices.push_back({p.compute_capability, p.memory_bytes, p.name, p.arch});
   }
   facts.nccl_version = lib.version_code();
   return facts;

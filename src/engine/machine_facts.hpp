@@ -12,6 +12,7 @@ struct DeviceSummary {
   int compute_capability = 0;  // major*10 + minor
   std::uint64_t memory_bytes = 0;
   std::string name;
+  std::string arch;  // "sm_90", "gfx942" (gpu/vendor.hpp): what AMD's type support follows
 };
 
 struct MachineFacts {

@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "engine/plan_runner.hpp"
+#include "gpu/vendor.hpp"
 
 namespace fb {
 namespace {
@@ -18,13 +19,14 @@ void check_dtype_supported(DType t, const MachineFacts& m, const std::vector<int
                                info.name, info.min_nccl_version / 10000, info.min_nccl_version % 10000 / 100,
                                m.nccl_version / 10000, m.nccl_version % 10000 / 100, m.nccl_version % 100));
   for (const int g : gpus) {
-    const int cc = m.devices.at(static_cast<std::size_t>(g)).compute_capability;
-    if (cc < info.min_compute_capability)
-      FB_USAGE_ERROR(
-          fmt::format("NCCL reduces {} only on compute capability {}.{} or newer; GPU {} "
-                      "is {}.{}",
-                      info.name, info.min_compute_capability / 10, info.min_compute_capability % 10, g,
-                      cc / 10, cc % 10));
+    const auto& dev = m.devices.at(static_cast<std::size_t>(g));
+    if (!gpu::reduces_type_on(info.min_compute_capability, dev.compute_capability, dev.arch))
+      FB_USAGE_ERROR(fmt::format("{} reduces {} only on {}; GPU {} ({}) is {}", gpu::collective_library_name(),
+                                 info.name, gpu::type_floor_name(info.min_compute_capability), g, dev.name,
+                                 dev.arch.empty() ? fmt::format("compute capability {}.{}",
+                                                                dev.compute_capability / 10,
+                                                                dev.compute_capability % 10)
+                                                  : dev.arch));
   }
 }
 

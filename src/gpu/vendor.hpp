@@ -44,4 +44,23 @@ std::string arch_name(int major, int minor, std::string_view gcn_arch_name, Vend
 // no infinities), which RCCL uses for its fp8 types there; NVIDIA and later AMD GPUs use OCP's.
 bool fp8_is_fnuz(std::string_view arch);
 
+// Whether the vendor's collective library reduces a type on this GPU. `nvidia_floor` is the
+// type's NVIDIA compute-capability floor (x10; 0: every GPU), and only the fp8 types have one.
+// NVIDIA: compute_capability >= floor. AMD: compute capabilities mean nothing there (gfx90a
+// reads 9.0); fp8 arithmetic exists from MI300 (gfx94x) on, not on MI200 (gfx90a) or MI100
+// (gfx908) (ROCm's "Data types and precision support" table).
+bool reduces_type_on(int nvidia_floor, int compute_capability, std::string_view arch, Vendor v = build_vendor());
+
+// The floor in the vendor's words for messages: "compute capability 9.0", "gfx942 (MI300)".
+std::string type_floor_name(int nvidia_floor, Vendor v = build_vendor());
+
+// What carries the runtime's peer and host copies (p2p's "copy engine" tests): a DMA engine
+// (NVIDIA's copy engines, AMD's SDMA engines), or, on AMD with HSA_ENABLE_SDMA=0, blit kernels
+// on the compute units, which then compete with the SM-copy tests for the same units.
+enum class CopyCarrier { dma_engine, blit_kernel };
+// `hsa_enable_sdma`: that variable's value, nullptr when unset.
+CopyCarrier copy_carrier(const char* hsa_enable_sdma, Vendor v = build_vendor());
+// What p2p notes beside a copy-engine figure: "" for a DMA engine.
+std::string_view copy_carrier_note(CopyCarrier c);
+
 }  // namespace fb::gpu

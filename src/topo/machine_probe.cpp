@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "gpu/runtime.hpp"
+#include "gpu/vendor.hpp"
 #include "topo/amd_smi_probe.hpp"
 #include "topo/nvml_probe.hpp"
 #include "topo/rocm_smi_library.hpp"
@@ -17,6 +18,7 @@ std::optional<RuntimePeers> read_runtime(std::vector<std::string>& missing) {
   try {
     const int n = gpu::device_count();
     RuntimePeers r;
+    r.runtime = gpu::runtime_name();
     for (int i = 0; i < n; ++i) {
       const auto p = gpu::device_props(i);
       r.bus_ids.push_back(p.pci_bus_id);
@@ -33,7 +35,7 @@ std::optional<RuntimePeers> read_runtime(std::vector<std::string>& missing) {
       }
     return r;
   } catch (const Error& e) {
-    missing.push_back(fmt::format("CUDA runtime: {}", e.what()));
+    missing.push_back(fmt::format("{} runtime: {}", gpu::runtime_name(), e.what()));
     return std::nullopt;
   }
 }
@@ -105,7 +107,7 @@ Topology probe_topology(const TopologySources& s) {
 
   if (s.use_runtime) {
     in.runtime = read_runtime(in.missing);
-    if (in.runtime) in.sources.push_back(fmt::format("CUDA runtime {}", gpu::runtime_version()));
+    if (in.runtime) in.sources.push_back(fmt::format("{} runtime {}", gpu::runtime_name(), gpu::runtime_version()));
   }
   if (in.sysfs.gpus.empty() && !in.runtime)
     in.missing.push_back("no GPU found: sysfs lists no NVIDIA or AMD display controller");

@@ -108,8 +108,8 @@ void attach_p2p(const TopologyInputs& in, const TopoGpu& a, const TopoGpu& b, To
     const bool ab = in.runtime->access.at(ia).at(ib) == 1;
     const bool ba = in.runtime->access.at(ib).at(ia) == 1;
     p.p2p = ab && ba;
-    p.p2p_detail = fmt::format("CUDA runtime: access {}/{}, performance rank {}", ab ? "yes" : "no",
-                               ba ? "yes" : "no", in.runtime->rank.at(ia).at(ib));
+    p.p2p_detail = fmt::format("{} runtime: access {}/{}, performance rank {}", in.runtime->runtime,
+                               ab ? "yes" : "no", ba ? "yes" : "no", in.runtime->rank.at(ia).at(ib));
     return;
   }
   if (in.nvml) {

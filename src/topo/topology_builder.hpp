@@ -14,6 +14,7 @@ namespace fb {
 
 // What the GPU runtime says, by runtime ordinal.
 struct RuntimePeers {
+  std::string runtime = "CUDA";  // which runtime answered: "CUDA" or "HIP" (gpu::runtime_name)
   std::vector<std::string> bus_ids;
   std::vector<std::string> names;
   std::vector<std::vector<int>> access;  // [a][b]: 1 peer access, 0 none

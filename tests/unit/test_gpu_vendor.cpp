@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "gpu/kernels/fp8_codec.hpp"
@@ -54,6 +55,32 @@ TEST(GpuVendor, Mi300UsesTheFnuzFp8Formats) {
   EXPECT_FALSE(fb::gpu::fp8_is_fnuz("gfx950"));  // MI355X: OCP
   EXPECT_FALSE(fb::gpu::fp8_is_fnuz("gfx90a"));
   EXPECT_FALSE(fb::gpu::fp8_is_fnuz("sm_90"));
+}
+
+TEST(GpuVendor, Fp8ReductionsFollowTheArchitectureNotTheComputeCapability) {
+  // NVIDIA: the compute-capability floor (fp8 from 9.0).
+  EXPECT_TRUE(fb::gpu::reduces_type_on(90, 90, "sm_90", Vendor::nvidia));
+  EXPECT_FALSE(fb::gpu::reduces_type_on(90, 89, "sm_89", Vendor::nvidia));
+  EXPECT_TRUE(fb::gpu::reduces_type_on(0, 70, "sm_70", Vendor::nvidia));  // no floor
+  // AMD: MI250X (gfx90a) reads compute capability 9.0 but has no fp8; MI300 and MI350 do.
+  EXPECT_FALSE(fb::gpu::reduces_type_on(90, 90, "gfx90a", Vendor::amd));
+  EXPECT_FALSE(fb::gpu::reduces_type_on(90, 90, "gfx908", Vendor::amd));
+  EXPECT_TRUE(fb::gpu::reduces_type_on(90, 94, "gfx942", Vendor::amd));
+  EXPECT_TRUE(fb::gpu::reduces_type_on(90, 95, "gfx950", Vendor::amd));
+  EXPECT_FALSE(fb::gpu::reduces_type_on(90, 110, "gfx1100", Vendor::amd));
+  EXPECT_TRUE(fb::gpu::reduces_type_on(0, 90, "gfx90a", Vendor::amd));  // bf16 and the rest
+  EXPECT_EQ(fb::gpu::type_floor_name(90, Vendor::nvidia), "compute capability 9.0 or newer");
+  EXPECT_EQ(fb::gpu::type_floor_name(90, Vendor::amd), "gfx942 (MI300) or newer");
+}
+
+TEST(GpuVendor, CopyEngineIsSdmaUnlessHsaDisablesIt) {
+  using fb::gpu::CopyCarrier;
+  EXPECT_EQ(fb::gpu::copy_carrier(nullptr, Vendor::amd), CopyCarrier::dma_engine);
+  EXPECT_EQ(fb::gpu::copy_carrier("1", Vendor::amd), CopyCarrier::dma_engine);
+  EXPECT_EQ(fb::gpu::copy_carrier("0", Vendor::amd), CopyCarrier::blit_kernel);
+  EXPECT_EQ(fb::gpu::copy_carrier("0", Vendor::nvidia), CopyCarrier::dma_engine);  // HSA_* is AMD's
+  EXPECT_EQ(fb::gpu::copy_carrier_note(CopyCarrier::dma_engine), "");
+  EXPECT_NE(fb::gpu::copy_carrier_note(CopyCarrier::blit_kernel).find("HSA_ENABLE_SDMA=0"), std::string::npos);
 }
 
 TEST(Fp8Codec, KnownBitPatterns) {

@@ -22,7 +22,7 @@ constexpr std::uint64_t kMiB = 1ULL << 20;
 
 fb::MachineFacts h200s(int n) {
   fb::MachineFacts m;
-  for (int i = 0; i < n; ++i) m.devices.push_back({90, 150754820096ULL, "NVIDIA H200"});
+  for (int i = 0; i < n; ++i) m.devices.push_back({90, 150754820096ULL, "NVIDIA H200", "sm_90"});
   m.nccl_version = 22803;
   return m;
 }

@@ -6,12 +6,13 @@
 #include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
 #include "engine/plan_builder.hpp"
+#include "gpu/vendor.hpp"
 
 namespace {
 
 fb::MachineFacts two_h200() {
   fb::MachineFacts m;
-  m.devices = {{90, 150754820096ULL, "NVIDIA H200"}, {90, 150754820096ULL, "NVIDIA H200"}};
+  m.devices = {{90, 150754820096ULL, "NVIDIA H200", "sm_90"}, {90, 150754820096ULL, "NVIDIA H200", "sm_90"}};
   m.nccl_version = 22803;
   return m;
 }
@@ -165,17 +166,35 @@ TEST(RunPlan, RejectsBadNamesAndValues) {
   expect_usage_error([&] { plan_of(o, m); }, "--timeout");
 }
 
-TEST(RunPlan, Fp8NeedsNewNcclAndHopper) {
+// fp8 needs NCCL 2.24 and a GPU with fp8 arithmetic: sm_90 on NVIDIA; on AMD MI300 (gfx942),
+// not MI250X (gfx90a), although HIP gives both a compute capability of 9.x.
+TEST(RunPlan, Fp8NeedsNewNcclAndAnFp8Gpu) {
+  constexpr bool kAmd = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
   auto o = opts({"all_reduce"});
   o.dtype = "f8e4m3";
   o.sizes = {"1M"};
-  auto m = two_h200();
+  auto machine = [&] {
+    auto m = two_h200();
+    if (kAmd)
+      for (auto& d : m.devices) d = {94, 206141652992ULL, "AMD Instinct MI300X", "gfx942"};
+    return m;
+  };
+  auto m = machine();
   EXPECT_NO_THROW(plan_of(o, m));
   m.nccl_version = 22304;
-  expect_usage_error([&] { plan_of(o, m); }, "NCCL 2.24 or newer");
-  m = two_h200();
-  m.devices[1].compute_capability = 80;
-  expect_usage_error([&] { plan_of(o, m); }, "GPU 1 is 8.0");
+  expect_usage_error([&] { plan_of(o, m); }, "2.24 or newer");
+  m = machine();
+  if (kAmd) {
+    m.devices[1] = {90, 68702699520ULL, "AMD Instinct MI250X", "gfx90a"};
+    expect_usage_error([&] { plan_of(o, m); }, "RCCL reduces f8e4m3 only on gfx942 (MI300) or newer; GPU 1 "
+                                               "(AMD Instinct MI250X) is gfx90a");
+  } else {
+    m.devices[1] = {80, 85899345920ULL, "NVIDIA A100-SXM4-80GB", "sm_80"};
+    expect_usage_error([&] { plan_of(o, m); }, "NCCL reduces f8e4m3 only on compute capability 9.0 or newer; "
+                                               "GPU 1 (NVIDIA A100-SXM4-80GB) is sm_80");
+  }
+  o.dtype = "bfloat16";  // no floor: every GPU of either vendor
+  EXPECT_NO_THROW(plan_of(o, m));
 }
 
 TEST(RunPlan, SizeThatDoesNotFitSaysHowMuchIsNeeded) {
