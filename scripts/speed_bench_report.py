@@ -96,7 +96,8 @@ def doctor_rows(out):
         findings = sorted(doc.get("findings", []), key=lambda f: order.get(f["severity"], 3))
         top = f"{findings[0]['code']} ({findings[0]['severity']})" if findings else "none"
         cuts = doc.get("doctor", {}).get("cuts", [])
-        rows.append((mode, top, len(cuts)))
+        stages = [st for st in doc.get("doctor", {}).get("stages", []) if st["estimate_s"] > 0]
+        rows.append((mode, top, len(cuts), stages))
     return rows
 
 
@@ -117,8 +118,13 @@ def main():
         if theirs and ("sweep", "fabricbench") in w:
             ratio = statistics.median(w[("sweep", "fabricbench")]) / statistics.median(theirs)
             print(f"sweep wall-time ratio fabricbench / nccl-tests -{check[0]} {check[1]}: {ratio:.2f} (target <= 0.33)")
-    for mode, top, cuts in doctor_rows(out):
+    for mode, top, cuts, stages in doctor_rows(out):
         print(f"doctor --quick {mode:12} top finding {top:34} cuts recorded: {cuts}")
+        for st in stages:  # the stages estimated from the measured speed (issue 12: within 25%)
+            off = st["took_s"] / st["estimate_s"] - 1
+            flag = "" if abs(off) <= 0.25 else "  <-- estimate off by over 25%"
+            print(f"  stage {st['stage']:14} estimated {st['estimate_s']:6.1f} s, took {st['took_s']:6.1f} s "
+                  f"({off * 100:+.0f}%){flag}")
     print(f"largest busbw difference from nccl-tests -c 0 at >= 64 MiB: {worst * 100:.2f}% (bar 1%)")
     return 0 if worst <= TOL_LARGE else 1
 

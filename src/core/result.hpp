@@ -136,10 +136,18 @@ struct DoctorCut {
   std::string why;    // "estimated 48 s at 2.9 GB/s busbw; 20 s of the 45 s budget left"
 };
 
+// How long a doctor stage took, beside what was estimated before it began.
+struct DoctorStageTime {
+  std::string stage;       // "algorithms"
+  double estimate_s = -1;  // from the speed measured so far; -1: none (the stage's fixed guess was shown)
+  double took_s = 0;
+};
+
 // The doctor's own bookkeeping (absent for the other commands).
 struct DoctorInfo {
   double budget_s = 0;  // --budget
   std::vector<DoctorCut> cuts;
+  std::vector<DoctorStageTime> stages;  // in the order run; absent from documents before it was kept
 };
 
 struct Result {

@@ -140,6 +140,15 @@ void to_json(json& j, const Result& v) {
   if (v.doctor) j["doctor"] = *v.doctor;              // the doctor's documents only
   if (v.projection) j["projection"] = *v.projection;  // project's documents only
 }
+void to_json(json& j, const DoctorInfo& v) {
+  j = json{{"budget_s", v.budget_s}, {"cuts", v.cuts}, {"stages", v.stages}};
+}
+void from_json(const json& j, DoctorInfo& v) {
+  j.at("budget_s").get_to(v.budget_s);
+  j.at("cuts").get_to(v.cuts);
+  v.stages = j.value("stages", json::array()).get<std::vector<DoctorStageTime>>();
+}
+
 // p2p is absent from documents written before the p2p command, doctor from all but the
 // doctor's (and its documents written before cuts were recorded).
 void from_json(const json& j, Result& v) {

@@ -16,13 +16,16 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(P2pMeasurement, test, src, dst, unit, value, 
                                    wrong, wire_gbps, ceiling_gbps, note)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, code, severity, evidence, expected, hint)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DoctorCut, stage, what, why)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DoctorInfo, budget_s, cuts)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DoctorStageTime, stage, estimate_s, took_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PointSampling, warmup_ops, warmup_ms, target_ci, ci_met, stop,
                                    first_batch_us, last_batch_us)
 
 // These keep a null convention each (wrong -1, an infinite median_ci, an empty op or NCCL
 // choice: null) and accept documents written before some of their fields existed.
 // config is absent from documents written before host facts were read.
+// stages is absent from doctor documents written before stage times were kept.
+void to_json(nlohmann::json& j, const DoctorInfo& v);
+void from_json(const nlohmann::json& j, DoctorInfo& v);
 void to_json(nlohmann::json& j, const HostInfo& v);
 void from_json(const nlohmann::json& j, HostInfo& v);
 void to_json(nlohmann::json& j, const TimeStats& v);

@@ -42,7 +42,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   result.findings = analyse_result(result);
   progress.begun(result);
 
-  result.doctor = DoctorInfo{request.budget_s, {}};
+  result.doctor = DoctorInfo{request.budget_s, {}, {}};
   DoctorContext ctx{
       request,          facts,         gpus,       doctor_collectives_request(request, facts, gpus), result,
       request.budget_s, FabricSpeed{}, StagePlan{}};
@@ -64,6 +64,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
     const std::string failure = out.failure;
     const ExitCode code = out.code;
     stage.merge(out, result);
+    result.doctor->stages.push_back({std::string(stage.name), ctx.plan.estimate_s, seconds_since(stage_start)});
     if (!failure.empty()) {
       result.status = RunStatus::failed;
       result.failure = failure;
