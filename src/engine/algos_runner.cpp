@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "engine/plan_runner.hpp"
+#include "engine/sweep_progress.hpp"
 
 namespace fb {
 namespace {
@@ -75,7 +76,7 @@ void attach_nccl_choices(Run& run, const NcclLogSummary& log) {
 // One configuration's timed sweep in fresh workers. A failed default ends the sweep; a failed
 // forced pair is recorded and the others go on.
 Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log,
-                        const AlgosSweepOptions& o) {
+                        const AlgosSweepOptions& o, const std::string& progress) {
   const bool quiet = o.quiet;
   Plan forced = plan;
   if (!c.algo.empty()) forced.nccl_env["NCCL_ALGO"] = c.algo;
@@ -83,7 +84,7 @@ Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& l
   if ((c.proto == "LL" || c.proto == "LL128") && o.low_latency_max_bytes > 0)
     std::erase_if(forced.sizes, [&](std::uint64_t b) { return b > o.low_latency_max_bytes; });
   if (forced.sizes.empty()) forced.sizes = {*std::min_element(plan.sizes.begin(), plan.sizes.end())};
-  if (!quiet) fmt::print(stderr, "fabricbench: sweeping {}\n", c.label());
+  if (!quiet) fmt::print(stderr, "fabricbench: sweeping {} ({})\n", c.label(), progress);
   const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
   end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped
   if (!outcome.supervisor.ok) c.failure = outcome.failure;
@@ -131,7 +132,9 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
   AlgosSweep out;
   out.log = probe_nccl_choices(plan, options.keep_logs, options.quiet);
   out.configs = configurations(algos, protos, options.one_axis);
-  for (auto& c : out.configs) out.runs.push_back(sweep_configuration(plan, c, out.log, options));
+  const SweepProgress progress(out.configs.size());
+  for (std::size_t i = 0; i < out.configs.size(); ++i)
+    out.runs.push_back(sweep_configuration(plan, out.configs[i], out.log, options, progress.at(i)));
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "core/text.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
+#include "engine/sweep_progress.hpp"
 
 namespace fb {
 
@@ -22,14 +23,14 @@ std::vector<int> scale_counts(const std::vector<int>& requested, int available) 
 }
 
 Run run_scale_point(const RunRequest& one_size, const MachineFacts& facts, const Topology& topo, int count,
-                    Placement placement) {
+                    Placement placement, const std::string& progress) {
   RunRequest one = one_size;
   one.gpus = GpuSelection::these(choose_gpus(topo, count, placement));
   Plan plan = build_plan(one, facts);
   attach_cpulists(plan, topo);
   const char* name = placement == Placement::best ? "best" : "worst";
-  fmt::print(stderr, "fabricbench: {} on {} GPU{} ({} placement: {})\n", one.collectives.at(0), count,
-             count == 1 ? "" : "s", name, join_ints(plan.gpus));
+  fmt::print(stderr, "fabricbench: {} on {} GPU{} ({} placement: {}; {})\n", one.collectives.at(0), count,
+             count == 1 ? "" : "s", name, join_ints(plan.gpus), progress);
   Point point;
   const auto outcome = run_plan(plan, [&](int, const Point& p) { point = p; });
   Run run = make_run(plan, 0);
@@ -47,9 +48,10 @@ std::vector<Run> run_scaling(const ScaleRequest& request, const MachineFacts& fa
   if (request.best) placements.push_back(Placement::best);
   if (request.worst) placements.push_back(Placement::worst);
   std::vector<Run> runs;
+  const SweepProgress progress(placements.size() * counts.size());
   for (const auto placement : placements)
     for (const int count : counts) {
-      runs.push_back(run_scale_point(request.measure, facts, topo, count, placement));
+      runs.push_back(run_scale_point(request.measure, facts, topo, count, placement, progress.at(runs.size())));
       on_run(runs.back());
     }
   return runs;

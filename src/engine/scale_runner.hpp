@@ -2,6 +2,7 @@
 // The measurements behind `fabricbench scale` (and doctor's scaling stage): one collective at
 // one size on growing groups of GPUs, each group chosen from the topology by placement.
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "bench/request.hpp"
@@ -17,8 +18,9 @@ std::vector<int> scale_counts(const std::vector<int>& requested, int available);
 
 // One group: the collective of `one_size` on `count` GPUs placed by `placement`, as a run of
 // kind "scale" labelled with the placement; a failed group has no point and says why.
+// `progress` ends the line it prints on stderr (engine/sweep_progress.hpp).
 Run run_scale_point(const RunRequest& one_size, const MachineFacts& facts, const Topology& topo, int count,
-                    Placement placement);
+                    Placement placement, const std::string& progress);
 
 // Every count for each placement requested (best first); `on_run` sees each run as it ends.
 std::vector<Run> run_scaling(const ScaleRequest& request, const MachineFacts& facts, const Topology& topo,
