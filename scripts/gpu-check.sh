@@ -66,7 +66,7 @@ else
   status=1
 fi
 nvidia-smi --query-gpu=index,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv
-python3 scripts/compare_reference.py docs/reference/h200x2-nccl-tests.json --data-check-off \
+python3 scripts/compare_reference.py docs/reference/h200x2-nccl-tests.json \
   procs="$out/big_procs.json" threads="$out/big_threads.json" procs-mid="$out/mid_procs.json" \
   threads-mid="$out/mid_threads.json" procs-small="$out/small_procs.json" \
   threads-small="$out/small_threads.json" procs-graph="$out/graph_procs.json" \
