@@ -10,7 +10,8 @@
 #            each, the ratios, and the out-of-place busbw side by side. The 1% bar at >= 64 MiB
 #            (else exit 1) is against -c 0: nccl-tests' data check re-fills the buffers before
 #            each size's timing, and with it all_gather/reduce_scatter at 2-4 GiB fall into a
-#            slower mode in some processes (docs/metrics.md, "Comparing with nccl-tests"; the machine also sets it: compare in one call); fabricbench times unchecked data.
+#            slower mode in some processes; the machine lent sets it too, hence one call for
+#            both (docs/metrics.md, "Comparing with nccl-tests"). fabricbench times unchecked data.
 #   startup  one 1 MiB all_reduce point, whole process: nccl-tests -g 2 and mpirun -np 2 against
 #            fabricbench with both launchers.
 #   doctor   `doctor --quick` healthy, with NCCL_P2P_DISABLE=1, and with P2P and SHM disabled:
