@@ -51,13 +51,15 @@ double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::stri
          static_cast<double>(bytes) / (speed.algbw_gbps * 1e9) * proto_factor(proto);
 }
 
-FabricSpeed measure_fabric(const std::vector<Run>& runs, double stage_wall_s, const Sampling& sampling) {
+FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, const Sampling& sampling) {
   FabricSpeed speed;
-  double points_s = 0;
+  double first_cost_s = 0;
   for (const auto& run : runs) {
     if (run.kind != RunKind::collective || run.points.empty()) continue;
-    for (const auto& p : run.points)
-      points_s += point_seconds(sampling, p.time_us.median * 1e-6, p.wrong >= 0);
+    if (first_cost_s == 0) {
+      const auto& first = run.points.front();
+      first_cost_s = point_seconds(sampling, first.time_us.median * 1e-6, first.wrong >= 0);
+    }
     if (run.collective != "all_reduce") continue;
     const auto [small, large] =
         std::minmax_element(run.points.begin(), run.points.end(),
@@ -68,7 +70,7 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs, double stage_wall_s, co
     }
     speed.latency_us = std::max(speed.latency_us, small->time_us.median);
   }
-  speed.start_s = std::clamp(stage_wall_s - points_s, 0.5, std::max(0.5, stage_wall_s));
+  speed.start_s = std::clamp(first_point_s - first_cost_s, 0.5, std::max(0.5, first_point_s));
   return speed;
 }
 

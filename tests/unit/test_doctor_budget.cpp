@@ -160,17 +160,18 @@ TEST(DoctorBudget, FabricSpeedComesFromTheAllReducePoints) {
   large.time_us.median = 358'000;
   large.algbw_gbps = 3;
   large.busbw_gbps = 3;
-  ar.points = {large, small};
+  ar.points = {small, large};  // measured in this order: the smallest first
   fb::Run other = ar;
   other.collective = "all_gather";
   other.points[0].algbw_gbps = 99;  // not all_reduce: not the speed
-  const auto speed = fb::measure_fabric({ar, other}, 30.0, quick_sampling());
+  const auto speed = fb::measure_fabric({ar, other}, 1.5, quick_sampling());
   EXPECT_DOUBLE_EQ(speed.algbw_gbps, 3);
   EXPECT_DOUBLE_EQ(speed.busbw_gbps, 3);
   EXPECT_DOUBLE_EQ(speed.latency_us, 25);
-  const double points = 2 * (fb::point_seconds(quick_sampling(), 0.358, false) +
-                             fb::point_seconds(quick_sampling(), 25e-6, false));
-  EXPECT_NEAR(speed.start_s, 30.0 - points, 1e-9);
+  // The workers' start: the time to the first point less what that 1 MiB point cost.
+  EXPECT_NEAR(speed.start_s, 1.5 - fb::point_seconds(quick_sampling(), 25e-6, false), 1e-9);
+  // A first point the model prices above the time it took leaves the floor, not less.
+  EXPECT_DOUBLE_EQ(fb::measure_fabric({ar}, 0.01, quick_sampling()).start_s, 0.5);
 }
 
 }  // namespace
