@@ -51,7 +51,8 @@ double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::stri
          static_cast<double>(bytes) / (speed.algbw_gbps * 1e9) * proto_factor(proto);
 }
 
-FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, const Sampling& sampling) {
+FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, double end_s,
+                           const Sampling& sampling) {
   FabricSpeed speed;
   double first_cost_s = 0;
   for (const auto& run : runs) {
@@ -70,7 +71,8 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, c
     }
     speed.latency_us = std::max(speed.latency_us, small->time_us.median);
   }
-  speed.start_s = std::clamp(first_point_s - first_cost_s, 0.5, std::max(0.5, first_point_s));
+  speed.start_s =
+      std::clamp(first_point_s - first_cost_s, 0.5, std::max(0.5, first_point_s)) + std::max(0.0, end_s);
   return speed;
 }
 

@@ -16,15 +16,17 @@ struct FabricSpeed {
   double algbw_gbps = 0;  // all_reduce algbw at its largest measured size (0: unknown)
   double busbw_gbps = 0;  // and its busbw, as the messages quote it
   double latency_us = 0;  // all_reduce time at its smallest measured size
-  double start_s = 2.0;   // fresh workers up to their first point (spawn, CUDA, NCCL init)
+  double start_s = 2.0;   // fresh workers up to their first point and after their last (spawn, init, exit)
   [[nodiscard]] bool known() const { return algbw_gbps > 0; }
 };
 
-// From the all_reduce points of `runs` (collective runs), and the workers' start from the time
-// the stage took to its first point less what that point cost by the model below. (Taking the
-// model's price of every point out of the stage's whole wall time left the model's error in
-// the start: 0.5 s where 1-1.5 s was true, and estimates 40-60% off on a degraded fabric.)
-FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, const Sampling& sampling);
+// From the all_reduce points of `runs` (collective runs); the cost of a fresh set of workers
+// from the time the stage took to its first point, less what that point cost by the model
+// below, plus `end_s`, the time from its last point to the workers' exit. (Taking the model's
+// price of every point out of the stage's whole wall time left the model's error in the start:
+// 0.5 s where 1-1.5 s was true, and estimates 40-60% off on a degraded fabric.)
+FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, double end_s,
+                           const Sampling& sampling);
 
 // Seconds one all_reduce of `bytes` takes. Forced "LL" and "LL128" at large sizes: half of an
 // LL line and 1/16 of an LL128 line are flags, and both run fewer bytes per cycle than Simple;

@@ -164,14 +164,14 @@ TEST(DoctorBudget, FabricSpeedComesFromTheAllReducePoints) {
   fb::Run other = ar;
   other.collective = "all_gather";
   other.points[0].algbw_gbps = 99;  // not all_reduce: not the speed
-  const auto speed = fb::measure_fabric({ar, other}, 1.5, quick_sampling());
+  const auto speed = fb::measure_fabric({ar, other}, 1.5, 0.25, quick_sampling());
   EXPECT_DOUBLE_EQ(speed.algbw_gbps, 3);
   EXPECT_DOUBLE_EQ(speed.busbw_gbps, 3);
   EXPECT_DOUBLE_EQ(speed.latency_us, 25);
-  // The workers' start: the time to the first point less what that 1 MiB point cost.
-  EXPECT_NEAR(speed.start_s, 1.5 - fb::point_seconds(quick_sampling(), 25e-6, false), 1e-9);
+  // Fresh workers: the time to the first point less what that 1 MiB point cost, plus their end.
+  EXPECT_NEAR(speed.start_s, 1.5 - fb::point_seconds(quick_sampling(), 25e-6, false) + 0.25, 1e-9);
   // A first point the model prices above the time it took leaves the floor, not less.
-  EXPECT_DOUBLE_EQ(fb::measure_fabric({ar}, 0.01, quick_sampling()).start_s, 0.5);
+  EXPECT_DOUBLE_EQ(fb::measure_fabric({ar}, 0.01, 0, quick_sampling()).start_s, 0.5);
 }
 
 }  // namespace
