@@ -127,9 +127,10 @@ std::vector<Finding> check_expectations(const Result& r) {
          fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
                      worst_e->gbps * (1 - expectation_tolerance(*worst_e, interval(*worst))),
                      expectation_tolerance(*worst_e, interval(*worst)) * 100),
-         fmt::format("the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
-                     "clocks and power ({}) and {}'s transport (NCCL_DEBUG=INFO)",
-                     vendor_tools(result_vendor(r)).clocks, r.host.comm.name.empty() ? "NCCL" : r.host.comm.name)});
+         fmt::format(
+             "the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
+             "clocks and power ({}) and {}'s transport (NCCL_DEBUG=INFO)",
+             vendor_tools(result_vendor(r)).clocks, r.host.comm.name.empty() ? "NCCL" : r.host.comm.name)});
   }
   if (!none.empty())
     out.push_back(

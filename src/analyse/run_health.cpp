@@ -73,9 +73,10 @@ void check_points(const Run& run, const VendorTools& tools, std::vector<Finding>
         {"RESULT_JITTER", large ? Severity::warning : Severity::info,
          fmt::format("{}: {}", run_name(run), fmt::join(list, "; ")),
          fmt::format("the slowest batches within {:.0f}x the median", large ? kJitterLarge : kJitterSmall),
-         fmt::format("something stalls the GPUs or the launching CPUs now and then: other jobs, CPU frequency "
-                     "scaling, unpinned processes (numactl), throttling ({})",
-                     tools.clocks)});
+         fmt::format(
+             "something stalls the GPUs or the launching CPUs now and then: other jobs, CPU frequency "
+             "scaling, unpinned processes (numactl), throttling ({})",
+             tools.clocks)});
   }
 }
 

@@ -37,14 +37,16 @@ bool amd_name(std::string_view name) {
 const VendorTools& vendor_tools(gpu::Vendor v) { return v == gpu::Vendor::amd ? kAmd : kNvidia; }
 
 gpu::Vendor topology_vendor(const Topology& t) {
-  const bool amd = std::any_of(t.gpus.begin(), t.gpus.end(), [](const TopoGpu& g) { return g.vendor == "amd"; });
+  const bool amd =
+      std::any_of(t.gpus.begin(), t.gpus.end(), [](const TopoGpu& g) { return g.vendor == "amd"; });
   return amd ? gpu::Vendor::amd : gpu::Vendor::nvidia;
 }
 
 gpu::Vendor result_vendor(const Result& r) {
   if (r.topology && !r.topology->gpus.empty()) return topology_vendor(*r.topology);
   if (r.host.comm.name == "RCCL") return gpu::Vendor::amd;
-  const bool amd = std::any_of(r.gpus.begin(), r.gpus.end(), [](const GpuInfo& g) { return amd_name(g.name); });
+  const bool amd =
+      std::any_of(r.gpus.begin(), r.gpus.end(), [](const GpuInfo& g) { return amd_name(g.name); });
   return amd ? gpu::Vendor::amd : gpu::Vendor::nvidia;
 }
 

@@ -51,7 +51,8 @@ std::vector<Run> run_scaling(const ScaleRequest& request, const MachineFacts& fa
   const SweepProgress progress(placements.size() * counts.size());
   for (const auto placement : placements)
     for (const int count : counts) {
-      runs.push_back(run_scale_point(request.measure, facts, topo, count, placement, progress.at(runs.size())));
+      runs.push_back(
+          run_scale_point(request.measure, facts, topo, count, placement, progress.at(runs.size())));
       on_run(runs.back());
     }
   return runs;

@@ -49,7 +49,8 @@ bool fp8_is_fnuz(std::string_view arch);
 // NVIDIA: compute_capability >= floor. AMD: compute capabilities mean nothing there (gfx90a
 // reads 9.0); fp8 arithmetic exists from MI300 (gfx94x) on, not on MI200 (gfx90a) or MI100
 // (gfx908) (ROCm's "Data types and precision support" table).
-bool reduces_type_on(int nvidia_floor, int compute_capability, std::string_view arch, Vendor v = build_vendor());
+bool reduces_type_on(int nvidia_floor, int compute_capability, std::string_view arch,
+                     Vendor v = build_vendor());
 
 // The floor in the vendor's words for messages: "compute capability 9.0", "gfx942 (MI300)".
 std::string type_floor_name(int nvidia_floor, Vendor v = build_vendor());

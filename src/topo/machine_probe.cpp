@@ -107,7 +107,8 @@ Topology probe_topology(const TopologySources& s) {
 
   if (s.use_runtime) {
     in.runtime = read_runtime(in.missing);
-    if (in.runtime) in.sources.push_back(fmt::format("{} runtime {}", gpu::runtime_name(), gpu::runtime_version()));
+    if (in.runtime)
+      in.sources.push_back(fmt::format("{} runtime {}", gpu::runtime_name(), gpu::runtime_version()));
   }
   if (in.sysfs.gpus.empty() && !in.runtime)
     in.missing.push_back("no GPU found: sysfs lists no NVIDIA or AMD display controller");

@@ -228,7 +228,8 @@ inline fb::Result every_field_result() {
             "pointer chase"}};
   r.findings = {{"TOPO_NO_P2P", fb::Severity::error, "GPU5 - GPU7", "peer access", "check ACS"},
                 {"RESULT_NOISY", fb::Severity::warning, "+-9%", "+-5%", "idle"}};
-  r.doctor = fb::DoctorInfo{
-      45.5, {{"algorithms", "1 GiB points", "slow"}}, {{"collectives", -1, 3.5}, {"algorithms", 12.25, 14.75}}};
+  r.doctor = fb::DoctorInfo{45.5,
+                            {{"algorithms", "1 GiB points", "slow"}},
+                            {{"collectives", -1, 3.5}, {"algorithms", 12.25, 14.75}}};
   return r;
 }

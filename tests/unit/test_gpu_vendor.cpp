@@ -80,7 +80,8 @@ TEST(GpuVendor, CopyEngineIsSdmaUnlessHsaDisablesIt) {
   EXPECT_EQ(fb::gpu::copy_carrier("0", Vendor::amd), CopyCarrier::blit_kernel);
   EXPECT_EQ(fb::gpu::copy_carrier("0", Vendor::nvidia), CopyCarrier::dma_engine);  // HSA_* is AMD's
   EXPECT_EQ(fb::gpu::copy_carrier_note(CopyCarrier::dma_engine), "");
-  EXPECT_NE(fb::gpu::copy_carrier_note(CopyCarrier::blit_kernel).find("HSA_ENABLE_SDMA=0"), std::string::npos);
+  EXPECT_NE(fb::gpu::copy_carrier_note(CopyCarrier::blit_kernel).find("HSA_ENABLE_SDMA=0"),
+            std::string::npos);
 }
 
 TEST(Fp8Codec, KnownBitPatterns) {

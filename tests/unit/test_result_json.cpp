@@ -258,7 +258,7 @@ TEST(ResultJsonText, SavedDocumentsLoadAndReserialiseEqual) {
     auto expected = nlohmann::json::parse(text);
     int defaulted = 0;
     if (!expected.at("host").contains("config")) expected["host"]["config"] = nullptr;  // before host facts
-    if (expected.contains("doctor") && !expected.at("doctor").contains("stages"))  // before stage times
+    if (expected.contains("doctor") && !expected.at("doctor").contains("stages"))       // before stage times
       expected["doctor"]["stages"] = nlohmann::json::array();
     for (auto& run : expected.at("runs")) {
       if (!run.contains("failure")) {

@@ -186,12 +186,14 @@ TEST(RunPlan, Fp8NeedsNewNcclAndAnFp8Gpu) {
   m = machine();
   if (kAmd) {
     m.devices[1] = {90, 68702699520ULL, "AMD Instinct MI250X", "gfx90a"};
-    expect_usage_error([&] { plan_of(o, m); }, "RCCL reduces f8e4m3 only on gfx942 (MI300) or newer; GPU 1 "
-                                               "(AMD Instinct MI250X) is gfx90a");
+    expect_usage_error([&] { plan_of(o, m); },
+                       "RCCL reduces f8e4m3 only on gfx942 (MI300) or newer; GPU 1 "
+                       "(AMD Instinct MI250X) is gfx90a");
   } else {
     m.devices[1] = {80, 85899345920ULL, "NVIDIA A100-SXM4-80GB", "sm_80"};
-    expect_usage_error([&] { plan_of(o, m); }, "NCCL reduces f8e4m3 only on compute capability 9.0 or newer; "
-                                               "GPU 1 (NVIDIA A100-SXM4-80GB) is sm_80");
+    expect_usage_error([&] { plan_of(o, m); },
+                       "NCCL reduces f8e4m3 only on compute capability 9.0 or newer; "
+                       "GPU 1 (NVIDIA A100-SXM4-80GB) is sm_80");
   }
   o.dtype = "bfloat16";  // no floor: every GPU of either vendor
   EXPECT_NO_THROW(plan_of(o, m));

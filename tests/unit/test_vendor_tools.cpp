@@ -15,7 +15,9 @@ namespace {
 
 using fb::gpu::Vendor;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // The P2P_WRONG_DATA hint for one corrupted copy between GPUs 0 and 1 of `t`.
 std::string wrong_data_hint(const fb::Topology& t) {
