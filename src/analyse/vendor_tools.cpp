@@ -21,7 +21,7 @@ constexpr VendorTools kAmd{
     .clocks = "rocm-smi --showclocks --showpower --showperflevel",
     .links = "rocm-smi --showtopo for the xGMI links, --showxgmierr for errors",
     .pcie = "rocm-smi --showbus and `lspci -vv`: LnkSta vs LnkCap",
-    .ecc = "rocm-smi --showrasinfo all",
+    .ecc = "rocm-smi --showrasinfo",
     .status = "rocm-smi -a",
     .processes = "rocm-smi --showpids, top",
     .lost_gpu = "`rocm-smi -a` and the kernel log (dmesg: amdgpu errors, GPU reset or hang)",
