@@ -10,9 +10,13 @@
 
 namespace {
 
+// Two 141 GB GPUs that reduce every type: H200s, named by their gfx942 twin in the HIP build
+// (plan_builder asks the build's vendor whether a GPU has fp8, and sm_90 means nothing to AMD).
 fb::MachineFacts two_h200() {
+  constexpr bool kAmd = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
+  const fb::DeviceSummary gpu{90, 150754820096ULL, "NVIDIA H200", kAmd ? "gfx942" : "sm_90"};
   fb::MachineFacts m;
-  m.devices = {{90, 150754820096ULL, "NVIDIA H200", "sm_90"}, {90, 150754820096ULL, "NVIDIA H200", "sm_90"}};
+  m.devices = {gpu, gpu};
   m.nccl_version = 22803;
   return m;
 }
