@@ -9,6 +9,7 @@
 
 #include "analyse/host_checks.hpp"
 #include "analyse/host_scope.hpp"
+#include "analyse/vendor_tools.hpp"
 #include "core/text.hpp"
 
 namespace fb {
@@ -28,10 +29,7 @@ std::uint64_t number_or_zero(const HostFact& f, int base = 10) {
   }
 }
 
-bool any_amd_gpu(const Result& r) {
-  return r.topology && std::any_of(r.topology->gpus.begin(), r.topology->gpus.end(),
-                                   [](const TopoGpu& g) { return g.vendor == "amd"; });
-}
+bool any_amd_gpu(const Result& r) { return r.topology && topology_vendor(*r.topology) == gpu::Vendor::amd; }
 
 std::vector<Finding> check_numa_balancing(const Result& r, const HostScope& s) {
   const auto& f = s.facts->numa_balancing;

@@ -61,13 +61,13 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
     }
     const auto stage_start = Clock::now();
     StageOutput out = stage.run(ctx);
+    const double took_s = seconds_since(stage_start);
     const std::string failure = out.failure;
     const ExitCode code = out.code;
     const double first_point_s = out.first_point_s;
     const double last_point_s = out.last_point_s;
     stage.merge(out, result);
-    result.doctor->stages.push_back(
-        {std::string(stage.name), ctx.plan.estimate_s, seconds_since(stage_start)});
+    result.doctor->stages.push_back({std::string(stage.name), ctx.plan.estimate_s, took_s});
     if (!failure.empty()) {
       result.status = RunStatus::failed;
       result.failure = failure;
@@ -75,8 +75,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
       throw Error(code, fmt::format("{} stage failed: {}", stage.name, failure));
     }
     if (stage.name == "collectives")  // the speed every later stage is estimated and cut from
-      ctx.speed = measure_fabric(result.runs, first_point_s, seconds_since(stage_start) - last_point_s,
-                                 ctx.collectives.sampling);
+      ctx.speed = measure_fabric(result.runs, first_point_s, took_s - last_point_s, ctx.collectives.sampling);
     progress.updated(result);
   }
 

@@ -54,14 +54,15 @@ double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::stri
 FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, double end_s,
                            const Sampling& sampling) {
   FabricSpeed speed;
+  const auto measured = [](const Run& run) { return run.kind == RunKind::collective && !run.points.empty(); };
+  const auto first_run = std::find_if(runs.begin(), runs.end(), measured);
   double first_cost_s = 0;
+  if (first_run != runs.end()) {
+    const auto& first = first_run->points.front();
+    first_cost_s = point_seconds(sampling, first.time_us.median * 1e-6, first.wrong >= 0);
+  }
   for (const auto& run : runs) {
-    if (run.kind != RunKind::collective || run.points.empty()) continue;
-    if (first_cost_s == 0) {
-      const auto& first = run.points.front();
-      first_cost_s = point_seconds(sampling, first.time_us.median * 1e-6, first.wrong >= 0);
-    }
-    if (run.collective != "all_reduce") continue;
+    if (!measured(run) || run.collective != "all_reduce") continue;
     const auto [small, large] =
         std::minmax_element(run.points.begin(), run.points.end(),
                             [](const Point& a, const Point& b) { return a.bytes < b.bytes; });

@@ -23,8 +23,8 @@ struct FabricSpeed {
 // From the all_reduce points of `runs` (collective runs); the cost of a fresh set of workers
 // from the time the stage took to its first point, less what that point cost by the model
 // below, plus `end_s`, the time from its last point to the workers' exit. (Taking the model's
-// price of every point out of the stage's whole wall time left the model's error in the start:
-// 0.5 s where 1-1.5 s was true, and estimates 40-60% off on a degraded fabric.)
+// price of every point out of the stage's whole wall time left the model's error in the start,
+// down to its 0.5 s floor: algorithms estimates were 43-63% off on a degraded fabric.)
 FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, double end_s,
                            const Sampling& sampling);
 

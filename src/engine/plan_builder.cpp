@@ -21,12 +21,9 @@ void check_dtype_supported(DType t, const MachineFacts& m, const std::vector<int
   for (const int g : gpus) {
     const auto& dev = m.devices.at(static_cast<std::size_t>(g));
     if (!gpu::reduces_type_on(info.min_compute_capability, dev.compute_capability, dev.arch))
-      FB_USAGE_ERROR(
-          fmt::format("{} reduces {} only on {}; GPU {} ({}) is {}", gpu::collective_library_name(),
-                      info.name, gpu::type_floor_name(info.min_compute_capability), g, dev.name,
-                      dev.arch.empty() ? fmt::format("compute capability {}.{}", dev.compute_capability / 10,
-                                                     dev.compute_capability % 10)
-                                       : dev.arch));
+      FB_USAGE_ERROR(fmt::format("{} reduces {} only on {}; GPU {} ({}) is {}",
+                                 gpu::collective_library_name(), info.name,
+                                 gpu::type_floor_name(info.min_compute_capability), g, dev.name, dev.arch));
   }
 }
 
