@@ -9,6 +9,8 @@
 #include "analyse/algo_selection.hpp"
 #include "comm/job_session.hpp"
 #include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
@@ -59,11 +61,21 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   attach_cpulists(plan, *result.topology);
   add_gpus(result, plan.gpus);
 
-  auto sweep = run_algos(plan, request.algos, request.protos, request.keep_logs, o.measure.quiet);
+  AlgosSweep sweep;
+  {
+    const InterruptScope ctrl_c;  // Ctrl-C ends the sweep, keeping the configurations measured
+    sweep = run_algos(plan, request.algos, request.protos, request.keep_logs, o.measure.quiet);
+  }
   for (auto& run : sweep.runs) result.runs.push_back(std::move(run));
   result.findings = forced_beats_default(sweep.configs, 0.01, 0);
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
+  if (interrupt_requested()) {
+    result.status = RunStatus::failed;
+    result.failure =
+        fmt::format("interrupted after {} of {} configurations began", sweep.configs.size(), sweep.planned);
+    fmt::print(stderr, "fabricbench: {}: the report holds what was measured\n", result.failure);
+  }
 
   const AlgosTable table = table_of(plan, sweep);
   ReporterSet reporters;
@@ -72,7 +84,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
     reporters.add(std::make_unique<TunerCsvReporter>(std::cout, o.tuner_csv, table, node_count(job)));
   if (!o.measure.json_path.empty()) reporters.add(std::make_unique<JsonReporter>(o.measure.json_path));
   reporters.end(result);
-  return 0;
+  return result.status == RunStatus::failed ? static_cast<int>(ExitCode::run_failed) : 0;
 }
 
 }  // namespace fb

@@ -1,5 +1,7 @@
 #include "app/doctor_command.hpp"
 
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "core/error.hpp"
@@ -25,6 +27,10 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   };
   const Result result = run_doctor(request, command_line, progress);
   console.end(result);
+  if (result.status == RunStatus::failed) {  // interrupted
+    fmt::print(stderr, "fabricbench doctor: {}: the report holds the stages measured\n", result.failure);
+    return static_cast<int>(ExitCode::run_failed);
+  }
   return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;
 }
 

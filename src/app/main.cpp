@@ -1,11 +1,9 @@
 // fabricbench: measures what a multi-GPU machine's interconnect really delivers.
 // main() is the only place that turns errors into exit codes and messages.
 #include <fmt/format.h>
-#include <signal.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -40,28 +38,8 @@
 #include "engine/mpi_main.hpp"
 #include "engine/worker.hpp"
 #include "launch/protocol.hpp"
-#include "launch/supervisor.hpp"
 
 namespace {
-
-// While workers run (or p2p measures in this process), Ctrl-C/SIGTERM stops them and the
-// command ends keeping what it measured (status failed, "interrupted", exit 4). Anywhere else
-// (topo, report, compare, a second signal) the default action ends the process at once, as the
-// shell expects (exit 128 + signal).
-void on_interrupt(int signal) {
-  if (fb::Supervisor::any_running() && !fb::Supervisor::stop_requested()) {
-    fb::Supervisor::request_stop();
-    return;
-  }
-  if (fb::interrupt_scope_active() && !fb::interrupt_requested()) {
-    fb::request_interrupt();
-    return;
-  }
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  ::sigaction(signal, &dfl, nullptr);
-  ::raise(signal);
-}
 
 // One subcommand: its parsed options (owned here) and what runs it.
 struct Command {
@@ -141,8 +119,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
       std::fflush(nullptr);
       std::_Exit(rc);
     }
-    std::signal(SIGINT, on_interrupt);
-    std::signal(SIGTERM, on_interrupt);
+    fb::install_interrupt_handlers();  // Ctrl-C: core/interrupt.hpp says what it does
     const std::vector<std::string> args(argv, argv + argc);
     if (const auto job = fb::choose_job_launcher(args, fb::process_env); job != fb::JobLauncher::none)
       return fb::job_main(job, fb::timeout_from_args(args, 120), [&] { return front_end(argc, argv); });

@@ -1,10 +1,13 @@
 #include "app/scale_command.hpp"
 
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/result_header.hpp"
 #include "engine/scale_runner.hpp"
@@ -31,14 +34,23 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
   reporters.begin(result);
 
   bool failed = false;
-  run_scaling(request, facts, *result.topology, [&](const Run& run) {
-    result.runs.push_back(run);
-    failed = failed || !run.failure.empty();
-    if (!run.points.empty()) reporters.point(result, result.runs.size() - 1, 0);
-  });
+  {
+    const InterruptScope ctrl_c;  // Ctrl-C ends the scaling, keeping the groups measured
+    run_scaling(request, facts, *result.topology, [&](const Run& run) {
+      result.runs.push_back(run);
+      failed = failed || !run.failure.empty();
+      if (!run.points.empty()) reporters.point(result, result.runs.size() - 1, 0);
+    });
+  }
   result.findings = check_scaling(result);
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
+  if (interrupt_requested()) {
+    failed = true;
+    result.status = RunStatus::failed;
+    result.failure = fmt::format("interrupted after {} GPU group(s)", result.runs.size());
+    fmt::print(stderr, "fabricbench: {}: the report holds what was measured\n", result.failure);
+  }
   reporters.end(result);
   return failed ? static_cast<int>(ExitCode::run_failed) : 0;
 }

@@ -1,5 +1,7 @@
 #include "core/interrupt.hpp"
 
+#include <signal.h>
+
 #include <atomic>
 
 namespace fb {
@@ -9,17 +11,32 @@ namespace {
 std::atomic<int> g_scopes{0};
 std::atomic<bool> g_requested{false};
 
-}  // namespace
-
-InterruptScope::InterruptScope() {
-  g_requested = false;
-  ++g_scopes;
+void on_interrupt(int signal) {
+  if (g_scopes.load() > 0 && !g_requested.exchange(true)) return;
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  ::sigaction(signal, &dfl, nullptr);
+  ::raise(signal);
 }
 
+}  // namespace
+
+InterruptScope::InterruptScope() { ++g_scopes; }
+
 InterruptScope::~InterruptScope() { --g_scopes; }
+
+void install_interrupt_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_interrupt;
+  action.sa_flags = SA_RESTART;  // as signal() had it: reads and writes go on after the request
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+}
 
 bool interrupt_scope_active() { return g_scopes.load() > 0; }
 void request_interrupt() { g_requested = true; }
 bool interrupt_requested() { return g_requested.load(); }
+void clear_interrupt_request() { g_requested = false; }
 
 }  // namespace fb

@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "core/interrupt.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/sweep_progress.hpp"
 
@@ -43,7 +44,7 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
   end_mpi_job_if_failed(probe, probed);
   auto log = read_logs(logs);
   if (keep_logs.empty()) fs::remove_all(logs);
-  if (!probed.supervisor.ok)
+  if (!probed.supervisor.ok && !interrupt_requested())  // interrupted: the caller ends the sweep
     throw Error(probed.supervisor.code, "NCCL's default run failed: " + probed.failure);
   return log;
 }
@@ -74,7 +75,7 @@ void attach_nccl_choices(Run& run, const NcclLogSummary& log) {
 }
 
 // One configuration's timed sweep in fresh workers. A failed default ends the sweep; a failed
-// forced pair is recorded and the others go on.
+// forced pair is recorded and the others go on. Interrupted, each keeps the points it measured.
 Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log,
                         const AlgosSweepOptions& o, const std::string& progress) {
   const bool quiet = o.quiet;
@@ -88,7 +89,7 @@ Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& l
   const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
   end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped
   if (!outcome.supervisor.ok) c.failure = outcome.failure;
-  if (c.is_default() && !outcome.supervisor.ok)
+  if (c.is_default() && !outcome.supervisor.ok && !interrupt_requested())
     throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
   Run run = make_run(forced, 0);
   run.kind = RunKind::algos;
@@ -132,9 +133,11 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
   AlgosSweep out;
   out.log = probe_nccl_choices(plan, options.keep_logs, options.quiet);
   out.configs = configurations(algos, protos, options.one_axis);
+  out.planned = out.configs.size();
   const SweepProgress progress(out.configs.size());
-  for (std::size_t i = 0; i < out.configs.size(); ++i)
+  for (std::size_t i = 0; i < out.configs.size() && !interrupt_requested(); ++i)
     out.runs.push_back(sweep_configuration(plan, out.configs[i], out.log, options, progress.at(i)));
+  out.configs.resize(out.runs.size());  // interrupted: only those begun
   return out;
 }
 

@@ -24,11 +24,13 @@ std::vector<std::pair<std::string, std::string>> forced_pairs(const std::vector<
 struct AlgosSweep {
   std::vector<AlgoConfig> configs;  // [0] is NCCL's default, its points carrying NCCL's choice
   NcclLogSummary log;
-  std::vector<Run> runs;  // one per configuration, kind "algos"
+  std::vector<Run> runs;    // one per configuration begun, kind "algos"
+  std::size_t planned = 0;  // configurations planned: more than configs.size() when interrupted
 };
 
 // `algos`/`protos` may contain "default" (left to NCCL). Throws when the default sweep fails;
-// a forced configuration that fails is recorded in its AlgoConfig::failure.
+// a forced configuration that fails is recorded in its AlgoConfig::failure. On Ctrl-C
+// (core/interrupt.hpp) it returns what was begun, the last configuration's points cut short.
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet);
 

@@ -7,6 +7,7 @@
 
 #include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
+#include "core/interrupt.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/result_header.hpp"
@@ -49,7 +50,8 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   std::vector<const DoctorStage*> stages;
   for (const auto& stage : doctor_stages())
     if (stage.applies(ctx)) stages.push_back(&stage);
-  for (std::size_t i = 0; i < stages.size(); ++i) {
+  const InterruptScope ctrl_c;  // Ctrl-C ends the stage running and the doctor, keeping the report
+  for (std::size_t i = 0; i < stages.size() && !interrupt_requested(); ++i) {
     const DoctorStage& stage = *stages[i];
     ctx.budget_left_s = request.budget_s - seconds_since(start);
     ctx.plan = stage.plan != nullptr ? stage.plan(ctx) : StagePlan{};
@@ -68,19 +70,26 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
     const double last_point_s = out.last_point_s;
     stage.merge(out, result);
     result.doctor->stages.push_back({std::string(stage.name), ctx.plan.estimate_s, took_s});
-    if (!failure.empty()) {
+    if (!failure.empty() && !interrupt_requested()) {  // interrupted: the loop ends below
       result.status = RunStatus::failed;
       result.failure = failure;
       progress.updated(result);
       throw Error(code, fmt::format("{} stage failed: {}", stage.name, failure));
     }
-    if (stage.name == "collectives")  // the speed every later stage is estimated and cut from
+    // The speed every later stage is estimated and cut from.
+    if (stage.name == "collectives" && failure.empty())
       ctx.speed = measure_fabric(result.runs, first_point_s, took_s - last_point_s, ctx.collectives.sampling);
     progress.updated(result);
   }
 
   result.finished = now_iso8601();
   result.status = RunStatus::complete;  // before the verdicts: an unfinished run is a finding
+  if (interrupt_requested()) {
+    result.status = RunStatus::failed;
+    result.failure = result.doctor->stages.empty()
+                         ? "interrupted"
+                         : fmt::format("interrupted during the {} stage", result.doctor->stages.back().stage);
+  }
   result.findings = analyse_result(result);
   progress.updated(result);
   return result;

@@ -21,6 +21,8 @@ struct DoctorProgress {
 
 // The finished document (status complete, findings from every rule). A failed stage leaves
 // the document with status "failed" (seen by `updated`) and throws Error with its exit code.
+// Ctrl-C (core/interrupt.hpp) ends the stage running and returns the document so far, with
+// status "failed" and failure "interrupted during the ... stage".
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
                   const DoctorProgress& progress);
 

@@ -7,6 +7,7 @@
 
 #include "analyse/p2p_analysis.hpp"
 #include "bench/p2p_bench.hpp"
+#include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
@@ -44,9 +45,9 @@ StageOutput measure_pairs(const DoctorContext& ctx) {
     p2p.samples = 3;
   }
   StageOutput out;
-  bool stopped = false;  // the doctor has no in-process stop: its Ctrl-C ends the process
+  bool stopped = false;  // Ctrl-C: the doctor ends after this stage (engine/doctor.cpp)
   out.p2p = run_p2p(
-      p2p, [](const std::string&) {}, {}, stopped);
+      p2p, [](const std::string&) {}, interrupt_requested, stopped);
   attach_p2p_ceilings(out.p2p, *ctx.result.topology);
   return out;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "core/text.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
@@ -51,6 +52,7 @@ std::vector<Run> run_scaling(const ScaleRequest& request, const MachineFacts& fa
   const SweepProgress progress(placements.size() * counts.size());
   for (const auto placement : placements)
     for (const int count : counts) {
+      if (interrupt_requested()) return runs;  // Ctrl-C: what was measured, no further group
       runs.push_back(
           run_scale_point(request.measure, facts, topo, count, placement, progress.at(runs.size())));
       on_run(runs.back());

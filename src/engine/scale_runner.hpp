@@ -23,6 +23,7 @@ Run run_scale_point(const RunRequest& one_size, const MachineFacts& facts, const
                     Placement placement, const std::string& progress);
 
 // Every count for each placement requested (best first); `on_run` sees each run as it ends.
+// After Ctrl-C (core/interrupt.hpp) no further group starts: the runs so far are returned.
 std::vector<Run> run_scaling(const ScaleRequest& request, const MachineFacts& facts, const Topology& topo,
                              const std::function<void(const Run&)>& on_run);
 

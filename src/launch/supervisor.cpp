@@ -13,6 +13,7 @@
 #include <optional>
 #include <thread>
 
+#include "core/interrupt.hpp"
 #include "launch/exiting_workers.hpp"
 #include "launch/protocol.hpp"
 
@@ -21,7 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 std::atomic<bool> g_stop_requested{false};
-std::atomic<int> g_running{0};  // supervisors inside run(): a signal then stops them, keeping results
 
 constexpr int kPollMs = 50;
 
@@ -67,10 +67,6 @@ struct Supervisor::State {
 
 void Supervisor::request_stop() { g_stop_requested = true; }
 
-bool Supervisor::any_running() { return g_running.load() > 0; }
-
-bool Supervisor::stop_requested() { return g_stop_requested.load(); }
-
 Supervisor::Supervisor(std::vector<WorkerHandle> workers, double timeout_s, Handler handler)
     : workers_(std::move(workers)), timeout_s_(timeout_s), handler_(std::move(handler)) {}
 
@@ -87,18 +83,13 @@ void Supervisor::kill_all() {
 }
 
 SupervisorOutcome Supervisor::run(const std::vector<nlohmann::json>& start_messages) {
-  struct Running {  // counted while this run() is active, also when it throws
-    Running() { ++g_running; }
-    ~Running() { --g_running; }
-    Running(const Running&) = delete;
-    Running& operator=(const Running&) = delete;
-  } const running;
+  const InterruptScope ctrl_c;  // a signal now stops the workers, keeping what they measured
   State s;
   s.workers.resize(workers_.size());
   s.contributions.resize(workers_.size());
   send_start_messages(s, start_messages);
   while (s.outcome.ok) {
-    if (g_stop_requested) {
+    if (g_stop_requested || interrupt_requested()) {
       s.fail(ExitCode::run_failed, {}, s.workers.empty() ? "" : s.workers[0].step, "interrupted");
       break;
     }

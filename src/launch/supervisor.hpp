@@ -31,11 +31,9 @@ class Supervisor {
   // Sends each worker its start message, then watches until all are done or one fails.
   SupervisorOutcome run(const std::vector<nlohmann::json>& start_messages);
 
-  // Asks a running supervisor (from a signal handler) to stop, killing the workers.
+  // Asks a running supervisor to stop, killing the workers (an MPI peer's failure). Ctrl-C does
+  // the same through core/interrupt.hpp: run() holds an InterruptScope.
   static void request_stop();
-  // Whether a supervisor is waiting on workers now (a signal handler's question).
-  static bool any_running();
-  static bool stop_requested();
 
  private:
   struct State;

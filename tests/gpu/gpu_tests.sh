@@ -133,14 +133,15 @@ PY
     [[ $rc -ne 0 && $rc -ne 124 && $secs -lt 60 ]] || { cat "$tmp/out.txt"; echo "FAIL: hang not ended"; exit 1; }
     [[ $(points_total "$tmp/t.json") -ge 1 ]] || { echo "FAIL: the 1M point measured before the hang was lost"; exit 1; } ;;
   interrupt)
-    # Ctrl-C in the middle of a long run (workers) and of a long p2p (this process): each ends
-    # within 2 s of SIGINT with exit 4, and its JSON keeps what was measured before.
-    interrupt_after() {  # interrupt_after PATTERN NAME ARGS...: SIGINT once PATTERN is in its JSON or stderr
-      local pattern=$1 name=$2; shift 2
-      "$bin" "$@" --json "$tmp/$name.json" > "$tmp/$name.txt" 2>&1 &
+    # Ctrl-C in the middle of each long command: run (workers), p2p (this process), algos and
+    # scale (between and inside their sub-runs), doctor (inside a stage). Each ends within 1 s of
+    # SIGINT with exit 4, and its JSON keeps what was measured before, status failed, "interrupted".
+    interrupt_after() {  # interrupt_after PATTERN NAME JSON ARGS...: SIGINT once PATTERN is in its output
+      local pattern=$1 name=$2 json=$3; shift 3
+      "$bin" "$@" > "$tmp/$name.txt" 2>&1 &
       local pid=$!
       for _ in $(seq 600); do
-        grep -q -E "$pattern" "$tmp/$name.txt" "$tmp/$name.json" 2> /dev/null && break
+        grep -q -E "$pattern" "$tmp/$name.txt" "$json" 2> /dev/null && break
         sleep 0.1
       done
       kill -INT "$pid"
@@ -149,20 +150,35 @@ PY
       wait "$pid"; rc=$?
       end=$(date +%s%N)
       echo "$name: exit $rc, $(((end - sent) / 1000000)) ms after SIGINT; $(tail -1 "$tmp/$name.txt")"
-      [[ $rc -eq 4 && $(((end - sent) / 1000000)) -lt 2000 ]] || { cat "$tmp/$name.txt"; echo "FAIL: $name"; return 1; }
+      [[ $rc -eq 4 && $(((end - sent) / 1000000)) -lt 1000 ]] || { cat "$tmp/$name.txt"; echo "FAIL: $name"; return 1; }
     }
     # run: once the JSON (rewritten after every point) holds the 1 MiB point, during the 4 GiB
-    # one (2000 operations per batch: ~25 s); p2p: once its second test began.
-    interrupt_after '"bytes": ?1048576' run run all_reduce --sizes 1M,4G -n 2000 --gpus 2 || exit 1
-    interrupt_after 'measuring ce_write' p2p p2p --gpus 2 --size 256M --samples 400 || exit 1
-    python3 - "$tmp/run.json" "$tmp/p2p.json" <<'PY' || exit 1
+    # one (2000 operations per batch: ~25 s); p2p: once its second test began; algos: once its
+    # second configuration began; scale: once the 2-GPU group began; doctor: once its third
+    # stage began.
+    interrupt_after '"bytes": ?1048576' run "$tmp/run.json" run all_reduce --sizes 1M,4G -n 2000 --gpus 2 \
+      --json "$tmp/run.json" || exit 1
+    interrupt_after 'measuring ce_write' p2p "$tmp/p2p.json" p2p --gpus 2 --size 256M --samples 400 \
+      --json "$tmp/p2p.json" || exit 1
+    interrupt_after 'sweeping .*\(2 of' algos /dev/null algos all_reduce --sizes 1M,1G -n 100 --algos Ring,Tree \
+      --protos Simple --json "$tmp/algos.json" || exit 1
+    interrupt_after 'on 2 GPUs' scale /dev/null scale all_reduce --size 1G -n 100 --counts 1,2 --placement best \
+      --json "$tmp/scale.json" || exit 1
+    interrupt_after 'doctor \[3/' doctor /dev/null doctor --quick --out "$tmp/doctor" || exit 1
+    python3 - "$tmp" <<'PY' || exit 1
 import json, sys
-r, p = (json.load(open(f)) for f in sys.argv[1:])
-points = sum(len(x["points"]) for x in r["runs"])
-print(f"run: status {r['status']}, failure '{r['failure']}', {points} point(s) kept")
-print(f"p2p: status {p['status']}, failure '{p['failure']}', {len(p['p2p'])} measurement(s) kept")
-ok = r["status"] == "failed" and "interrupted" in r["failure"] and points >= 1
-ok = ok and p["status"] == "failed" and "interrupted" in p["failure"] and len(p["p2p"]) >= 1
+d = sys.argv[1]
+def doc(name):
+    return json.load(open(f"{d}/{name}"))
+def check(name, r, kept, what):
+    print(f"{name}: status {r['status']}, failure '{r['failure']}', {kept} {what} kept")
+    return r["status"] == "failed" and "interrupted" in r["failure"] and kept >= 1
+points = lambda r: sum(len(x["points"]) for x in r["runs"])
+ok = check("run", doc("run.json"), points(doc("run.json")), "point(s)")
+ok &= check("p2p", doc("p2p.json"), len(doc("p2p.json")["p2p"]), "measurement(s)")
+ok &= check("algos", doc("algos.json"), points(doc("algos.json")), "point(s)")
+ok &= check("scale", doc("scale.json"), points(doc("scale.json")), "point(s)")
+ok &= check("doctor", doc("doctor/result.json"), len(doc("doctor/result.json")["doctor"]["stages"]), "stage(s)")
 sys.exit(0 if ok else 1)
 PY
     ;;

@@ -1,15 +1,18 @@
 // The launcher against real child processes (tests/helpers/fake_worker.cpp): a run that
 // finishes, a worker that exits with an error, one that is killed, one that hangs past the
-// timeout, one that reports a fatal error. Each run must end for the right reason, name the
-// worker, and leave no child behind (killed and reaped, not waited for).
+// timeout, one that reports a fatal error, a run stopped by a real SIGINT. Each run must end
+// for the right reason, name the worker, and leave no child behind (killed and reaped, not
+// waited for).
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <cerrno>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "core/interrupt.hpp"
 #include "launch/exiting_workers.hpp"
 #include "launch/protocol.hpp"
 #include "launch/supervisor.hpp"
@@ -149,4 +152,39 @@ TEST(Launcher, MissingExecutableIsReported) {
   const auto outcome = sup.run({{{"t", fb::msg::start}}});
   EXPECT_FALSE(outcome.ok);
   EXPECT_EQ(outcome.reason, "exited with status 127");
+}
+
+// Ctrl-C while workers hang: main()'s handler (core/interrupt) turns the real signal into a
+// request the watch loop reads, and the run ends within a second, "interrupted", every child
+// killed and reaped. Outside a run's scope the handler ends the process (tests/cli/interrupt.sh).
+TEST(Launcher, SigintStopsHangingWorkersWithinASecond) {
+  fb::install_interrupt_handlers();
+  std::thread ctrl_c([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ::kill(::getpid(), SIGINT);
+  });
+  const auto o = launch({"hang", "hang"}, /*timeout_s=*/120);
+  ctrl_c.join();
+  const bool requested = fb::interrupt_requested();
+  fb::clear_interrupt_request();
+  ::signal(SIGINT, SIG_DFL);
+  EXPECT_TRUE(requested);
+  EXPECT_FALSE(o.outcome.ok);
+  EXPECT_EQ(o.outcome.code, fb::ExitCode::run_failed);
+  EXPECT_EQ(o.outcome.reason, "interrupted");
+  EXPECT_EQ(o.outcome.step, "step of hang");
+  EXPECT_GE(o.seconds, 0.5);  // not before the signal
+  EXPECT_LT(o.seconds, 1.5);  // within a second of it, not at the timeout
+  expect_all_gone(o);
+}
+
+// A request stays set: the next run of the same command (algos' next configuration, scale's
+// next group) ends at once instead of starting its workers' work.
+TEST(Launcher, InterruptRequestedBeforeARunEndsItAtOnce) {
+  fb::request_interrupt();
+  const auto o = launch({"hang"}, /*timeout_s=*/120);
+  fb::clear_interrupt_request();
+  EXPECT_EQ(o.outcome.reason, "interrupted");
+  EXPECT_LT(o.seconds, 1.0);
+  expect_all_gone(o);
 }
