@@ -2,8 +2,9 @@
 """Same-run check: fabricbench's small all_reduce times against the nccl-tests-style timer.
 
 usage: compare_baseline.py BASELINE.txt RESULT.json [RESULT.json ...]
-BASELINE.txt holds the lines tools/nccl_timing_baseline printed, one or more rounds of the
-same sizes; each RESULT.json is one `fabricbench run all_reduce` round taken alternately with
+BASELINE.txt holds the lines tools/nccl_timing_baseline printed (each line one round), or the
+output of runs of nccl-tests' all_reduce_perf (its out-of-place time; each run one round, the
+median of its -N cycles), one or more rounds of the same sizes; each RESULT.json is one `fabricbench run all_reduce` round taken alternately with
 them on the same GPUs in the same launch mode. Without CUDA graphs these sizes are bound by
 the host's launch rate, which on a VM moves between rounds, so each tool's figure per size is
 the median over its rounds (and the fastest round is shown beside it). DESIGN.md's bar: within
@@ -16,17 +17,36 @@ import sys
 
 TOL = 0.10
 LINE = re.compile(r"^baseline all_reduce (\d+) B, .*?: median ([0-9.]+) us")
+# all_reduce_perf: size count type redop root, then the out-of-place time (us), algbw, busbw, #wrong
+NCCL_TESTS_LINE = re.compile(r"^\s+(\d+)\s+\d+\s+\w+\s+\w+\s+-?\d+\s+([0-9.]+)\s")
+NCCL_TESTS_START = re.compile(r"^# nThread ")
+
+
+def baseline_rounds(path):
+    """Per size, one time per round (us)."""
+    rounds, cycles = {}, {}
+
+    def end_nccl_tests_run():
+        for size, times in cycles.items():
+            rounds.setdefault(size, []).append(statistics.median(times))
+        cycles.clear()
+
+    for line in open(path):
+        if NCCL_TESTS_START.match(line):
+            end_nccl_tests_run()
+        elif m := LINE.match(line):
+            rounds.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+        elif m := NCCL_TESTS_LINE.match(line):
+            cycles.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+    end_nccl_tests_run()
+    return rounds
 
 
 def main():
     if len(sys.argv) < 3:
         print(__doc__)
         return 2
-    theirs, ours = {}, {}
-    for line in open(sys.argv[1]):
-        m = LINE.match(line)
-        if m:
-            theirs.setdefault(int(m.group(1)), []).append(float(m.group(2)))
+    theirs, ours = baseline_rounds(sys.argv[1]), {}
     for path in sys.argv[2:]:
         for run in json.load(open(path))["runs"]:
             for p in run["points"]:

@@ -14,6 +14,9 @@
 #            both (docs/metrics.md, "Comparing with nccl-tests"). fabricbench times unchecked data.
 #   startup  one 1 MiB all_reduce point, whole process: nccl-tests -g 2 and mpirun -np 2 against
 #            fabricbench with both launchers.
+#   small    all_reduce 8 B - 512 KiB: nccl-tests' all_reduce_perf (-c 0 -N 5) against
+#            `fabricbench run`, each round alternated, compared by scripts/compare_baseline.py
+#            (medians over rounds within 10%; launch-bound, so noisy: printed, not held).
 #   doctor   `doctor --quick` healthy, with NCCL_P2P_DISABLE=1, and with P2P and SHM disabled:
 #            wall time, the stage estimate, the top finding and what was cut.
 # Prints a short table last. Needs 2 GPUs, mpirun (as root: OMPI_ALLOW_RUN_AS_ROOT=1
@@ -37,6 +40,7 @@ timed() {
 }
 
 : > "$out/walls.txt"
+: > "$out/small_nccl_tests.txt"
 for r in $(seq 1 "$rounds"); do
   echo "round $r: nccl-tests sweeps (-c 1, -c 0)" >&2
   for check in 1 0; do
@@ -54,6 +58,10 @@ for r in $(seq 1 "$rounds"); do
     --json "$out/fb_r$r.json")
   [[ $rc -eq 0 ]] || echo "fabricbench failed (rc $rc): $out/fb_r$r.txt" >&2
   echo "sweep fabricbench $r $ms" >> "$out/walls.txt"
+
+  echo "round $r: small sizes" >&2
+  "${mpi[@]}" "$nt/all_reduce_perf" -b 8 -e 512K -f 4 -c 0 -N 5 >> "$out/small_nccl_tests.txt" 2>&1
+  "$fb" run all_reduce --sizes 8,2K,32K,128K,512K -q --json "$out/small_fb_r$r.json" > /dev/null 2>&1
 
   echo "round $r: start-up" >&2
   read -r ms rc < <(timed "$out/st_nt1_r$r.txt" "$nt/all_reduce_perf" -b 1M -e 1M -g 2)
@@ -77,4 +85,6 @@ if [[ "${SKIP_DOCTOR:-0}" != 1 ]]; then
     echo "doctor $mode 1 $ms $rc" >> "$out/walls.txt"
   done
 fi
+echo "== small sizes, medians over $rounds round(s): fabricbench against nccl-tests"
+python3 "$here/compare_baseline.py" "$out/small_nccl_tests.txt" "$out"/small_fb_r*.json
 python3 "$here/speed_bench_report.py" "$out" "$rounds"
