@@ -61,7 +61,7 @@ int ops_per_batch(const Sampling& sampling, double per_op_s) {
   return ceil_ops(sampling.batch_target_s, per_op_s, std::max(1, sampling.max_ops_per_batch));
 }
 
-double point_seconds(const Sampling& sampling, double op_s, bool verified) {
+double point_seconds(const Sampling& sampling, double op_s, bool verified, double expected_batches) {
   const double verify = verified ? op_s : 0;
   const double warmup = sampling.warmup >= 0 ? sampling.warmup * op_s
                                              : std::max(sampling.min_warmup_ops * op_s,
@@ -69,7 +69,9 @@ double point_seconds(const Sampling& sampling, double op_s, bool verified) {
   const double batch = std::max(1e-9, ops_per_batch(sampling, op_s) * op_s);
   // The sampler starts no batch that would end past its budget, and always takes one.
   const int fit = std::max(1, static_cast<int>(std::floor(sampling.max_time_s / batch)));
-  const int batches = std::min({fit, std::max(kExpectedBatches, sampling.min_batches), sampling.max_batches});
+  const int expected =
+      expected_batches > 0 ? static_cast<int>(std::ceil(expected_batches)) : kExpectedBatches;
+  const int batches = std::min({fit, std::max(expected, sampling.min_batches), sampling.max_batches});
   const double queued_ahead = batch < kLookAheadMaxS ? batch : 0;
   return verify + warmup + batches * batch + queued_ahead;
 }

@@ -50,7 +50,9 @@ inline constexpr double kLookAheadMaxS = 0.05;
 // Seconds one point costs when one operation takes `op_s`: the verification call, the
 // warm-up, the timed batches (bounded by their budget, plus the one batch it may be overrun
 // by) and the batch queued ahead. The doctor's budget and the progress estimates use it.
-double point_seconds(const Sampling& sampling, double op_s, bool verified);
+// `expected_batches`: how many batches a point takes before its interval is met, where seen
+// (the doctor's first stage); 0: the sampler's usual count on a quiet fabric.
+double point_seconds(const Sampling& sampling, double op_s, bool verified, double expected_batches = 0);
 
 // Why a point stopped taking batches (the result's `sampling.stop`).
 enum class SamplingStop { none, target, budget, max_batches, count };

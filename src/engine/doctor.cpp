@@ -66,8 +66,6 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
     const double took_s = seconds_since(stage_start);
     const std::string failure = out.failure;
     const ExitCode code = out.code;
-    const double first_point_s = out.first_point_s;
-    const double last_point_s = out.last_point_s;
     stage.merge(out, result);
     result.doctor->stages.push_back({std::string(stage.name), ctx.plan.estimate_s, took_s});
     if (!failure.empty() && !interrupt_requested()) {  // interrupted: the loop ends below
@@ -77,8 +75,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
       throw Error(code, fmt::format("{} stage failed: {}", stage.name, failure));
     }
     // The speed every later stage is estimated and cut from.
-    if (stage.name == "collectives" && failure.empty())
-      ctx.speed = measure_fabric(result.runs, first_point_s, took_s - last_point_s, ctx.collectives.sampling);
+    if (stage.name == "collectives" && failure.empty()) ctx.speed = measure_fabric(result.runs, took_s);
     progress.updated(result);
   }
 

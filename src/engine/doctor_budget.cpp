@@ -51,18 +51,31 @@ double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::stri
          static_cast<double>(bytes) / (speed.algbw_gbps * 1e9) * proto_factor(proto);
 }
 
-FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, double end_s,
-                           const Sampling& sampling) {
+namespace {
+
+// GPU-busy seconds of one measured point, from what its sampler recorded: the verification
+// operation, the warm-up, its batches and the one queued ahead of the last.
+double busy_seconds(const Point& p) {
+  const double op_s = p.time_us.median * 1e-6;
+  const double warmup_s = p.sampling ? p.sampling->warmup_ms * 1e-3 : 0;
+  return (p.wrong >= 0 ? op_s : 0) + warmup_s + (p.time_us.n + 1) * op_s * p.iters_per_batch;
+}
+
+}  // namespace
+
+FabricSpeed measure_fabric(const std::vector<Run>& runs, double took_s) {
   FabricSpeed speed;
-  const auto measured = [](const Run& run) { return run.kind == RunKind::collective && !run.points.empty(); };
-  const auto first_run = std::find_if(runs.begin(), runs.end(), measured);
-  double first_cost_s = 0;
-  if (first_run != runs.end()) {
-    const auto& first = first_run->points.front();
-    first_cost_s = point_seconds(sampling, first.time_us.median * 1e-6, first.wrong >= 0);
-  }
+  double busy_s = 0;
+  double batches = 0;
+  int points = 0;
   for (const auto& run : runs) {
-    if (!measured(run) || run.collective != "all_reduce") continue;
+    if (run.kind != RunKind::collective || run.points.empty()) continue;
+    for (const auto& p : run.points) {
+      busy_s += busy_seconds(p);
+      batches += p.time_us.n;
+    }
+    points += static_cast<int>(run.points.size());
+    if (run.collective != "all_reduce") continue;
     const auto [small, large] =
         std::minmax_element(run.points.begin(), run.points.end(),
                             [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
@@ -72,8 +85,8 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, d
     }
     speed.latency_us = std::max(speed.latency_us, small->time_us.median);
   }
-  speed.start_s =
-      std::clamp(first_point_s - first_cost_s, 0.5, std::max(0.5, first_point_s)) + std::max(0.0, end_s);
+  speed.batches = points > 0 ? batches / points : 0;
+  speed.start_s = std::max(0.5, took_s - busy_s);
   return speed;
 }
 
@@ -84,7 +97,7 @@ double estimate_algos_s(const AlgosGrid& grid, const FabricSpeed& speed, const S
     total += speed.start_s;
     for (const auto size : grid.sizes) {
       if (low_latency(proto) && grid.low_latency_max_bytes > 0 && size > grid.low_latency_max_bytes) continue;
-      total += point_seconds(sampling, op_seconds(speed, size, proto), false);
+      total += point_seconds(sampling, op_seconds(speed, size, proto), false, speed.batches);
     }
   }
   return total;
@@ -153,7 +166,8 @@ AlgosGrid fit_algos(AlgosGrid grid, const FabricSpeed& speed, const Sampling& sa
 
 double estimate_scaling_s(std::uint64_t bytes, const std::vector<int>& counts, const FabricSpeed& speed,
                           const Sampling& sampling) {
-  const double group = speed.start_s + point_seconds(sampling, op_seconds(speed, bytes), false);
+  const double group =
+      speed.start_s + point_seconds(sampling, op_seconds(speed, bytes), false, speed.batches);
   return 2.0 * static_cast<double>(counts.size()) * group;  // best and worst placement of each count
 }
 

@@ -17,16 +17,20 @@ struct FabricSpeed {
   double busbw_gbps = 0;  // and its busbw, as the messages quote it
   double latency_us = 0;  // all_reduce time at its smallest measured size
   double start_s = 2.0;   // fresh workers up to their first point and after their last (spawn, init, exit)
+  // Timed batches a point took on average in the collectives stage (0: not measured): on a
+  // noisy fabric points take many more than the sampler's usual count before their interval
+  // is met, and the estimates take that into account.
+  double batches = 0;
   [[nodiscard]] bool known() const { return algbw_gbps > 0; }
 };
 
-// From the all_reduce points of `runs` (collective runs); the cost of a fresh set of workers
-// from the time the stage took to its first point, less what that point cost by the model
-// below, plus `end_s`, the time from its last point to the workers' exit. (Taking the model's
-// price of every point out of the stage's whole wall time left the model's error in the start,
-// down to its 0.5 s floor: algorithms estimates were 43-63% off on a degraded fabric.)
-FabricSpeed measure_fabric(const std::vector<Run>& runs, double first_point_s, double end_s,
-                           const Sampling& sampling);
+// From the collectives stage: its all_reduce points give the speed; the cost of a fresh set of
+// workers is the stage's wall time `took_s` less its points' GPU-busy time as their samplers
+// recorded it (spawning, NCCL's set-up, the host's share of the batches, the workers' end),
+// which every later stage pays again per set of workers; and the batches its points took, on
+// average. (Pricing the points by the model instead left the model's error in that cost: the
+// algorithms estimate was 12-44% short on 2 x H200.)
+FabricSpeed measure_fabric(const std::vector<Run>& runs, double took_s);
 
 // Seconds one all_reduce of `bytes` takes. Forced "LL" and "LL128" at large sizes: half of an
 // LL line and 1/16 of an LL128 line are flags, and both run fewer bytes per cycle than Simple;

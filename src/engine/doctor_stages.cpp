@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <map>
 
 #include "analyse/p2p_analysis.hpp"
@@ -59,10 +58,7 @@ StageOutput measure_collectives(const DoctorContext& ctx) {
   attach_cpulists(plan, *ctx.result.topology);
   StageOutput out;
   std::map<int, std::size_t> slot;  // runs appear as their first point arrives
-  const auto start = std::chrono::steady_clock::now();
   const auto outcome = run_plan(plan, [&](int index, const Point& p) {
-    out.last_point_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (out.first_point_s < 0) out.first_point_s = out.last_point_s;
     if (!slot.contains(index)) {
       slot[index] = out.runs.size();
       out.runs.push_back(make_run(plan, static_cast<std::size_t>(index)));

@@ -39,11 +39,9 @@ struct DoctorContext {
 struct StageOutput {
   std::vector<P2pMeasurement> p2p;
   std::vector<Run> runs;
-  NcclLogSummary log;         // the algorithms stage's reading of NCCL's set-up
-  HostFacts host;             // the host stage's reading of the machine's configuration
-  double first_point_s = -1;  // collectives: from the stage's start to its first point (workers' start)
-  double last_point_s = -1;   // collectives: to its last point (what follows is the workers' end)
-  std::string failure;        // not empty: the stage failed (the document is written, then the doctor fails)
+  NcclLogSummary log;   // the algorithms stage's reading of NCCL's set-up
+  HostFacts host;       // the host stage's reading of the machine's configuration
+  std::string failure;  // not empty: the stage failed (the document is written, then the doctor fails)
   ExitCode code = ExitCode::run_failed;
 };
 

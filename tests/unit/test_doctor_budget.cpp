@@ -51,6 +51,10 @@ TEST(DoctorBudget, PointTimeHonoursTheSamplersBudget) {
   EXPECT_NEAR(fb::point_seconds(s, 0.36, true), 4 * 0.36, 1e-9);
   // 1 ms per operation: one per batch, 12 batches and the one queued ahead, after a 31 ms warm-up.
   EXPECT_NEAR(fb::point_seconds(s, 1e-3, false), 0.031 + 13e-3, 1e-9);
+  // A noisy fabric where points took 40.2 batches on average: 41 of them and the one ahead.
+  EXPECT_NEAR(fb::point_seconds(s, 1e-3, false, 40.2), 0.031 + 42e-3, 1e-9);
+  // ... but never past the point's budget: 0.3 s holds 300 such batches, 200 is the cap.
+  EXPECT_NEAR(fb::point_seconds(s, 1e-3, false, 1000), 0.031 + 201e-3, 1e-9);
 }
 
 TEST(DoctorBudget, HealthyMachineKeepsTheWholeGrid) {
@@ -153,25 +157,34 @@ TEST(DoctorBudget, FabricSpeedComesFromTheAllReducePoints) {
   fb::Point small;
   small.bytes = 1 << 20;
   small.time_us.median = 25;
+  small.time_us.n = 30;
+  small.iters_per_batch = 40;
+  small.sampling = fb::PointSampling{.warmup_ops = 0, .warmup_ms = 31};
   small.algbw_gbps = 40;
   small.busbw_gbps = 40;
-  fb::Point large;
+  fb::Point large = small;
   large.bytes = 1 << 30;
   large.time_us.median = 358'000;
+  large.time_us.n = 6;
+  large.iters_per_batch = 1;
+  large.sampling->warmup_ms = 716;
+  large.wrong = 0;  // verified: one more operation
   large.algbw_gbps = 3;
   large.busbw_gbps = 3;
-  ar.points = {small, large};  // measured in this order: the smallest first
+  ar.points = {small, large};
   fb::Run other = ar;
   other.collective = "all_gather";
   other.points[0].algbw_gbps = 99;  // not all_reduce: not the speed
-  const auto speed = fb::measure_fabric({ar, other}, 1.5, 0.25, quick_sampling());
+  const auto speed = fb::measure_fabric({ar, other}, 9.0);
   EXPECT_DOUBLE_EQ(speed.algbw_gbps, 3);
   EXPECT_DOUBLE_EQ(speed.busbw_gbps, 3);
   EXPECT_DOUBLE_EQ(speed.latency_us, 25);
-  // Fresh workers: the time to the first point less what that 1 MiB point cost, plus their end.
-  EXPECT_NEAR(speed.start_s, 1.5 - fb::point_seconds(quick_sampling(), 25e-6, false) + 0.25, 1e-9);
-  // A first point the model prices above the time it took leaves the floor, not less.
-  EXPECT_DOUBLE_EQ(fb::measure_fabric({ar}, 0.01, 0, quick_sampling()).start_s, 0.5);
+  EXPECT_DOUBLE_EQ(speed.batches, (30 + 6 + 30 + 6) / 4.0);  // every collective's points
+  // GPU-busy per run: 1 MiB 0.031 + 31 x 40 x 25 us = 0.062 s; 1 GiB 0.358 (verify) + 0.716
+  // + 7 x 0.358 = 3.580 s. Two runs: 7.284 s of the 9 s stage; the rest is the workers' cost.
+  EXPECT_NEAR(speed.start_s, 9.0 - 2 * (0.062 + 3.580), 1e-9);
+  // A stage its points filled leaves the floor, not less.
+  EXPECT_DOUBLE_EQ(fb::measure_fabric({ar}, 1.0).start_s, 0.5);
 }
 
 }  // namespace
