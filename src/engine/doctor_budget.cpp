@@ -54,11 +54,19 @@ double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::stri
 namespace {
 
 // GPU-busy seconds of one measured point, from what its sampler recorded: the verification
-// operation, the warm-up, its batches and the one queued ahead of the last.
+// operation, the warm-up, its batches and the one queued ahead of the last (short ones only).
 double busy_seconds(const Point& p) {
   const double op_s = p.time_us.median * 1e-6;
+  const double batch_s = op_s * p.iters_per_batch;
   const double warmup_s = p.sampling ? p.sampling->warmup_ms * 1e-3 : 0;
-  return (p.wrong >= 0 ? op_s : 0) + warmup_s + (p.time_us.n + 1) * op_s * p.iters_per_batch;
+  const int batches = p.time_us.n + (batch_s < kLookAheadMaxS ? 1 : 0);
+  return (p.wrong >= 0 ? op_s : 0) + warmup_s + batches * batch_s;
+}
+
+// Whether the point's own budget (--max-time) ended its sampling: then its batch count says
+// nothing about how many a point needs.
+bool cut_by_budget(const Point& p) {
+  return p.sampling && p.sampling->stop == to_string(SamplingStop::budget);
 }
 
 }  // namespace
@@ -72,9 +80,10 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs, double took_s) {
     if (run.kind != RunKind::collective || run.points.empty()) continue;
     for (const auto& p : run.points) {
       busy_s += busy_seconds(p);
+      if (cut_by_budget(p)) continue;
       batches += p.time_us.n;
+      ++points;
     }
-    points += static_cast<int>(run.points.size());
     if (run.collective != "all_reduce") continue;
     const auto [small, large] =
         std::minmax_element(run.points.begin(), run.points.end(),

@@ -28,8 +28,10 @@ struct FabricSpeed {
 // workers is the stage's wall time `took_s` less its points' GPU-busy time as their samplers
 // recorded it (spawning, NCCL's set-up, the host's share of the batches, the workers' end),
 // which every later stage pays again per set of workers; and the batches its points took, on
-// average. (Pricing the points by the model instead left the model's error in that cost: the
-// algorithms estimate was 12-44% short on 2 x H200.)
+// average over those their budget did not stop (large points on a slow fabric stop early,
+// while small ones there need many batches to meet their interval). (Pricing the points by the
+// model instead left the model's error in that cost: the algorithms estimate was 12-44% short
+// on 2 x H200.)
 FabricSpeed measure_fabric(const std::vector<Run>& runs, double took_s);
 
 // Seconds one all_reduce of `bytes` takes. Forced "LL" and "LL128" at large sizes: half of an

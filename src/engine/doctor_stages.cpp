@@ -11,6 +11,7 @@
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/scale_runner.hpp"
+#include "launch/exiting_workers.hpp"
 #include "topo/host_probe.hpp"
 
 namespace fb {
@@ -65,6 +66,9 @@ StageOutput measure_collectives(const DoctorContext& ctx) {
     }
     out.runs[slot[index]].points.push_back(p);
   });
+  // Their exit (the driver reclaiming contexts and buffers) is part of what a set of workers
+  // costs, which the later stages are priced from; the next plan would wait for it anyway.
+  wait_for_exiting_workers();
   if (!outcome.supervisor.ok) {
     out.failure = outcome.failure;
     out.code = outcome.supervisor.code;
