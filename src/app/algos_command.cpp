@@ -70,12 +70,9 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   result.findings = forced_beats_default(sweep.configs, 0.01, 0);
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
-  if (interrupt_requested()) {
-    result.status = RunStatus::failed;
-    result.failure =
-        fmt::format("interrupted after {} of {} configurations began", sweep.configs.size(), sweep.planned);
-    fmt::print(stderr, "fabricbench: {}: the report holds what was measured\n", result.failure);
-  }
+  if (interrupt_requested())
+    mark_interrupted(result, fmt::format("interrupted after {} of {} configurations began",
+                                         sweep.configs.size(), sweep.planned));
 
   const AlgosTable table = table_of(plan, sweep);
   ReporterSet reporters;

@@ -46,11 +46,9 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   attach_p2p_ceilings(result.p2p, *result.topology);
   result.findings = check_p2p(result.p2p, *result.topology, request.margin);
   result.finished = now_iso8601();
-  result.status = stopped ? RunStatus::failed : RunStatus::complete;
-  if (stopped) {
-    result.failure = fmt::format("interrupted after {} measurement(s)", result.p2p.size());
-    fmt::print(stderr, "fabricbench: {}: the report holds what was measured\n", result.failure);
-  }
+  result.status = RunStatus::complete;
+  if (stopped)
+    mark_interrupted(result, fmt::format("interrupted after {} measurement(s)", result.p2p.size()));
   reporters.end(result);
   if (stopped) return static_cast<int>(ExitCode::run_failed);
   return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;

@@ -47,9 +47,7 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
   result.status = RunStatus::complete;
   if (interrupt_requested()) {
     failed = true;
-    result.status = RunStatus::failed;
-    result.failure = fmt::format("interrupted after {} GPU group(s)", result.runs.size());
-    fmt::print(stderr, "fabricbench: {}: the report holds what was measured\n", result.failure);
+    mark_interrupted(result, fmt::format("interrupted after {} GPU group(s)", result.runs.size()));
   }
   reporters.end(result);
   return failed ? static_cast<int>(ExitCode::run_failed) : 0;

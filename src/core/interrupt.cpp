@@ -34,7 +34,6 @@ void install_interrupt_handlers() {
   ::sigaction(SIGTERM, &action, nullptr);
 }
 
-bool interrupt_scope_active() { return g_scopes.load() > 0; }
 void request_interrupt() { g_requested = true; }
 bool interrupt_requested() { return g_requested.load(); }
 void clear_interrupt_request() { g_requested = false; }

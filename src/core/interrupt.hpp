@@ -19,7 +19,6 @@ class InterruptScope {
 // SIGINT and SIGTERM: a request inside a scope, the default action outside (see above).
 void install_interrupt_handlers();
 
-[[nodiscard]] bool interrupt_scope_active();
 void request_interrupt();  // async-signal-safe
 [[nodiscard]] bool interrupt_requested();
 void clear_interrupt_request();  // for tests that interrupt more than once in one process

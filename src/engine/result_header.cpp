@@ -1,5 +1,7 @@
 #include "engine/result_header.hpp"
 
+#include <fmt/format.h>
+
 #include "core/environment.hpp"
 #include "core/version.hpp"
 #include "gpu/runtime.hpp"
@@ -28,6 +30,12 @@ void add_gpus(Result& result, const std::vector<int>& gpus) {
     result.gpus.push_back({gpus[r], static_cast<int>(r), p.name, p.pci_bus_id, p.memory_bytes,
                            p.compute_capability, result.host.hostname});
   }
+}
+
+void mark_interrupted(Result& result, std::string failure) {
+  result.status = RunStatus::failed;
+  result.failure = std::move(failure);
+  fmt::print(stderr, "fabricbench: {}: the report holds what was measured\n", result.failure);
 }
 
 }  // namespace fb

@@ -17,4 +17,8 @@ Result make_result_header(const std::vector<std::string>& command_line, const Nc
 // result.gpus for the devices a command uses, rank i on gpus[i].
 void add_gpus(Result& result, const std::vector<int>& gpus);
 
+// A command stopped by Ctrl-C (core/interrupt.hpp): status failed with `failure`, said on
+// stderr with where the measurements are.
+void mark_interrupted(Result& result, std::string failure);
+
 }  // namespace fb
