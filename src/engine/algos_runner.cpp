@@ -27,6 +27,8 @@ NcclLogSummary read_logs(const fs::path& dir) {
   return all;
 }
 
+}  // namespace
+
 // NCCL's own choices, transports and channels, from a short logged pass (logging every call
 // would slow the timed default sweep, so it runs apart).
 NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet) {
@@ -48,6 +50,8 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
     throw Error(probed.supervisor.code, "NCCL's default run failed: " + probed.failure);
   return log;
 }
+
+namespace {
 
 // NCCL's default first, then the forced pairs.
 std::vector<AlgoConfig> configurations(const std::vector<std::string>& algos,
@@ -130,8 +134,15 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
 
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const AlgosSweepOptions& options) {
+  return sweep_configurations(plan, algos, protos, options,
+                              probe_nccl_choices(plan, options.keep_logs, options.quiet));
+}
+
+AlgosSweep sweep_configurations(const Plan& plan, const std::vector<std::string>& algos,
+                                const std::vector<std::string>& protos, const AlgosSweepOptions& options,
+                                NcclLogSummary log) {
   AlgosSweep out;
-  out.log = probe_nccl_choices(plan, options.keep_logs, options.quiet);
+  out.log = std::move(log);
   out.configs = configurations(algos, protos, options.one_axis);
   out.planned = out.configs.size();
   const SweepProgress progress(out.configs.size());

@@ -44,9 +44,15 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   progress.begun(result);
 
   result.doctor = DoctorInfo{request.budget_s, {}, {}};
-  DoctorContext ctx{
-      request,          facts,         gpus,       doctor_collectives_request(request, facts, gpus), result,
-      request.budget_s, FabricSpeed{}, StagePlan{}};
+  DoctorContext ctx{request,
+                    facts,
+                    gpus,
+                    doctor_collectives_request(request, facts, gpus),
+                    result,
+                    request.budget_s,
+                    FabricSpeed{},
+                    StagePlan{},
+                    NcclLogSummary{}};
   std::vector<const DoctorStage*> stages;
   for (const auto& stage : doctor_stages())
     if (stage.applies(ctx)) stages.push_back(&stage);
@@ -66,6 +72,8 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
     const double took_s = seconds_since(stage_start);
     const std::string failure = out.failure;
     const ExitCode code = out.code;
+    // The speed, the cost of a set of workers and NCCL's choices every later stage is planned from.
+    if (failure.empty() && stage.learn != nullptr) stage.learn(out, took_s, ctx);
     stage.merge(out, result);
     result.doctor->stages.push_back({std::string(stage.name), ctx.plan.estimate_s, took_s});
     if (!failure.empty() && !interrupt_requested()) {  // interrupted: the loop ends below
@@ -74,8 +82,6 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
       progress.updated(result);
       throw Error(code, fmt::format("{} stage failed: {}", stage.name, failure));
     }
-    // The speed every later stage is estimated and cut from.
-    if (stage.name == "collectives" && failure.empty()) ctx.speed = measure_fabric(result.runs, took_s);
     progress.updated(result);
   }
 

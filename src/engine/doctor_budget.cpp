@@ -53,16 +53,6 @@ double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::stri
 
 namespace {
 
-// GPU-busy seconds of one measured point, from what its sampler recorded: the verification
-// operation, the warm-up, its batches and the one queued ahead of the last (short ones only).
-double busy_seconds(const Point& p) {
-  const double op_s = p.time_us.median * 1e-6;
-  const double batch_s = op_s * p.iters_per_batch;
-  const double warmup_s = p.sampling ? p.sampling->warmup_ms * 1e-3 : 0;
-  const int batches = p.time_us.n + (batch_s < kLookAheadMaxS ? 1 : 0);
-  return (p.wrong >= 0 ? op_s : 0) + warmup_s + batches * batch_s;
-}
-
 // Whether the point's own budget (--max-time) ended its sampling: then its batch count says
 // nothing about how many a point needs.
 bool cut_by_budget(const Point& p) {
@@ -71,15 +61,13 @@ bool cut_by_budget(const Point& p) {
 
 }  // namespace
 
-FabricSpeed measure_fabric(const std::vector<Run>& runs, double took_s) {
+FabricSpeed measure_fabric(const std::vector<Run>& runs) {
   FabricSpeed speed;
-  double busy_s = 0;
   double batches = 0;
   int points = 0;
   for (const auto& run : runs) {
     if (run.kind != RunKind::collective || run.points.empty()) continue;
     for (const auto& p : run.points) {
-      busy_s += busy_seconds(p);
       if (cut_by_budget(p)) continue;
       batches += p.time_us.n;
       ++points;
@@ -95,13 +83,17 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs, double took_s) {
     speed.latency_us = std::max(speed.latency_us, small->time_us.median);
   }
   speed.batches = points > 0 ? batches / points : 0;
-  speed.start_s = std::max(0.5, took_s - busy_s);
   return speed;
 }
 
+double probe_start_seconds(const FabricSpeed& speed, const std::vector<std::uint64_t>& sizes, double took_s) {
+  double ops_s = 0;
+  for (const auto size : sizes) ops_s += op_seconds(speed, size);
+  return std::max(kMinStartS, took_s - ops_s);
+}
+
 double estimate_algos_s(const AlgosGrid& grid, const FabricSpeed& speed, const Sampling& sampling) {
-  double total = speed.start_s;  // the logged probe: one operation per size
-  for (const auto size : grid.sizes) total += op_seconds(speed, size);
+  double total = 0;
   for (const auto& [algo, proto] : configs(grid)) {
     total += speed.start_s;
     for (const auto size : grid.sizes) {

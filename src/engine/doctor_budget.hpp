@@ -11,12 +11,17 @@
 
 namespace fb {
 
+// No set of workers starts and ends faster (spawn, CUDA context, NCCL init: 1 s on 2 x H200).
+inline constexpr double kMinStartS = 0.5;
+
 // What the verified collectives measured, which scales every later stage.
 struct FabricSpeed {
   double algbw_gbps = 0;  // all_reduce algbw at its largest measured size (0: unknown)
   double busbw_gbps = 0;  // and its busbw, as the messages quote it
   double latency_us = 0;  // all_reduce time at its smallest measured size
-  double start_s = 2.0;   // fresh workers up to their first point and after their last (spawn, init, exit)
+  // Fresh workers up to their first point and after their last (spawn, init, exit), as the
+  // choices stage's set of workers cost (probe_start_seconds).
+  double start_s = 2.0;
   // Timed batches a point took on average in the collectives stage (0: not measured): on a
   // noisy fabric points take many more than the sampler's usual count before their interval
   // is met, and the estimates take that into account.
@@ -24,23 +29,27 @@ struct FabricSpeed {
   [[nodiscard]] bool known() const { return algbw_gbps > 0; }
 };
 
-// From the collectives stage: its all_reduce points give the speed; the cost of a fresh set of
-// workers is the stage's wall time `took_s` less its points' GPU-busy time as their samplers
-// recorded it (spawning, NCCL's set-up, the host's share of the batches, the workers' end),
-// which every later stage pays again per set of workers; and the batches its points took, on
-// average over those their budget did not stop (large points on a slow fabric stop early,
-// while small ones there need many batches to meet their interval). (Pricing the points by the
-// model instead left the model's error in that cost: the algorithms estimate was 12-44% short
-// on 2 x H200.)
-FabricSpeed measure_fabric(const std::vector<Run>& runs, double took_s);
+// From the collectives stage: its all_reduce points give the speed, and the batches its points
+// took, on average over those their budget did not stop (large points on a slow fabric stop
+// early, while small ones there need many batches to meet their interval).
+FabricSpeed measure_fabric(const std::vector<Run>& runs);
+
+// The cost of one set of workers from the choices stage (NCCL's logged probe): its wall time
+// `took_s` (spawn, NCCL's set-up, one operation per size, the workers' exit) less those
+// operations. Read in the conditions of the stages that follow (no verification, no
+// collective but all_reduce). (The collectives stage's wall time less its points' GPU-busy time
+// read 0.73-1.65 s on 2 x H200, a difference of two large figures on a slow fabric, while the
+// algorithms stage paid 1.01-1.23 s per set of workers.)
+double probe_start_seconds(const FabricSpeed& speed, const std::vector<std::uint64_t>& sizes, double took_s);
 
 // Seconds one all_reduce of `bytes` takes. Forced "LL" and "LL128" at large sizes: half of an
 // LL line and 1/16 of an LL128 line are flags, and both run fewer bytes per cycle than Simple;
 // counted as 4x and 1.3x Simple's time (the conservative side of what NCCL shows on H100/H200).
 double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::string& proto = "");
 
-// The algorithms stage: a logged probe of NCCL's choices, then every configuration in fresh
-// workers. Forced LL/LL128 run only sizes up to `low_latency_max_bytes` (0: every size).
+// The algorithms stage: every configuration in fresh workers (NCCL's logged probe ran before,
+// as the choices stage). Forced LL/LL128 run only sizes up to `low_latency_max_bytes` (0: every
+// size).
 struct AlgosGrid {
   std::vector<std::uint64_t> sizes;
   std::vector<std::string> algos;   // may hold "default"

@@ -66,8 +66,8 @@ StageOutput measure_collectives(const DoctorContext& ctx) {
     }
     out.runs[slot[index]].points.push_back(p);
   });
-  // Their exit (the driver reclaiming contexts and buffers) is part of what a set of workers
-  // costs, which the later stages are priced from; the next plan would wait for it anyway.
+  // Their exit (the driver reclaiming contexts and buffers) belongs to this stage: the next one
+  // times its own set of workers (engine/doctor_budget: probe_start_seconds).
   wait_for_exiting_workers();
   if (!outcome.supervisor.ok) {
     out.failure = outcome.failure;
@@ -141,23 +141,57 @@ StagePlan plan_algorithms(const DoctorContext& ctx) {
   return plan;
 }
 
-StageOutput measure_algorithms(const DoctorContext& ctx) {
+Plan algorithms_plan(const DoctorContext& ctx, const std::vector<std::uint64_t>& sizes) {
   RunRequest a = unverified_all_reduce(ctx.collectives);
-  a.sizes = ctx.plan.algos.sizes;
+  a.sizes = sizes;
   Plan plan = build_plan(a, ctx.facts);
   attach_cpulists(plan, *ctx.result.topology);
-  auto sweep =
-      run_algos(plan, ctx.plan.algos.algos, ctx.plan.algos.protos,
-                AlgosSweepOptions{"", true, ctx.plan.algos.low_latency_max_bytes, ctx.plan.algos.one_axis});
+  return plan;
+}
+
+// The sizes the algorithms stage may keep: its grid cut as the cheapest workers would leave it
+// (the cuts only grow with their cost, so the stage's own plan keeps no size outside these).
+StagePlan plan_choices(const DoctorContext& ctx) {
+  StagePlan plan;
+  FabricSpeed cheapest = ctx.speed;
+  cheapest.start_s = kMinStartS;
+  std::vector<DoctorCut> not_yet;  // the algorithms stage says what it cuts
+  plan.algos =
+      fit_algos(algorithms_grid(ctx), cheapest, ctx.collectives.sampling, ctx.budget_left_s, not_yet);
+  return plan;
+}
+
+// NCCL's logged probe, one operation per size: what the fallback finding and the default
+// configuration's choices read. Its own set of workers, timed with their exit, is what the
+// later stages are priced from.
+StageOutput read_nccl_choices(const DoctorContext& ctx) {
+  StageOutput out;
+  out.log = probe_nccl_choices(algorithms_plan(ctx, ctx.plan.algos.sizes), "", true);
+  wait_for_exiting_workers();
+  return out;
+}
+
+void learn_start_cost(const StageOutput& out, double took_s, DoctorContext& ctx) {
+  ctx.nccl_log = out.log;
+  if (ctx.speed.known()) ctx.speed.start_s = probe_start_seconds(ctx.speed, ctx.plan.algos.sizes, took_s);
+}
+
+void learn_fabric_speed(const StageOutput& out, double /*took_s*/, DoctorContext& ctx) {
+  ctx.speed = measure_fabric(out.runs);
+}
+
+StageOutput measure_algorithms(const DoctorContext& ctx) {
+  const auto& grid = ctx.plan.algos;
+  auto sweep = sweep_configurations(algorithms_plan(ctx, grid.sizes), grid.algos, grid.protos,
+                                    AlgosSweepOptions{"", true, grid.low_latency_max_bytes, grid.one_axis},
+                                    ctx.nccl_log);
   StageOutput out;
   out.runs = std::move(sweep.runs);
-  out.log = std::move(sweep.log);
   return out;
 }
 
 // The communicator set-up NCCL logged holds for every run of this machine.
-void merge_algorithms(StageOutput& out, Result& result) {
-  append_runs(out, result);
+void merge_choices(StageOutput& out, Result& result) {
   for (auto& run : result.runs)
     if (run.kind == RunKind::collective && run.nccl_transports.empty()) {
       run.nccl_transports.assign(out.log.transports.begin(), out.log.transports.end());
@@ -177,6 +211,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .applies = always,
        .plan = nullptr,
        .run = read_host,
+       .learn = nullptr,
        .merge = merge_host},
       {.name = "pairs",
        .what = "pairs: copy engine, SM copies, latency, host links",
@@ -185,6 +220,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .applies = always,
        .plan = nullptr,
        .run = measure_pairs,
+       .learn = nullptr,
        .merge = merge_pairs},
       {.name = "collectives",
        .what = "collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
@@ -193,7 +229,17 @@ const std::vector<DoctorStage>& doctor_stages() {
        .applies = several_gpus,
        .plan = nullptr,
        .run = measure_collectives,
+       .learn = learn_fabric_speed,
        .merge = append_runs},
+      {.name = "choices",
+       .what = "choices: NCCL's transports, channels, algorithm and protocol per size, from its log",
+       .quick_estimate = "2 s",
+       .thorough_estimate = "2 s",
+       .applies = several_gpus,
+       .plan = plan_choices,
+       .run = read_nccl_choices,
+       .learn = learn_start_cost,
+       .merge = merge_choices},
       {.name = "scaling",
        .what = "scaling: all_reduce on growing groups, best and worst placement",
        .quick_estimate = "15 s",
@@ -201,6 +247,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .applies = more_than_two_gpus,
        .plan = plan_scaling,
        .run = measure_scaling,
+       .learn = nullptr,
        .merge = append_runs},
       {.name = "algorithms",
        .what = "algorithms: NCCL's choice against forced ones for all_reduce",
@@ -209,7 +256,8 @@ const std::vector<DoctorStage>& doctor_stages() {
        .applies = several_gpus,
        .plan = plan_algorithms,
        .run = measure_algorithms,
-       .merge = merge_algorithms},
+       .learn = nullptr,
+       .merge = append_runs},
   };
   return stages;
 }

@@ -33,13 +33,14 @@ struct DoctorContext {
   double budget_left_s = 0;  // of --budget, as the stage starts
   FabricSpeed speed;         // measured by the collectives stage (unknown before it)
   StagePlan plan;            // this stage's, from its `plan` function
+  NcclLogSummary nccl_log;   // what NCCL logged in the choices stage
 };
 
 // What a stage measured, before its merge puts it into the document.
 struct StageOutput {
   std::vector<P2pMeasurement> p2p;
   std::vector<Run> runs;
-  NcclLogSummary log;   // the algorithms stage's reading of NCCL's set-up
+  NcclLogSummary log;   // the choices stage's reading of NCCL's set-up and choices
   HostFacts host;       // the host stage's reading of the machine's configuration
   std::string failure;  // not empty: the stage failed (the document is written, then the doctor fails)
   ExitCode code = ExitCode::run_failed;
@@ -54,10 +55,14 @@ struct DoctorStage {
   // The estimate and cuts that fit the budget left; nullptr: the stage is not cut.
   StagePlan (*plan)(const DoctorContext&);
   StageOutput (*run)(const DoctorContext&);
+  // What the later stages learn from this one's output and wall time (nullptr: nothing); only
+  // after a stage that did not fail.
+  void (*learn)(const StageOutput& output, double took_s, DoctorContext& ctx);
   void (*merge)(StageOutput& output, Result& result);
 };
 
-// host, pairs, collectives, scaling (more than 2 GPUs), algorithms; in the order they run.
+// host, pairs, collectives, choices, scaling (more than 2 GPUs), algorithms; in the order they
+// run.
 const std::vector<DoctorStage>& doctor_stages();
 
 // The verified collective sweep: quick, a few sizes; thorough, 1 MiB up to what fits, by 4.

@@ -189,7 +189,8 @@ TEST(Doctor, StagesAreDataInTheirOrder) {
   const auto& stages = fb::doctor_stages();
   std::vector<std::string> names;
   for (const auto& s : stages) names.emplace_back(s.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"host", "pairs", "collectives", "scaling", "algorithms"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"host", "pairs", "collectives", "choices", "scaling", "algorithms"}));
   const fb::DoctorRequest request;
   const auto facts = h200s(4);
   const fb::Result result;
@@ -203,21 +204,47 @@ TEST(Doctor, StagesAreDataInTheirOrder) {
   }
 }
 
-TEST(Doctor, AlgorithmsStageSpreadsNcclSetUpOverTheCollectiveRuns) {
+TEST(Doctor, ChoicesStageSpreadsNcclSetUpOverTheCollectiveRuns) {
   fb::Result result;
-  result.runs.resize(2);                     // two collective runs from the collectives stage
+  result.runs.resize(3);                     // two collective runs from the collectives stage
   result.runs[1].nccl_transports = {"SHM"};  // one already knows its own
+  result.runs[2].kind = fb::RunKind::algos;
   fb::StageOutput out;
-  out.runs.resize(1);
-  out.runs[0].kind = fb::RunKind::algos;
   out.log.transports = {"P2P/CUMEM", "SHM"};
   out.log.coll_channels = 24;
   out.log.p2p_channels = 32;
-  doctor_stage("algorithms").merge(out, result);
+  doctor_stage("choices").merge(out, result);
   ASSERT_EQ(result.runs.size(), 3u);
   EXPECT_EQ(result.runs[0].nccl_transports, (std::vector<std::string>{"P2P/CUMEM", "SHM"}));
   EXPECT_EQ(result.runs[0].nccl_coll_channels, 24);
   EXPECT_EQ(result.runs[1].nccl_transports, (std::vector<std::string>{"SHM"}));
-  EXPECT_EQ(result.runs[2].kind, fb::RunKind::algos);
   EXPECT_TRUE(result.runs[2].nccl_transports.empty());  // only collective runs take it
+}
+
+// The choices stage's set of workers prices the later stages: its wall time less one operation
+// per size it probed, at the speed the collectives stage measured.
+TEST(Doctor, ChoicesStageMeasuresWhatASetOfWorkersCosts) {
+  fb::DoctorRequest request;
+  request.quick = true;
+  const auto facts = h200s(2);
+  const fb::Result result;
+  fb::DoctorContext ctx{request, facts, {0, 1}, {}, result};
+  ctx.budget_left_s = 30;
+  ctx.collectives.sampling.max_time_s = 0.3;
+  ctx.speed.algbw_gbps = 3;  // sockets: the quick grid's 256 MiB and 1 GiB stay at 0.5 s a set
+  ctx.speed.busbw_gbps = 3;
+  ctx.speed.latency_us = 20;
+  ctx.speed.start_s = 1.65;  // the collectives stage's reading
+  ctx.plan = doctor_stage("choices").plan(ctx);
+  ASSERT_EQ(ctx.plan.algos.sizes.size(), 7u);  // 512 KiB - 8 MiB, 256 MiB, 1 GiB
+  fb::StageOutput out;
+  out.log.transports = {"NET/Socket/0"};
+  doctor_stage("choices").learn(out, 1.6, ctx);
+  // 1.6 s less 7 x 20 us and 1,358,430,208 B at 3 GB/s (0.452810 s).
+  EXPECT_NEAR(ctx.speed.start_s, 1.6 - 140e-6 - 1358430208 / 3e9, 1e-9);
+  EXPECT_EQ(ctx.nccl_log.transports, out.log.transports);
+  ctx.budget_left_s = 3;  // a budget the largest sizes cannot fit: the probe skips them too
+  ctx.plan = doctor_stage("choices").plan(ctx);
+  EXPECT_LT(ctx.plan.algos.sizes.size(), 7u);
+  EXPECT_TRUE(ctx.plan.cuts.empty());  // the algorithms stage reports its own cuts
 }
