@@ -7,16 +7,7 @@ set -u
 bin=$1
 fixtures=$2
 fail=0
-expect() {  # expect CODE NEEDLE ARGS...
-  local code=$1 needle=$2
-  shift 2
-  local out rc
-  out=$("$bin" "$@" 2>&1)
-  rc=$?
-  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: ${out:0:300}"; fail=1; return; fi
-  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return; fi
-  echo "ok: fabricbench $* -> $code"
-}
+source "$(dirname "$0")/expect.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 healthy=$fixtures/h200x2-run-6coll-1M-4G-procs.json

@@ -7,17 +7,10 @@ set -u
 bin=$1
 fixtures=$2
 fail=0
+source "$(dirname "$0")/expect.sh"
 run() {  # run ARGS... -> sets out, rc; `timeout` turns a hang into 124
   out=$(timeout -s KILL 10 "$bin" "$@" 2>&1)
   rc=$?
-}
-expect() {  # expect CODE NEEDLE ARGS...
-  local code=$1 needle=$2
-  shift 2
-  run "$@"
-  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: ${out:0:300}"; fail=1; return; fi
-  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return; fi
-  echo "ok: fabricbench $* -> $code"
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

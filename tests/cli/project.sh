@@ -6,16 +6,7 @@ bin=$1
 results=$2
 fixture=$results/h200x2-run-6coll-1M-4G-procs.json
 fail=0
-expect() {  # expect CODE NEEDLE ARGS...
-  local code=$1 needle=$2
-  shift 2
-  local out rc
-  out=$("$bin" "$@" 2>&1)
-  rc=$?
-  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: $out"; fail=1; return; fi
-  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: $out"; fail=1; return; fi
-  echo "ok: fabricbench $* -> $code"
-}
+source "$(dirname "$0")/expect.sh"
 rates=(--gemm-tflops 700 --hbm-gbps 4000)
 good=(--model llama-3-70b --batch 64 --tp 1,2 "${rates[@]}")
 expect 0 "Examples" project --help

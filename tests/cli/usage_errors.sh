@@ -4,16 +4,8 @@
 set -u
 bin=$1
 fail=0
-expect() {  # expect CODE NEEDLE ARGS...
-  local code=$1 needle=$2
-  shift 2
-  local out rc
-  out=$("$bin" "$@" 2>&1)
-  rc=$?
-  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: $out"; fail=1; return; fi
-  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: $out"; fail=1; return; fi
-  echo "ok: fabricbench $* -> $code ($out)"
-}
+source "$(dirname "$0")/expect.sh"
+EXPECT_SHOW=1  # the one-line errors are what this test is about
 expect 2 "unknown collective 'allreduce'" run allreduce
 expect 2 "unknown data type 'float128'" run all_reduce -d float128
 expect 2 "unknown reduction op 'xor'" run all_reduce -o xor

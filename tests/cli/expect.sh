@@ -1,0 +1,16 @@
+# Sourced by the CLI tests. `expect CODE NEEDLE ARGS...` runs "$bin" ARGS through `run` (a test
+# may redefine it after sourcing, e.g. under `timeout`) and sets fail=1 unless the run exits CODE
+# with NEEDLE in its output. With EXPECT_SHOW=1 a passing case also prints that output.
+run() {  # run ARGS... -> sets out, rc
+  out=$("$bin" "$@" 2>&1)
+  rc=$?
+}
+
+expect() {
+  local code=$1 needle=$2
+  shift 2
+  run "$@"
+  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: ${out:0:300}"; fail=1; return; fi
+  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return; fi
+  echo "ok: fabricbench $* -> $code${EXPECT_SHOW:+ ($out)}"
+}
