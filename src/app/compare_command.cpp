@@ -12,26 +12,14 @@
 #include "report/html_report.hpp"
 
 namespace fb {
-namespace {
-
-Result load(const std::string& path) {
-  const std::string text = read_file(path);
-  try {
-    return parse_result(text);
-  } catch (const Error& e) {
-    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
-  }
-}
-
-}  // namespace
 
 int compare_command(const CompareOptions& o) {
   if (!(o.threshold > 0 && o.threshold < 1))
     FB_USAGE_ERROR(fmt::format("--threshold must be in (0, 1) (got {})", o.threshold));
   const auto min_bytes = parse_size(o.min_size, "--min-size");
   check_output_is_not_an_input(o.output, {o.base, o.next});
-  const Result base = load(o.base);  // in order, so that the first bad file is the one named
-  const Result next = load(o.next);
+  const Result base = load_result_file(o.base);  // in order, so that the first bad file is the one named
+  const Result next = load_result_file(o.next);
   const auto report = compare_results(base, next, o.threshold, min_bytes);
   std::cout << compare_table(report, o.markdown);
   flush_stdout();

@@ -28,15 +28,6 @@ int list_presets() {
   return 0;
 }
 
-Result load_result(const std::string& path) {
-  const std::string text = read_file(path);
-  try {
-    return parse_result(text);
-  } catch (const Error& e) {
-    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
-  }
-}
-
 bool names_a_model(const ProjectOptions& o) {
   return !o.model.empty() || !o.shape_file.empty() || !o.hidden.empty() || !o.layers.empty() ||
          !o.heads.empty() || !o.kv_heads.empty() || !o.ffn.empty();
@@ -76,7 +67,7 @@ int project_command(const ProjectOptions& o, const std::vector<std::string>& com
     FB_USAGE_ERROR(
         "give a result document with all_reduce curves (fabricbench run all_reduce ... --json FILE)");
   if (!o.json_path.empty()) check_output_is_not_an_input(o.json_path, {o.result});
-  Result result = load_result(o.result);
+  Result result = load_result_file(o.result);
   const auto curves = allreduce_curves(result);
   if (!(request.rates.gemm_tflops > 0 && request.rates.hbm_gbps > 0)) {
     ProjectionRequest dry = request;  // what the curves cannot answer is a usage error before any GPU work

@@ -23,21 +23,11 @@ std::string output_format(const ReportOptions& o) {
   return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
 }
 
-// A result document; a malformed one is a usage error naming the file.
-Result load(const std::string& path) {
-  const std::string text = read_file(path);
-  try {
-    return parse_result(text);
-  } catch (const Error& e) {
-    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
-  }
-}
-
 }  // namespace
 
 int report_command(const ReportOptions& o) {
   check_output_is_not_an_input(o.output, {o.input, o.baseline});
-  Result r = load(o.input);
+  Result r = load_result_file(o.input);
   // With --analyse the exit code says whether an error was found, whatever the output format.
   if (o.analyse) r.findings = analyse_result(r);
   const int analysed = o.analyse && has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
@@ -47,7 +37,7 @@ int report_command(const ReportOptions& o) {
     return analysed;
   }
   const std::string format = output_format(o);
-  const Result baseline = o.baseline.empty() ? Result{} : load(o.baseline);
+  const Result baseline = o.baseline.empty() ? Result{} : load_result_file(o.baseline);
   const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline)
                            : format == "csv" ? points_csv(r)
                                              : markdown_summary(r);

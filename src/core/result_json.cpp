@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "core/host_facts_json.hpp"
 #include "core/json_limits.hpp"
 #include "core/json_optional.hpp"
@@ -190,6 +191,15 @@ Result parse_result(const std::string& text) {
     return j.get<Result>();
   } catch (const json::exception& e) {
     FB_USAGE_ERROR(fmt::format("malformed result document: {}", e.what()));
+  }
+}
+
+Result load_result_file(const std::string& path) {
+  const std::string text = read_file(path);
+  try {
+    return parse_result(text);
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
   }
 }
 

@@ -39,5 +39,8 @@ void from_json(const nlohmann::json& j, Result& v);
 
 // Parses a result document; throws a usage error (bad input file) with the reason.
 Result parse_result(const std::string& text);
+// Reads and parses the result document at `path`; a missing, unreadable or malformed file is a
+// usage error that names it.
+Result load_result_file(const std::string& path);
 
 }  // namespace fb
