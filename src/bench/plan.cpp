@@ -82,6 +82,14 @@ BufferAlloc parse_buffer_alloc(const std::string& text) {
   FB_USAGE_ERROR(fmt::format("--alloc '{}': expected nccl or runtime", text));
 }
 
+std::string to_string(BufferFill f) { return f == BufferFill::zeros ? "zeros" : "pattern"; }
+
+BufferFill parse_buffer_fill(const std::string& text) {
+  for (const auto f : {BufferFill::pattern, BufferFill::zeros})
+    if (to_string(f) == text) return f;
+  FB_USAGE_ERROR(fmt::format("--fill '{}': expected pattern or zeros", text));
+}
+
 void to_json(nlohmann::json& j, const Plan& p) {
   nlohmann::json runs = nlohmann::json::array();
   for (const auto& r : p.runs)
@@ -114,6 +122,7 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"nccl_env", p.nccl_env},
        {"cpu_bind", to_string(p.cpu_bind)},
        {"alloc", to_string(p.alloc)},
+       {"fill", to_string(p.fill)},
        {"cpulists", p.cpulists}};
 }
 
@@ -148,6 +157,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   j.at("nccl_env").get_to(p.nccl_env);
   p.cpu_bind = parse_cpu_bind(j.at("cpu_bind").get<std::string>());
   p.alloc = parse_buffer_alloc(j.at("alloc").get<std::string>());
+  p.fill = parse_buffer_fill(j.at("fill").get<std::string>());
   j.at("cpulists").get_to(p.cpulists);
 }
 

@@ -56,6 +56,9 @@ enum class CpuBind { none, numa, core };
 // (ncclMemAlloc, as nccl-tests 2.19+ allocates; the runtime's when the library has none);
 // runtime, cudaMalloc/hipMalloc (as PyTorch's caching allocator without expandable segments).
 enum class BufferAlloc { nccl, runtime };
+// What the timed buffers hold: a random-looking pattern (default; what nccl-tests -c 1 times) or
+// zeros (what nccl-tests -c 0 times: it leaves the fresh allocation as it is).
+enum class BufferFill { pattern, zeros };
 
 struct Plan {
   std::vector<RunPlan> runs;
@@ -73,6 +76,7 @@ struct Plan {
   std::map<std::string, std::string> nccl_env;
   CpuBind cpu_bind = CpuBind::none;
   BufferAlloc alloc = BufferAlloc::nccl;
+  BufferFill fill = BufferFill::pattern;
   std::vector<std::string> cpulists;  // per rank: the GPU's local CPUs (from the topology)
 
   [[nodiscard]] int nranks() const { return static_cast<int>(gpus.size()); }
@@ -113,6 +117,9 @@ CpuBind parse_cpu_bind(const std::string& text);
 std::string to_string(BufferAlloc a);
 // "nccl" | "runtime"; throws a usage error naming --alloc otherwise.
 BufferAlloc parse_buffer_alloc(const std::string& text);
+std::string to_string(BufferFill f);
+// "pattern" | "zeros"; throws a usage error naming --fill otherwise.
+BufferFill parse_buffer_fill(const std::string& text);
 
 void to_json(nlohmann::json& j, const Plan& p);
 void from_json(const nlohmann::json& j, Plan& p);

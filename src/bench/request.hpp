@@ -46,6 +46,7 @@ struct RunRequest {
   std::string nccl_lib;  // empty: the dynamic loader's libnccl.so.2
   CpuBind cpu_bind = CpuBind::none;
   BufferAlloc alloc = BufferAlloc::nccl;
+  BufferFill fill = BufferFill::pattern;
 };
 
 // `fabricbench algos`: one collective's sweep, NCCL's choice against forced ones.

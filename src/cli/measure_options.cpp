@@ -80,6 +80,11 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
                   "(cudaMalloc, as PyTorch's caching allocator does)")
       ->check(CLI::IsMember({"nccl", "runtime"}))
       ->group(grp);
+  app->add_option("--fill", o.fill,
+                  "What the timed buffers hold: pattern (random-looking bits, as nccl-tests -c 1 times; "
+                  "default) or zeros (as nccl-tests -c 0 times, for comparing with it; not with -c)")
+      ->check(CLI::IsMember({"pattern", "zeros"}))
+      ->group(grp);
   app->add_option("--timeout", o.timeout_s,
                   "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120)")
       ->group(grp);

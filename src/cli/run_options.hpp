@@ -27,6 +27,7 @@ struct RunOptions {
   std::string launcher = "processes";
   std::string cpu_bind = "none";  // none | numa | core
   std::string alloc = "nccl";     // nccl | runtime
+  std::string fill = "pattern";   // pattern | zeros
   std::string in_place = "off";   // off | on | both
   int min_batches = 6;
   int max_batches = 200;

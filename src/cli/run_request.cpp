@@ -169,6 +169,9 @@ RunRequest run_request(const RunOptions& o) {
   r.nccl_lib = o.nccl_lib;
   r.cpu_bind = parse_cpu_bind(o.cpu_bind);
   r.alloc = parse_buffer_alloc(o.alloc);
+  r.fill = parse_buffer_fill(o.fill);
+  if (r.fill == BufferFill::zeros && r.check)  // the check writes its own inputs before the timing
+    FB_USAGE_ERROR("--fill zeros cannot be kept with -c 1: the data check fills the buffers with its inputs");
   return r;
 }
 

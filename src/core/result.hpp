@@ -88,6 +88,7 @@ struct Run {
   std::string launcher;
   int graph_launches = 0;  // 0: plain launches; N: CUDA graph launched N times per batch
   std::string alloc;       // the buffers' allocator ("nccl", "runtime"); "" before it was recorded
+  std::string fill;        // "zeros" (--fill zeros); "": the default pattern
   std::map<std::string, std::string> forced;  // NCCL_ALGO / NCCL_PROTO when set
   std::string failure;                        // why this run could not complete (algos, scale)
   // NCCL's set-up as its log reported it (algos): peer transports and channel counts.

@@ -105,6 +105,7 @@ void to_json(json& j, const Run& v) {
              {"p2p_channels", v.nccl_p2p_channels}}},
            {"points", v.points}};
   if (!v.alloc.empty()) j["alloc"] = v.alloc;  // absent when not recorded: old documents stay equal
+  if (!v.fill.empty()) j["fill"] = v.fill;     // absent for the default pattern
 }
 // label, alloc, failure and nccl_setup are absent from documents written before runs carried them.
 void from_json(const json& j, Run& v) {
@@ -118,6 +119,7 @@ void from_json(const json& j, Run& v) {
   j.at("launcher").get_to(v.launcher);
   j.at("graph_launches").get_to(v.graph_launches);
   v.alloc = j.value("alloc", std::string());
+  v.fill = j.value("fill", std::string());
   j.at("forced").get_to(v.forced);
   v.failure = j.value("failure", std::string());
   if (j.contains("nccl_setup")) {

@@ -134,6 +134,7 @@ Plan build_plan(const RunRequest& r, const MachineFacts& machine) {
   plan.nccl_env = r.nccl_env;
   plan.cpu_bind = r.cpu_bind;
   plan.alloc = r.alloc;
+  plan.fill = r.fill;
   check_some_point(plan);
   check_fits(plan, machine);
   return plan;

@@ -85,6 +85,7 @@ Run make_run(const Plan& plan, std::size_t index) {
       job != nullptr && plan.launcher == LauncherKind::mpi ? job->launcher() : to_string(plan.launcher);
   run.graph_launches = plan.sampling.graph_launches;
   run.alloc = to_string(plan.alloc);
+  if (plan.fill != BufferFill::pattern) run.fill = to_string(plan.fill);
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"}) {
     if (const auto it = plan.nccl_env.find(var); it != plan.nccl_env.end())
       run.forced[var] = it->second;

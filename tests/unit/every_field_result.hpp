@@ -65,7 +65,7 @@ inline constexpr const char* kEveryFieldJson = R"({
     "missing": ["rocm-smi: not installed"]},
   "runs": [
     {"kind": "scale", "label": "worst", "collective": "reduce", "dtype": "bfloat16", "op": "max", "root": 1,
-     "gpus": [2, 0], "launcher": "threads", "graph_launches": 7, "alloc": "runtime",
+     "gpus": [2, 0], "launcher": "threads", "graph_launches": 7, "alloc": "runtime", "fill": "zeros",
      "forced": {"NCCL_ALGO": "Tree"}, "failure": "out of memory",
      "nccl_setup": {"transports": ["P2P/CUMEM", "SHM"], "coll_channels": 24, "p2p_channels": 32},
      "points": [
@@ -172,6 +172,7 @@ inline fb::Run every_field_scale_run() {
   run.launcher = "threads";
   run.graph_launches = 7;
   run.alloc = "runtime";
+  run.fill = "zeros";
   run.forced = {{"NCCL_ALGO", "Tree"}};
   run.failure = "out of memory";
   run.nccl_transports = {"P2P/CUMEM", "SHM"};

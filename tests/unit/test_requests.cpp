@@ -69,7 +69,18 @@ TEST(Requests, RunRequestIsTyped) {
   EXPECT_EQ(r.launcher, fb::LauncherKind::threads);
   EXPECT_EQ(r.cpu_bind, fb::CpuBind::numa);
   EXPECT_EQ(r.alloc, fb::BufferAlloc::runtime);
+  EXPECT_EQ(r.fill, fb::BufferFill::pattern);
   EXPECT_TRUE(r.check);
+}
+
+// Zeros compare with nccl-tests -c 0; the data check would write its own inputs over them.
+TEST(Requests, ZeroFillIsRefusedWithTheDataCheck) {
+  fb::RunOptions o;
+  o.collectives = {"all_reduce"};
+  o.fill = "zeros";
+  EXPECT_EQ(fb::run_request(o).fill, fb::BufferFill::zeros);
+  o.check = 1;
+  expect_usage_error([&] { fb::run_request(o); }, "--fill zeros cannot be kept with -c 1");
 }
 
 TEST(Requests, NameListsRejectEmptyEntries) {

@@ -143,6 +143,7 @@ TEST(ResultJsonText, ParsesRunAndPoints) {
   EXPECT_EQ(run.launcher, "threads");
   EXPECT_EQ(run.graph_launches, 7);
   EXPECT_EQ(run.alloc, "runtime");
+  EXPECT_EQ(run.fill, "zeros");
   EXPECT_EQ(run.forced, (std::map<std::string, std::string>{{"NCCL_ALGO", "Tree"}}));
   EXPECT_EQ(run.failure, "out of memory");
   EXPECT_EQ(run.nccl_transports, (std::vector<std::string>{"P2P/CUMEM", "SHM"}));

@@ -297,6 +297,7 @@ TEST(RunPlan, MpiLauncherSurvivesJson) {
   fb::Plan p;
   p.launcher = fb::LauncherKind::mpi;
   p.alloc = fb::BufferAlloc::runtime;
+  p.fill = fb::BufferFill::zeros;
   p.gpus = {0, 1, 0, 1};
   fb::Plan back = nlohmann::json(p).get<fb::Plan>();
   EXPECT_EQ(back.launcher, fb::LauncherKind::mpi);
@@ -304,4 +305,7 @@ TEST(RunPlan, MpiLauncherSurvivesJson) {
   EXPECT_EQ(back.alloc, fb::BufferAlloc::runtime);
   EXPECT_EQ(fb::parse_buffer_alloc("nccl"), fb::BufferAlloc::nccl);
   expect_usage_error([] { fb::parse_buffer_alloc("cudaMalloc"); }, "--alloc 'cudaMalloc'");
+  EXPECT_EQ(back.fill, fb::BufferFill::zeros);
+  EXPECT_EQ(fb::parse_buffer_fill("pattern"), fb::BufferFill::pattern);
+  expect_usage_error([] { fb::parse_buffer_fill("random"); }, "--fill 'random'");
 }
