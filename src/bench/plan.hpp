@@ -56,8 +56,8 @@ enum class CpuBind { none, numa, core };
 // (ncclMemAlloc, as nccl-tests 2.19+ allocates; the runtime's when the library has none);
 // runtime, cudaMalloc/hipMalloc (as PyTorch's caching allocator without expandable segments).
 enum class BufferAlloc { nccl, runtime };
-// What the timed buffers hold: a random-looking pattern (default; what nccl-tests -c 1 times) or
-// zeros (what nccl-tests -c 0 times: it leaves the fresh allocation as it is).
+// What the timed buffers hold: a random-looking pattern (default) or zeros (as a script that
+// times torch.zeros tensors does).
 enum class BufferFill { pattern, zeros };
 
 struct Plan {
