@@ -14,9 +14,15 @@
 #            both (docs/metrics.md, "Comparing with nccl-tests"). fabricbench times unchecked data.
 #   startup  one 1 MiB all_reduce point, whole process: nccl-tests -g 2 and mpirun -np 2 against
 #            fabricbench with both launchers.
-#   small    all_reduce 8 B - 512 KiB: nccl-tests' all_reduce_perf (-c 0 -N 5) against
-#            `fabricbench run`, each round alternated, compared by scripts/compare_baseline.py
-#            (medians over rounds within 10%; launch-bound, so noisy: printed, not held).
+#   small    all_reduce 8 B - 512 KiB by x16: nccl-tests' all_reduce_perf (-c 0 -n 20000
+#            -w 2000 -N 3) against `fabricbench run` (its defaults), each round alternated,
+#            compared by scripts/compare_baseline.py (medians over rounds within 10%, else
+#            exit 1). These sizes are launch-bound, and the launch rate moves between two modes
+#            (~6.5 and ~8.5 us at 8 B on 2 x H200) that last tens to hundreds of ms, in
+#            nccl-tests as in fabricbench, with the GPUs at a steady 1980 MHz and no steal time.
+#            At its default -n 20 one nccl-tests measurement spans 0.15 ms, one draw of a mode:
+#            its run medians went 6.2-9.1 us in one call. 20,000 operations (about 0.15 s)
+#            span several.
 #   doctor   `doctor --quick` healthy, with NCCL_P2P_DISABLE=1, and with P2P and SHM disabled:
 #            wall time, the stage estimate, the top finding and what was cut.
 # Prints a short table last. Needs 2 GPUs, mpirun (as root: OMPI_ALLOW_RUN_AS_ROOT=1
@@ -60,8 +66,9 @@ for r in $(seq 1 "$rounds"); do
   echo "sweep fabricbench $r $ms" >> "$out/walls.txt"
 
   echo "round $r: small sizes" >&2
-  "${mpi[@]}" "$nt/all_reduce_perf" -b 8 -e 512K -f 4 -c 0 -N 5 >> "$out/small_nccl_tests.txt" 2>&1
-  "$fb" run all_reduce --sizes 8,2K,32K,128K,512K -q --json "$out/small_fb_r$r.json" > /dev/null 2>&1
+  "${mpi[@]}" "$nt/all_reduce_perf" -b 8 -e 512K -f 16 -c 0 -n 20000 -w 2000 -N 3 \
+    >> "$out/small_nccl_tests.txt" 2>&1
+  "$fb" run all_reduce --sizes 8,128,2K,32K,512K -q --json "$out/small_fb_r$r.json" > /dev/null 2>&1
 
   echo "round $r: start-up" >&2
   read -r ms rc < <(timed "$out/st_nt1_r$r.txt" "$nt/all_reduce_perf" -b 1M -e 1M -g 2)
@@ -87,4 +94,7 @@ if [[ "${SKIP_DOCTOR:-0}" != 1 ]]; then
 fi
 echo "== small sizes, medians over $rounds round(s): fabricbench against nccl-tests"
 python3 "$here/compare_baseline.py" "$out/small_nccl_tests.txt" "$out"/small_fb_r*.json
+small_rc=$?
 python3 "$here/speed_bench_report.py" "$out" "$rounds"
+report_rc=$?
+exit $((small_rc > report_rc ? small_rc : report_rc))
