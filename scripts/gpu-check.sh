@@ -15,7 +15,7 @@ mkdir -p "$out"
 status=0
 echo "== GPU tests"
 for t in all_dtypes_ops_processes all_dtypes_ops_threads in_place corruption too_large threads_vs_processes \
-  p2p_copies_verified p2p_bad_input mpi_two_ranks; do
+  p2p_copies_verified p2p_bad_input mpi_two_ranks interrupt fill; do
   if bash tests/gpu/gpu_tests.sh "$t" "$bin" > "$out/gpu_test_$t.log" 2>&1; then
     echo "PASS gpu_$t"
   else

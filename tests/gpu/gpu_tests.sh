@@ -182,5 +182,24 @@ ok &= check("doctor", doc("doctor/result.json"), len(doc("doctor/result.json")["
 sys.exit(0 if ok else 1)
 PY
     ;;
+  fill)
+    # --fill zeros: the run completes with every point and says so per run; the default pattern
+    # is not recorded. The busbw of both is printed (docs/metrics.md, "What the buffers hold").
+    for f in zeros pattern; do
+      "$bin" run all_gather reduce_scatter --sizes 64M,1G --fill $f --gpus 2 -q --json "$tmp/$f.json" \
+        > "$tmp/$f.txt" 2>&1 || { cat "$tmp/$f.txt"; echo "FAIL: --fill $f exited non-zero"; exit 1; }
+    done
+    python3 - "$tmp" <<'PY' || exit 1
+import json, sys
+z, p = (json.load(open(f"{sys.argv[1]}/{f}.json")) for f in ("zeros", "pattern"))
+for rz, rp in zip(z["runs"], p["runs"]):
+    for a, b in zip(rz["points"], rp["points"]):
+        print(f"{rz['collective']} {a['bytes'] >> 20} MiB: zeros {a['busbw_gbps']:.1f}, pattern {b['busbw_gbps']:.1f} GB/s")
+ok = all(r.get("fill") == "zeros" and len(r["points"]) == 2 for r in z["runs"]) and len(z["runs"]) == 2
+ok &= all("fill" not in r and len(r["points"]) == 2 for r in p["runs"]) and len(p["runs"]) == 2
+print("fill recorded as zeros on every zero-filled run, absent for the pattern" if ok else "FAIL: fill records")
+sys.exit(0 if ok else 1)
+PY
+    ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac
