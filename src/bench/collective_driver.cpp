@@ -109,9 +109,9 @@ class Driver {
     if (grouped) coll_.group_end();
   }
 
-  // Inputs of random-looking bits unless zeros are asked for: the content moves the figure.
-  // On 2 x H200 all_gather and reduce_scatter at 2-4 GiB ran 3-4% slower on zeroed buffers
-  // (docs/metrics.md, "What the buffers hold").
+  // Inputs of random-looking bits unless zeros are asked for: on 2 x H200 all_gather and
+  // reduce_scatter at 2-4 GiB ran 2.4-4.5% slower on zeroed buffers (docs/metrics.md, "What
+  // the buffers hold").
   void fill(LocalGpu& g) {
     if (plan_.fill == BufferFill::zeros) {
       gpu::memset_async(g.send.data(), 0, needs_.send, g.stream);

@@ -54,6 +54,8 @@ void WarmupPlanner::add(int ops, double seconds) {
   last_chunk_ops_ = ops;
   last_chunk_s_ = seconds;
   last_per_op_s_ = ops > 0 ? seconds / ops : 0;
+  if (chunks_ > 1 && ops > 0 && (best_per_op_s_ <= 0 || last_per_op_s_ < best_per_op_s_))
+    best_per_op_s_ = last_per_op_s_;
 }
 
 int ops_per_batch(const Sampling& sampling, double per_op_s) {

@@ -16,9 +16,9 @@ algorithm check, then the verdicts. Writes result.json, report.html and summary.
 as each stage completes. Exit 1 with an error-level finding.
 
 Examples:
-  fabricbench doctor --quick          # under a minute on 2 GPUs
+  fabricbench doctor --quick          # a 20 s budget (13-19 s on 2 x H200)
   fabricbench doctor --out results/ --gpus 0-3)");
-  doc->add_flag("--quick", o.quick, "Fewer sizes and samples (about a minute on 2 GPUs)");
+  doc->add_flag("--quick", o.quick, "Fewer sizes and samples, within a 20 s budget");
   doc->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range (default all)");
   doc->add_option("--out", o.out_dir, "Results folder (default fabricbench-doctor)");
   doc->add_option("--nccl-lib", o.nccl_lib,

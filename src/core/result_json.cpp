@@ -107,7 +107,8 @@ void to_json(json& j, const Run& v) {
   if (!v.alloc.empty()) j["alloc"] = v.alloc;  // absent when not recorded: old documents stay equal
   if (!v.fill.empty()) j["fill"] = v.fill;     // absent for the default pattern
 }
-// label, alloc, failure and nccl_setup are absent from documents written before runs carried them.
+// label, alloc, fill, failure and nccl_setup are absent from documents written before runs carried
+// them (fill also for the default pattern).
 void from_json(const json& j, Run& v) {
   j.at("kind").get_to(v.kind);
   v.label = j.value("label", std::string());

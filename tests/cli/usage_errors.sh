@@ -14,6 +14,8 @@ expect 2 "is not a size" run all_reduce -b lots
 expect 2 "--iters must be at least 1" run all_reduce -n 0
 expect 2 "collectives is required" run
 expect 2 "launcher" run all_reduce --launcher pmi
+expect 2 "--fill: random not in {pattern,zeros}" run all_reduce --fill random
+expect 2 "--fill zeros cannot be kept with -c 1" run all_reduce --fill zeros -c 1
 expect 2 "the variable WORLD_SIZE is not set" run all_reduce --launcher torchrun
 expect 0 "Examples" run --help
 expect 2 "--size 5000 is not a multiple of 4 KiB" p2p --size 5000

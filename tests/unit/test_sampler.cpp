@@ -152,6 +152,22 @@ TEST(Sampler, WarmUpCoversFirstUseAndTwoOperations) {
   EXPECT_DOUBLE_EQ(r.summary.warmup_ms, r.warmup_s * 1e3);
 }
 
+// A stall in the warm-up's last chunk (the host preempted for 25 ms) must not size the batches:
+// they come from the fastest chunk after the first, here 256 operations of 8 us.
+TEST(Sampler, WarmUpStallDoesNotShrinkTheBatches) {
+  const auto s = by_time();
+  fb::WarmupPlanner warmup(s);
+  warmup.add(1, 0.05);                           // NCCL's first use
+  warmup.add(1, 8e-6 + kSyncOverheadS);          // one steady operation and its synchronize
+  warmup.add(256, 256 * 8e-6 + kSyncOverheadS);  // full launch rate
+  warmup.add(3000, 3000 * 8e-6 + 0.025);         // the stalled last chunk: 16.3 us per operation
+  EXPECT_NEAR(warmup.per_op_s(), 8e-6 + kSyncOverheadS / 256, 1e-12);
+  EXPECT_EQ(fb::ops_per_batch(s, warmup.per_op_s()), 124);  // 1 ms / 8.117 us, not 62
+  fb::WarmupPlanner first_only(s);
+  first_only.add(1, 0.012);  // -w 0: the one probe operation is all there is
+  EXPECT_DOUBLE_EQ(first_only.per_op_s(), 0.012);
+}
+
 TEST(Sampler, OpsPerBatchAimAtAMillisecond) {
   const auto s = by_time();
   EXPECT_EQ(fb::ops_per_batch(s, 12e-3), 1);
