@@ -12,6 +12,8 @@ constexpr int kMaxWarmupChunks = 8;
 // Chunk growth per step: bounds the overshoot when one chunk underestimates the op time.
 constexpr int kMaxChunkGrowth = 16;
 constexpr int kMaxChunkOps = 1 << 20;
+// The chunk that sizes the batches lasts at least this many times the lone steady operation's.
+constexpr double kSpreadOverSteady = 4;
 // Batches a point typically needs to reach +-1% (6 bound a median; noise adds a few).
 constexpr int kExpectedBatches = 12;
 
@@ -33,18 +35,30 @@ int WarmupPlanner::next_chunk() const {
 }
 
 // Two single operations first: the first pays NCCL's first-use costs (connections, buffers
-// of this algorithm and protocol), the second shows a steady operation. Then chunks aimed at
-// the rest of warmup_s, the last one long enough (half a batch) to give the per-operation
-// time at full launch rate, which sizes the batches.
+// of this algorithm and protocol), the second shows a steady operation and what a chunk's
+// synchronize costs. Then chunks aimed at the rest of warmup_s, the last one at full launch
+// rate (full_rate), which sizes the batches.
 int WarmupPlanner::next_timed_chunk() const {
   const bool enough_ops = ops_ >= sampling_.min_warmup_ops;
-  const bool full_rate = last_chunk_s_ >= sampling_.batch_target_s / 2;
-  if (enough_ops && seconds_ >= sampling_.warmup_s && full_rate) return 0;
+  if (enough_ops && seconds_ >= sampling_.warmup_s && full_rate()) return 0;
   if (enough_ops && chunks_ >= kMaxWarmupChunks) return 0;
   if (chunks_ < 2) return 1;
-  const double aim = std::max(sampling_.warmup_s - seconds_, sampling_.batch_target_s);
+  const double aim = std::max(
+      {sampling_.warmup_s - seconds_, sampling_.batch_target_s, 2 * kSpreadOverSteady * steady_chunk_s_});
   const int cap = std::min(kMaxChunkOps, last_chunk_ops_ * kMaxChunkGrowth);
   return ceil_ops(aim, last_per_op_s_, cap);
+}
+
+// Whether the latest chunk shows the per-operation time at full launch rate: one operation
+// fills a batch (the batches then hold one each, whatever a chunk's overhead), or several ran
+// for half a batch and kSpreadOverSteady times the lone steady operation's chunk, so that the
+// synchronize every chunk pays is spread thin. (Half a batch alone let a lone 8 B operation's
+// chunk, nearly all synchronize, end the warm-up on 2 x H200 and size batches at 2-5
+// operations, which then read 9-10 us against 6-7.)
+bool WarmupPlanner::full_rate() const {
+  if (last_per_op_s_ >= sampling_.batch_target_s) return true;
+  return last_chunk_ops_ >= 2 &&
+         last_chunk_s_ >= std::max(sampling_.batch_target_s / 2, kSpreadOverSteady * steady_chunk_s_);
 }
 
 void WarmupPlanner::add(int ops, double seconds) {
@@ -54,6 +68,7 @@ void WarmupPlanner::add(int ops, double seconds) {
   last_chunk_ops_ = ops;
   last_chunk_s_ = seconds;
   last_per_op_s_ = ops > 0 ? seconds / ops : 0;
+  if (chunks_ == 2) steady_chunk_s_ = seconds;
   if (chunks_ > 1 && ops > 0 && (best_per_op_s_ <= 0 || last_per_op_s_ < best_per_op_s_))
     best_per_op_s_ = last_per_op_s_;
 }

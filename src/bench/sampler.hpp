@@ -34,6 +34,7 @@ class WarmupPlanner {
 
  private:
   [[nodiscard]] int next_timed_chunk() const;
+  [[nodiscard]] bool full_rate() const;
   Sampling sampling_;
   int ops_ = 0;
   int chunks_ = 0;
@@ -41,7 +42,8 @@ class WarmupPlanner {
   double last_chunk_s_ = 0;
   double seconds_ = 0;
   double last_per_op_s_ = 0;
-  double best_per_op_s_ = 0;  // over the chunks after the first
+  double best_per_op_s_ = 0;   // over the chunks after the first
+  double steady_chunk_s_ = 0;  // the second chunk: one steady operation and its synchronize
 };
 
 // -n when given; else enough operations for batch_target_s at `per_op_s`, 1..max_ops_per_batch.

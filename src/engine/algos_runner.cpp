@@ -31,7 +31,8 @@ NcclLogSummary read_logs(const fs::path& dir) {
 
 // NCCL's own choices, transports and channels, from a short logged pass (logging every call
 // would slow the timed default sweep, so it runs apart).
-NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet) {
+NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
+                                  std::vector<Point>* points) {
   const fs::path logs = keep_logs.empty()
                             ? fs::temp_directory_path() / fmt::format("fabricbench-nccl-{}", ::getpid())
                             : fs::path(keep_logs);
@@ -42,7 +43,9 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
   probe.nccl_env.insert_or_assign("NCCL_DEBUG_SUBSYS", "INIT,TUNING");
   probe.nccl_env.insert_or_assign("NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string());
   if (!quiet) fmt::print(stderr, "fabricbench: reading NCCL's own choices from its log\n");
-  const auto probed = run_plan(probe, [](int, const Point&) {});
+  const auto probed = run_plan(probe, [&](int, const Point& p) {
+    if (points != nullptr) points->push_back(p);
+  });
   end_mpi_job_if_failed(probe, probed);
   auto log = read_logs(logs);
   if (keep_logs.empty()) fs::remove_all(logs);

@@ -46,8 +46,10 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
 
 // The two halves of run_algos, for the doctor, which times its first set of workers (the probe)
 // before it plans the configurations. The probe runs one logged operation per size of `plan` in
-// fresh workers and returns what NCCL's log said; it throws when that run fails.
-NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet);
+// fresh workers and returns what NCCL's log said (and, into `points` when given, each operation
+// as timed); it throws when that run fails.
+NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
+                                  std::vector<Point>* points = nullptr);
 AlgosSweep sweep_configurations(const Plan& plan, const std::vector<std::string>& algos,
                                 const std::vector<std::string>& protos, const AlgosSweepOptions& options,
                                 NcclLogSummary log);

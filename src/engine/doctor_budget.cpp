@@ -86,9 +86,12 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs) {
   return speed;
 }
 
-double probe_start_seconds(const FabricSpeed& speed, const std::vector<std::uint64_t>& sizes, double took_s) {
+double probe_start_seconds(const std::vector<Point>& points, double took_s) {
   double ops_s = 0;
-  for (const auto size : sizes) ops_s += op_seconds(speed, size);
+  for (const auto& p : points) {
+    ops_s += p.time_us.median * 1e-6 * p.iters_per_batch * p.time_us.n;
+    if (p.sampling) ops_s += p.sampling->warmup_ms * 1e-3;
+  }
   return std::max(kMinStartS, took_s - ops_s);
 }
 

@@ -36,11 +36,12 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs);
 
 // The cost of one set of workers from the choices stage (NCCL's logged probe): its wall time
 // `took_s` (spawn, NCCL's set-up, one operation per size, the workers' exit) less those
-// operations. Read in the conditions of the stages that follow (no verification, no
-// collective but all_reduce). (The collectives stage's wall time less its points' GPU-busy time
-// read 0.73-1.65 s on 2 x H200, a difference of two large figures on a slow fabric, while the
-// algorithms stage paid 1.01-1.23 s per set of workers.)
-double probe_start_seconds(const FabricSpeed& speed, const std::vector<std::uint64_t>& sizes, double took_s);
+// operations as their samplers timed them (`points`: NCCL's first use of each algorithm and
+// protocol is in them, as it is in the later points' warm-ups, not in a set of workers). Read in the
+// conditions of the stages that follow (no verification, no collective but all_reduce). (The collectives
+// stage's wall time less its points' GPU-busy time read 0.73-1.65 s on 2 x H200, a difference of two large
+// figures on a slow fabric, while the algorithms stage paid 1.01-1.23 s per set of workers.)
+double probe_start_seconds(const std::vector<Point>& points, double took_s);
 
 // Seconds one all_reduce of `bytes` takes. Forced "LL" and "LL128" at large sizes: half of an
 // LL line and 1/16 of an LL128 line are flags, and both run fewer bytes per cycle than Simple;

@@ -167,7 +167,7 @@ StagePlan plan_choices(const DoctorContext& ctx) {
 StageOutput read_nccl_choices(const DoctorContext& ctx) {
   StageOutput out;
   try {
-    out.log = probe_nccl_choices(algorithms_plan(ctx, ctx.plan.algos.sizes), "", true);
+    out.log = probe_nccl_choices(algorithms_plan(ctx, ctx.plan.algos.sizes), "", true, &out.probe_points);
   } catch (const Error& e) {  // a failed stage: the document says so (engine/doctor.cpp)
     out.failure = e.what();
     out.code = e.code();
@@ -178,7 +178,7 @@ StageOutput read_nccl_choices(const DoctorContext& ctx) {
 
 void learn_start_cost(const StageOutput& out, double took_s, DoctorContext& ctx) {
   ctx.nccl_log = out.log;
-  if (ctx.speed.known()) ctx.speed.start_s = probe_start_seconds(ctx.speed, ctx.plan.algos.sizes, took_s);
+  ctx.speed.start_s = probe_start_seconds(out.probe_points, took_s);
 }
 
 void learn_fabric_speed(const StageOutput& out, double /*took_s*/, DoctorContext& ctx) {

@@ -40,8 +40,9 @@ struct DoctorContext {
 struct StageOutput {
   std::vector<P2pMeasurement> p2p;
   std::vector<Run> runs;
-  NcclLogSummary log;   // the choices stage's reading of NCCL's set-up and choices
-  HostFacts host;       // the host stage's reading of the machine's configuration
+  NcclLogSummary log;               // the choices stage's reading of NCCL's set-up and choices
+  std::vector<Point> probe_points;  // and its one operation per size, as timed (not published)
+  HostFacts host;                   // the host stage's reading of the machine's configuration
   std::string failure;  // not empty: the stage failed (the document is written, then the doctor fails)
   ExitCode code = ExitCode::run_failed;
 };

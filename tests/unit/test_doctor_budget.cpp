@@ -162,10 +162,17 @@ TEST(DoctorBudget, AlgorithmsEstimatePaysOneStartPerConfiguration) {
 }
 
 TEST(DoctorBudget, ProbeStartIsItsWallTimeLessItsOperations) {
-  const std::vector<std::uint64_t> sizes{1ULL << 20, 256ULL << 20, 1ULL << 30};
-  // 3 x 20 us, and 1,343,225,856 B at 3 GB/s: 0.447742 s.
-  EXPECT_NEAR(fb::probe_start_seconds(fabric(3), sizes, 1.6), 1.6 - 60e-6 - 1343225856 / 3e9, 1e-9);
-  EXPECT_DOUBLE_EQ(fb::probe_start_seconds(fabric(3), sizes, 0.6), fb::kMinStartS);  // never below
+  std::vector<fb::Point> ops(3);
+  for (auto& p : ops) {  // one timed operation each, no warm-up: as the probe runs them
+    p.time_us.n = 1;
+    p.iters_per_batch = 1;
+  }
+  ops[0].time_us.median = 180'000;  // 1 MiB, with NCCL's first use of LL
+  ops[1].time_us.median = 90'000;   // 256 MiB at 3 GB/s
+  ops[2].time_us.median = 360'000;  // 1 GiB
+  ops[2].sampling = fb::PointSampling{.warmup_ops = 0, .warmup_ms = 20};
+  EXPECT_NEAR(fb::probe_start_seconds(ops, 1.7), 1.7 - 0.18 - 0.09 - 0.36 - 0.02, 1e-9);
+  EXPECT_DOUBLE_EQ(fb::probe_start_seconds(ops, 0.9), fb::kMinStartS);  // never below
 }
 
 TEST(DoctorBudget, FabricSpeedComesFromTheAllReducePoints) {

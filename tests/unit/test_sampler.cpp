@@ -168,6 +168,22 @@ TEST(Sampler, WarmUpStallDoesNotShrinkTheBatches) {
   EXPECT_DOUBLE_EQ(first_only.per_op_s(), 0.012);
 }
 
+// Each chunk's synchronize costs 0.5 ms (processes at times on 2 x H200), NCCL's first use 50 ms:
+// a lone steady operation's chunk then passes half a batch, yet says nothing of the launch
+// rate. The warm-up goes on until a chunk spreads it thin: batches near 1 ms of 6 us operations.
+TEST(Sampler, SlowSynchronizeDoesNotSizeTheBatches) {
+  const auto s = by_time();
+  fb::WarmupPlanner warmup(s);
+  int chunks = 0;
+  for (int n = warmup.next_chunk(); n > 0 && chunks < 100; n = warmup.next_chunk(), ++chunks)
+    warmup.add(n, n * 6e-6 + 0.5e-3 + (chunks == 0 ? 0.05 : 0));
+  EXPECT_LE(chunks, 8);
+  const int ops = fb::ops_per_batch(s, warmup.per_op_s());
+  EXPECT_GE(ops, 120) << "per operation " << warmup.per_op_s() * 1e6 << " us";  // 1 ms / 6 us = 167
+  EXPECT_LE(ops, 167);
+  EXPECT_LT(warmup.seconds(), 0.1);  // first use 50 ms, then a few ms
+}
+
 TEST(Sampler, OpsPerBatchAimAtAMillisecond) {
   const auto s = by_time();
   EXPECT_EQ(fb::ops_per_batch(s, 12e-3), 1);
