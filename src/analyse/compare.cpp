@@ -29,10 +29,11 @@ std::map<std::string, Figure> figures(const Result& r) {
     for (const auto& p : run.points) {
       // Not the launcher: the same collective on as many GPUs is the same figure whether
       // fabricbench, mpirun or torchrun started the ranks - which is what comparing them checks.
-      const auto key =
-          fmt::format("{} {} {}{} {} B {}-place {} GPUs{}{}", run.kind, run.collective, run.dtype,
-                      run.op.empty() ? "" : " " + run.op, p.bytes, p.in_place ? "in" : "out", run.gpus.size(),
-                      run.graph_launches ? " graph" : "", forced);
+      // The buffers' fill is: zeros read up to 4.5% less than the pattern (docs/metrics.md).
+      const auto key = fmt::format(
+          "{} {} {}{} {} B {}-place {} GPUs{}{}{}", run.kind, run.collective, run.dtype,
+          run.op.empty() ? "" : " " + run.op, p.bytes, p.in_place ? "in" : "out", run.gpus.size(),
+          run.graph_launches ? " graph" : "", forced, run.fill.empty() ? "" : " fill=" + run.fill);
       out[key] = {p.bytes, p.busbw_gbps > 0 ? p.busbw_gbps : p.algbw_gbps, rel_noise(p.time_us.median_ci),
                   false};
     }

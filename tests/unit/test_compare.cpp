@@ -65,6 +65,22 @@ TEST(Compare, TheSameRunUnderAnotherLauncherIsCompared) {
   for (const auto& row : rep.rows) EXPECT_EQ(row.verdict, "same") << row.key;
 }
 
+// Zero-filled buffers read less than the pattern at large sizes: not the same measurement.
+TEST(Compare, AZeroFilledRunIsNotComparedWithThePattern) {
+  auto zeros = scaled(1.0);
+  for (auto& run : zeros.runs) {
+    run.fill = "zeros";
+    for (auto& p : run.points) p.busbw_gbps *= 0.96;
+  }
+  const auto rep = fb::compare_results(scaled(1.0), zeros, 0.01, 0);
+  EXPECT_FALSE(rep.regression());
+  ASSERT_EQ(rep.rows.size(), 1u);  // the p2p figure only
+  EXPECT_EQ(rep.rows[0].key.rfind("p2p", 0), 0u);
+  EXPECT_EQ(rep.only_in_base, 2);
+  EXPECT_EQ(rep.only_in_next, 2);
+  EXPECT_EQ(fb::compare_results(zeros, zeros, 0.01, 0).rows.size(), 3u);  // zeros against zeros: compared
+}
+
 TEST(Compare, UnrelatedResultsAreAUsageError) {
   auto other = sample_result();
   other.runs[0].collective = "all_gather";
