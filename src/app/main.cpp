@@ -58,6 +58,15 @@ int main_with_errors(int argc, char** argv) {
   CLI::App app{"fabricbench: measure what the GPU interconnect really delivers (NCCL/RCCL)"};
   app.set_version_flag("--version", fmt::format("fabricbench {} ({})\n", fb::kToolVersion, fb::kToolGit));
   app.require_subcommand(0, 1);
+  app.footer(R"(Without a command: doctor. `fabricbench COMMAND --help` for each one.
+
+Exit codes (every command; docs/cli.md has each case):
+  0  done and healthy
+  1  done, and the results say something is wrong (an error-level finding, wrong data, a REGRESSION)
+  2  usage: the command line or an input file is wrong
+  3  environment: no usable GPU or driver, no NCCL/RCCL, not enough free memory
+  4  the run failed: a worker crashed or timed out, NCCL/CUDA reported an error, Ctrl-C, an
+     output that cannot be written)");
   const std::vector<std::string> line(argv, argv + argc);
   // The last one, doctor, is also what a bare `fabricbench` runs.
   const std::vector<Command> commands{

@@ -18,6 +18,7 @@ expect 2 "--fill: random not in {pattern,zeros}" run all_reduce --fill random
 expect 2 "--fill zeros cannot be kept with -c 1" run all_reduce --fill zeros -c 1
 expect 2 "the variable WORLD_SIZE is not set" run all_reduce --launcher torchrun
 expect 0 "Examples" run --help
+expect 0 "2  usage: the command line or an input file is wrong" --help
 expect 2 "--size 5000 is not a multiple of 4 KiB" p2p --size 5000
 expect 2 "--size '0' must be at least 1 byte" p2p --size 0
 expect 2 "--latency-stride must be a multiple of 8" p2p --latency-stride 3
