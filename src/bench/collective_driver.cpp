@@ -252,7 +252,7 @@ class Driver {
   }
 
   // Untimed chunks of operations, each synchronized and timed on the host, until the warm-up
-  // is satisfied (bench/sampler.hpp); the last chunk gives the per-operation time.
+  // is satisfied (bench/sampler.hpp), which then gives the per-operation time.
   WarmupPlanner warm_up(const RunPlan& run, const PointPlan& p) {
     WarmupPlanner warmup(plan_.sampling);
     for (int chunk = warmup.next_chunk(); chunk > 0; chunk = warmup.next_chunk()) {
