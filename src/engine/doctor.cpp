@@ -27,6 +27,19 @@ std::string estimate_text(const DoctorStage& stage, const DoctorContext& ctx) {
   return std::string(ctx.request.quick ? stage.quick_estimate : stage.thorough_estimate);
 }
 
+// A stage that throws (NCCL's probe or default sweep failed, a plan the machine refuses) is a
+// failed stage like one that reports its failure: the document says so before the doctor fails.
+StageOutput run_stage(const DoctorStage& stage, const DoctorContext& ctx) {
+  try {
+    return stage.run(ctx);
+  } catch (const Error& e) {
+    StageOutput out;
+    out.failure = e.what();
+    out.code = e.code();
+    return out;
+  }
+}
+
 }  // namespace
 
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
@@ -68,7 +81,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
       result.doctor->cuts.push_back(cut);
     }
     const auto stage_start = Clock::now();
-    StageOutput out = stage.run(ctx);
+    StageOutput out = run_stage(stage, ctx);
     const double took_s = seconds_since(stage_start);
     const std::string failure = out.failure;
     const ExitCode code = out.code;

@@ -166,12 +166,7 @@ StagePlan plan_choices(const DoctorContext& ctx) {
 // later stages are priced from.
 StageOutput read_nccl_choices(const DoctorContext& ctx) {
   StageOutput out;
-  try {
-    out.log = probe_nccl_choices(algorithms_plan(ctx, ctx.plan.algos.sizes), "", true, &out.probe_points);
-  } catch (const Error& e) {  // a failed stage: the document says so (engine/doctor.cpp)
-    out.failure = e.what();
-    out.code = e.code();
-  }
+  out.log = probe_nccl_choices(algorithms_plan(ctx, ctx.plan.algos.sizes), "", true, &out.probe_points);
   wait_for_exiting_workers();
   return out;
 }
@@ -187,16 +182,11 @@ void learn_fabric_speed(const StageOutput& out, double /*took_s*/, DoctorContext
 
 StageOutput measure_algorithms(const DoctorContext& ctx) {
   const auto& grid = ctx.plan.algos;
+  auto sweep = sweep_configurations(algorithms_plan(ctx, grid.sizes), grid.algos, grid.protos,
+                                    AlgosSweepOptions{"", true, grid.low_latency_max_bytes, grid.one_axis},
+                                    ctx.nccl_log);
   StageOutput out;
-  try {
-    auto sweep = sweep_configurations(algorithms_plan(ctx, grid.sizes), grid.algos, grid.protos,
-                                      AlgosSweepOptions{"", true, grid.low_latency_max_bytes, grid.one_axis},
-                                      ctx.nccl_log);
-    out.runs = std::move(sweep.runs);
-  } catch (const Error& e) {  // NCCL's default sweep failed: a failed stage
-    out.failure = e.what();
-    out.code = e.code();
-  }
+  out.runs = std::move(sweep.runs);
   return out;
 }
 
