@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyse/host_checks.hpp"
+#include "analyse/host_scope.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/result_json.hpp"
 #include "host_fixtures.hpp"
@@ -36,6 +37,20 @@ TEST(HostChecks, HealthyTreeRaisesNothing) {
   EXPECT_TRUE(fb::check_host(r).empty());
   for (const auto& f : fb::analyse_result(r))
     EXPECT_EQ(f.code.rfind("HOST_", 0), std::string::npos) << f.code;
+}
+
+// The real 2 x H200 VM, with NVML as its nvidia-smi -q showed it (persistence on, no clock
+// events, no ECC errors): no host warning; only the /dev/shm size, not captured, is said unread.
+TEST(HostChecks, RealH200HostRaisesOnlyWhatWasNotCaptured) {
+  const auto r = host_result_from(kRealH200Topology, kRealH200Host);
+  const auto found = fb::check_host(r);
+  for (const auto& f : found) EXPECT_EQ(f.code, "HOST_NOT_READABLE") << f.evidence;
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].code, "HOST_NOT_READABLE");
+  EXPECT_EQ(found[0].severity, fb::Severity::info);
+  EXPECT_EQ(found[0].evidence, "not checked: /dev/shm size (/dev/shm: no /dev/shm mount with a size)");
+  for (const auto& f : fb::analyse_result(r))
+    if (f.code.rfind("HOST_", 0) == 0) EXPECT_EQ(f.severity, fb::Severity::info) << f.code;
 }
 
 TEST(HostChecks, NoHostFactsNoFindings) {

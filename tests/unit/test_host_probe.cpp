@@ -102,6 +102,24 @@ TEST(HostProbe, WhatCannotBeReadIsNoted) {
   EXPECT_EQ(h.shm_bytes.value, "");
 }
 
+// The same machine's host files, captured as root (tests/fixtures/host/h200x2/README.md).
+TEST(HostProbe, ReadsTheRealH200Host) {
+  const auto h = fb::read_host_files(kRealH200Host, fb::read_sysfs(kRealH200Topology).gpus);
+  EXPECT_EQ(h.numa_balancing.value, "0");
+  EXPECT_NE(h.kernel_cmdline.value.find("pci=realloc=off"), std::string::npos) << h.kernel_cmdline.value;
+  EXPECT_EQ(h.iommu_units.value, "none");  // the VM has no IOMMU (cmd/ls_sys_class_iommu.txt)
+  // Four NVRM lines, two of them "FBHUB Interrupt detected": none is an Xid.
+  EXPECT_EQ(h.xid_count.value, "0");
+  EXPECT_TRUE(h.xid_lines.empty());
+  EXPECT_EQ(h.shm_bytes.value, "");  // no proc/mounts in the capture
+  EXPECT_EQ(h.shm_bytes.note, "no /dev/shm mount with a size");
+  EXPECT_TRUE(h.bridges.empty());  // both GPUs on the root bus
+  ASSERT_EQ(h.gpus.size(), 2u);
+  EXPECT_EQ(h.gpus[0].bus_id, "0000:00:06.0");
+  EXPECT_EQ(h.gpus[1].bus_id, "0000:00:07.0");
+  EXPECT_EQ(h.gpus[1].iommu_group_type.value, "none");
+}
+
 TEST(HostFactsJson, ParsesEveryField) {
   const auto r = fb::parse_result(kEveryFieldJson);
   ASSERT_TRUE(r.host.config.has_value());
