@@ -30,6 +30,8 @@ std::map<std::string, Figure> figures(const Result& r) {
       // Not the launcher: the same collective on as many GPUs is the same figure whether
       // fabricbench, mpirun or torchrun started the ranks - which is what comparing them checks.
       // The buffers' fill is: zeros read up to 4.5% less than the pattern (docs/metrics.md).
+      // Not the allocator either: ncclMemAlloc and cudaMalloc buffers read the same within noise
+      // on 2 x H200, and documents from before `alloc` was recorded still compare.
       const auto key = fmt::format(
           "{} {} {}{} {} B {}-place {} GPUs{}{}{}", run.kind, run.collective, run.dtype,
           run.op.empty() ? "" : " " + run.op, p.bytes, p.in_place ? "in" : "out", run.gpus.size(),

@@ -20,15 +20,6 @@ namespace {
 constexpr std::uint64_t kShmRecommended = 1ULL << 30;
 constexpr std::size_t kXidLinesShown = 5;
 
-std::uint64_t number_or_zero(const HostFact& f, int base = 10) {
-  if (!f.known()) return 0;
-  try {
-    return std::stoull(f.value, nullptr, base);
-  } catch (const std::exception&) {
-    return 0;
-  }
-}
-
 bool any_amd_gpu(const Result& r) { return r.topology && topology_vendor(*r.topology) == gpu::Vendor::amd; }
 
 std::vector<Finding> check_numa_balancing(const Result& r, const HostScope& s) {

@@ -27,15 +27,6 @@ constexpr std::array<ClockReason, 5> kClockReasons{{
 
 Severity worse(Severity a, Severity b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
 
-std::uint64_t number_or_zero(const HostFact& f, int base = 10) {
-  if (!f.known()) return 0;
-  try {
-    return std::stoull(f.value, nullptr, base);
-  } catch (const std::exception&) {
-    return 0;
-  }
-}
-
 using GpuVisitor = void (*)(const Result&, const std::string&, const GpuHostFacts&, std::vector<std::string>&,
                             Severity&);
 

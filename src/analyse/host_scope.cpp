@@ -4,9 +4,18 @@
 
 #include <algorithm>
 
+#include "core/parse_number.hpp"
 #include "topo/sysfs_probe.hpp"
 
 namespace fb {
+
+std::uint64_t number_or_zero(const HostFact& f, int base) {
+  if (!f.known()) return 0;
+  std::string_view text = f.value;
+  if (base == 16 && (text.starts_with("0x") || text.starts_with("0X"))) text.remove_prefix(2);
+  const auto value = try_parse_whole(text, base);
+  return value && *value >= 0 ? static_cast<std::uint64_t>(*value) : 0;
+}
 
 HostScope host_scope(const Result& r) {
   HostScope s;

@@ -1,6 +1,7 @@
 #pragma once
 // What the host rules (analyse/host_checks.hpp) share: which GPUs a document's run used, their
 // facts, their names in messages, and how a fact is cited.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,10 @@ const GpuHostFacts* gpu_facts(const HostScope& scope, const std::string& bus_id)
 
 // "GPU 1 (0000:19:00.0)" where the topology knows the index, else the bus id.
 std::string gpu_label(const Result& r, const std::string& bus_id);
+
+// A fact's value as a whole number (decimal; hexadecimal, "0x" or not, when `base` is 16); 0 when
+// it is unknown, negative or not a number.
+std::uint64_t number_or_zero(const HostFact& f, int base = 10);
 
 // "1 (/proc/sys/kernel/numa_balancing)".
 std::string cite(const HostFact& f);

@@ -207,3 +207,18 @@ TEST(HostChecks, SavedDocumentJudgesTheSame) {
   ASSERT_EQ(before.size(), after.size());
   for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(before[i].evidence, after[i].evidence);
 }
+
+// The facts' numbers as the rules read them: a value that is not a whole number counts as none.
+TEST(HostScope, NumberOrZero) {
+  auto fact = [](const char* value) { return fb::HostFact{value, "test", ""}; };
+  EXPECT_EQ(fb::number_or_zero(fact("42")), 42u);
+  EXPECT_EQ(fb::number_or_zero(fact("274877906944")), 274877906944u);
+  EXPECT_EQ(fb::number_or_zero(fact("0x0000000000000048"), 16), 0x48u);
+  EXPECT_EQ(fb::number_or_zero(fact("48"), 16), 0x48u);
+  EXPECT_EQ(fb::number_or_zero(fact("0x48")), 0u);  // hexadecimal only where asked for
+  EXPECT_EQ(fb::number_or_zero(fact("-1")), 0u);    // std::stoull read this as 2^64 - 1
+  EXPECT_EQ(fb::number_or_zero(fact(" 7")), 0u);
+  EXPECT_EQ(fb::number_or_zero(fact("12 MiB")), 0u);
+  EXPECT_EQ(fb::number_or_zero(fact("N/A")), 0u);
+  EXPECT_EQ(fb::number_or_zero(fact("")), 0u);
+}
