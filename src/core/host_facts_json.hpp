@@ -1,19 +1,19 @@
 #pragma once
 // JSON of the host facts (the result document's "host.config", docs/result-schema.md). Reading
-// tolerates absent fields: documents from older builds carry fewer facts.
+// tolerates absent fields (documents from older builds carry fewer facts): each takes its default.
 #include <nlohmann/json.hpp>
 
 #include "core/host_facts.hpp"
 
 namespace fb {
 
-void to_json(nlohmann::json& j, const HostFact& v);
-void from_json(const nlohmann::json& j, HostFact& v);
-void to_json(nlohmann::json& j, const BridgeAcs& v);
-void from_json(const nlohmann::json& j, BridgeAcs& v);
-void to_json(nlohmann::json& j, const GpuHostFacts& v);
-void from_json(const nlohmann::json& j, GpuHostFacts& v);
-void to_json(nlohmann::json& j, const HostFacts& v);
-void from_json(const nlohmann::json& j, HostFacts& v);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostFact, value, source, note)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BridgeAcs, bus_id, acs_control)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuHostFacts, bus_id, iommu_group_type, persistence_mode,
+                                                clocks_event_reasons, ecc_uncorrected_volatile,
+                                                remapped_rows_pending, remapped_rows_failure,
+                                                retired_pages_pending)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostFacts, numa_balancing, kernel_cmdline, iommu_units,
+                                                shm_bytes, xid_count, xid_lines, bridges, gpus)
 
 }  // namespace fb
