@@ -70,6 +70,8 @@ class JobSession {
   // while there is none. `on_failure` is called (from another thread) when one arrives.
   [[nodiscard]] virtual std::string peer_failure() const { return {}; }
   [[nodiscard]] virtual ExitCode peer_failure_code() const { return ExitCode::run_failed; }
+  // A sink: implementations keep it (by value, moved from). The base has no peers to watch.
+  // NOLINTNEXTLINE(performance-unnecessary-value-param)
   virtual void on_peer_failure(std::function<void()> callback) { (void)callback; }
   // On rank 0: where every other rank is ("rank 1 (h) in 'x' for 3 s; ..."), empty if unknown.
   [[nodiscard]] virtual std::string where_ranks_are() const { return {}; }

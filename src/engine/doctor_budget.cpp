@@ -95,6 +95,12 @@ double probe_start_seconds(const std::vector<Point>& points, double took_s) {
   return std::max(kMinStartS, took_s - ops_s);
 }
 
+double estimate_choices_s(const std::vector<std::uint64_t>& sizes, const FabricSpeed& speed) {
+  double total = speed.start_s;
+  for (const auto size : sizes) total += op_seconds(speed, size);
+  return total;
+}
+
 double estimate_algos_s(const AlgosGrid& grid, const FabricSpeed& speed, const Sampling& sampling) {
   double total = 0;
   for (const auto& [algo, proto] : configs(grid)) {

@@ -20,7 +20,8 @@ struct FabricSpeed {
   double busbw_gbps = 0;  // and its busbw, as the messages quote it
   double latency_us = 0;  // all_reduce time at its smallest measured size
   // Fresh workers up to their first point and after their last (spawn, init, exit), as the
-  // choices stage's set of workers cost (probe_start_seconds).
+  // choices stage's set of workers cost (probe_start_seconds). Before that stage, a prior on
+  // the safe side: 1.0-1.2 s were measured on 2 x H200, and NCCL's set-up grows with the GPUs.
   double start_s = 2.0;
   // Timed batches a point took on average in the collectives stage (0: not measured): on a
   // noisy fabric points take many more than the sampler's usual count before their interval
@@ -47,6 +48,10 @@ double probe_start_seconds(const std::vector<Point>& points, double took_s);
 // LL line and 1/16 of an LL128 line are flags, and both run fewer bytes per cycle than Simple;
 // counted as 4x and 1.3x Simple's time (the conservative side of what NCCL shows on H100/H200).
 double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::string& proto = "");
+
+// The choices stage: one set of workers (the prior `start_s` until that stage has measured it)
+// and one logged operation per size of `sizes`, NCCL's first use in each.
+double estimate_choices_s(const std::vector<std::uint64_t>& sizes, const FabricSpeed& speed);
 
 // The algorithms stage: every configuration in fresh workers (NCCL's logged probe ran before,
 // as the choices stage). Forced LL/LL128 run only sizes up to `low_latency_max_bytes` (0: every

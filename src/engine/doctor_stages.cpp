@@ -158,6 +158,7 @@ StagePlan plan_choices(const DoctorContext& ctx) {
   std::vector<DoctorCut> not_yet;  // the algorithms stage says what it cuts
   plan.algos =
       fit_algos(algorithms_grid(ctx), cheapest, ctx.collectives.sampling, ctx.budget_left_s, not_yet);
+  if (ctx.speed.known()) plan.estimate_s = estimate_choices_s(plan.algos.sizes, ctx.speed);
   return plan;
 }
 
