@@ -3,9 +3,7 @@
 // FB_UPDATE_GOLDEN=1 ./unit_tests --gtest_filter='CommandReporters.*' and review the diff.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "analyse/algo_selection.hpp"
@@ -13,24 +11,12 @@
 #include "analyse/verdicts.hpp"
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
+#include "golden.hpp"
 #include "report/algos_report.hpp"
 #include "report/p2p_reporters.hpp"
 #include "report/scale_report.hpp"
 
 namespace {
-
-fb::Result fixture(const std::string& name) {
-  return fb::parse_result(fb::read_file(std::string(FB_FIXTURE_DIR) + "/results/" + name));
-}
-
-void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(FB_GOLDEN_DIR) + "/" + name;
-  if (std::getenv("FB_UPDATE_GOLDEN")) {
-    std::ofstream(path) << actual;
-    return;
-  }
-  EXPECT_EQ(actual, fb::read_file(path)) << "golden file " << path;
-}
 
 std::string temp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("fabricbench-test-" + name)).string();
@@ -60,7 +46,7 @@ fb::AlgosTable algos_table(const fb::Result& r) {
 }
 
 fb::Result scale_result(bool with_failure) {
-  auto r = fixture("synthetic-scale.json");
+  auto r = result_fixture("synthetic-scale.json");
   if (with_failure) {  // the 4-GPU worst group timed out
     auto& run = r.runs.at(r.runs.size() - 2);
     run.failure = "rank 3 (GPU 6) timed out after 120 s during 'all_reduce float sum 1 GiB out-of-place'";
@@ -73,7 +59,7 @@ fb::Result scale_result(bool with_failure) {
 }  // namespace
 
 TEST(CommandReporters, AlgosGrid) {
-  auto r = fixture("h200x2-combined.json");
+  auto r = result_fixture("h200x2-combined.json");
   r.host.comm = {"NCCL", "2.28.3", 22803,
                  "/usr/lib/x86_64-linux-gnu/libnccl.so.2"};  // this part was not saved
   auto table = algos_table(r);
@@ -86,7 +72,7 @@ TEST(CommandReporters, AlgosGrid) {
 }
 
 TEST(CommandReporters, AlgosWinnersCarryNcclsOwnChoice) {
-  const auto table = algos_table(fixture("h200x2-combined.json"));
+  const auto table = algos_table(result_fixture("h200x2-combined.json"));
   const auto w = fb::winners_with_nccl_choice(table.configs);
   ASSERT_EQ(w.size(), table.configs[0].points.size());
   for (std::size_t i = 0; i < w.size(); ++i) {
@@ -96,7 +82,7 @@ TEST(CommandReporters, AlgosWinnersCarryNcclsOwnChoice) {
 }
 
 TEST(CommandReporters, TunerFileAndItsNote) {
-  const auto r = fixture("h200x2-combined.json");
+  const auto r = result_fixture("h200x2-combined.json");
   const auto path = temp_path("tuner.conf");
   std::ostringstream out;
   fb::TunerCsvReporter rep(out, path, algos_table(r), 1);
@@ -130,7 +116,7 @@ TEST(CommandReporters, ScaleFailedGroupIsSaidNotHidden) {
 }
 
 TEST(CommandReporters, P2pTableAndCsv) {
-  auto r = fixture("h200x2-combined.json");
+  auto r = result_fixture("h200x2-combined.json");
   r.findings = fb::check_p2p(r.p2p, *r.topology, 0.10);
   std::ostringstream out;
   fb::P2pConsoleReporter rep(out, {512ULL << 20, 16, 5});

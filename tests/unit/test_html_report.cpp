@@ -6,16 +6,13 @@
 
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
+#include "golden.hpp"
 #include "report/html_banner.hpp"
 #include "report/html_heatmap.hpp"
 #include "report/html_report.hpp"
 #include "report/svg_chart.hpp"
 
 namespace {
-
-fb::Result fixture(const std::string& name) {
-  return fb::parse_result(fb::read_file(std::string(FB_FIXTURE_DIR) + "/results/" + name));
-}
 
 std::vector<std::string> labels(const std::vector<fb::Tick>& ticks) {
   std::vector<std::string> out;
@@ -70,7 +67,7 @@ TEST(HtmlBanner, OutcomeFollowsStatusThenTheWorstFinding) {
 }
 
 TEST(HtmlBanner, MachineLineNamesGpusLinksDriverAndLibrary) {
-  EXPECT_EQ(fb::machine_line(fixture("h200x2-doctor-quick.json")),
+  EXPECT_EQ(fb::machine_line(result_fixture("h200x2-doctor-quick.json")),
             "2 x NVIDIA H200 · NV18 between the 1 pair · driver 13.0 · runtime 13.0 · NCCL 2.28.3 · host vm");
 }
 
@@ -96,7 +93,7 @@ TEST(HtmlHeatmap, SummarisedBeyondTheBound) {
 }
 
 TEST(HtmlReport, OneGpuDrawsNoBusbwChart) {
-  auto r = fixture("h200x2-run-6coll-1M-4G-procs.json");
+  auto r = result_fixture("h200x2-run-6coll-1M-4G-procs.json");
   EXPECT_NE(fb::html_report(r).find("data-chart=\"busbw\""), std::string::npos);
   for (auto& run : r.runs) run.gpus = {0};
   const auto html = fb::html_report(r);
@@ -105,7 +102,7 @@ TEST(HtmlReport, OneGpuDrawsNoBusbwChart) {
 }
 
 TEST(HtmlReport, SelfContainedNoScriptNoNetwork) {
-  const auto html = fb::html_report(fixture("h200x2-combined.json"));
+  const auto html = fb::html_report(result_fixture("h200x2-combined.json"));
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));
   EXPECT_EQ(html.find("https://"), std::string::npos);

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
+#include "golden.hpp"
 #include "project/model_presets.hpp"
 #include "project/projection.hpp"
 #include "project/tp_layer.hpp"
@@ -21,10 +22,6 @@
 namespace {
 
 const fb::ModelShape kLlama70b = fb::model_preset("llama-3-70b");
-
-fb::Result fixture(const std::string& name) {
-  return fb::parse_result(fb::read_file(std::string(FB_FIXTURE_DIR) + "/results/" + name));
-}
 
 fb::AllReduceCurve curve2(std::vector<fb::CurvePoint> points) {
   fb::CurveSource s;
@@ -115,7 +112,7 @@ TEST(ProjectionCurve, RefusesToExtrapolate) {
 }
 
 TEST(ProjectionCurve, ReadsTheRealTwoH200Curve) {
-  const auto curves = fb::allreduce_curves(fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  const auto curves = fb::allreduce_curves(result_fixture("h200x2-run-6coll-1M-4G-procs.json"));
   ASSERT_EQ(curves.size(), 1u);
   const auto& c = curves.at(2);
   EXPECT_EQ(c.source().points, 6);
@@ -151,7 +148,7 @@ TEST(ProjectionScaling, AssumeRescalesTheLargestCurveByTheBusFactor) {
 }
 
 TEST(ProjectionScaling, WholeProjectionFromTheH200Fixture) {
-  const auto curves = fb::allreduce_curves(fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  const auto curves = fb::allreduce_curves(result_fixture("h200x2-run-6coll-1M-4G-procs.json"));
   const auto p = fb::project_tensor_parallel(llama_request({2}, 64), curves);
   ASSERT_EQ(p.phases.size(), 2u);
   const auto& decode = p.phases[1].rows;
@@ -166,7 +163,7 @@ TEST(ProjectionScaling, WholeProjectionFromTheH200Fixture) {
 }
 
 TEST(ProjectionErrors, BadInputIsAUsageError) {
-  const auto curves = fb::allreduce_curves(fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  const auto curves = fb::allreduce_curves(result_fixture("h200x2-run-6coll-1M-4G-procs.json"));
   auto zero = llama_request({2}, 64);
   zero.model.hidden = 0;
   EXPECT_EQ(code_of([&] { fb::project_tensor_parallel(zero, curves); }), fb::ExitCode::usage);
@@ -183,12 +180,11 @@ TEST(ProjectionErrors, BadInputIsAUsageError) {
 }
 
 TEST(ProjectionReport, ConsoleGoldenJsonRoundTripAndChart) {
-  auto r = fixture("h200x2-run-6coll-1M-4G-procs.json");
+  auto r = result_fixture("h200x2-run-6coll-1M-4G-procs.json");
   auto q = llama_request({2, 4}, 64);
   q.assume = true;  // TP=4 from the 2-GPU curve, marked in the table
   r.projection = fb::project_tensor_parallel(q, fb::allreduce_curves(r));
-  EXPECT_EQ(fb::projection_table(*r.projection),
-            fb::read_file(std::string(FB_GOLDEN_DIR) + "/projection_llama70b.txt"));
+  expect_golden("projection_llama70b.txt", fb::projection_table(*r.projection));
   const auto back = fb::parse_result(nlohmann::json(r).dump());
   ASSERT_TRUE(back.projection);
   EXPECT_EQ(back.projection->phases[1].rows[1].allreduce_bytes, 1u << 20);

@@ -2,28 +2,18 @@
 // FB_UPDATE_GOLDEN=1 ./unit_tests --gtest_filter='Reporters.*' and review the diff.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
+#include "golden.hpp"
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
 #include "sample_result.hpp"
 
 namespace {
-
-void expect_golden(const std::string& name, const std::string& actual) {
-  const std::string path = std::string(FB_GOLDEN_DIR) + "/" + name;
-  if (std::getenv("FB_UPDATE_GOLDEN")) {
-    std::ofstream(path) << actual;
-    return;
-  }
-  EXPECT_EQ(actual, fb::read_file(path)) << "golden file " << path;
-}
 
 // Replays a finished result through a reporter as the launcher would: begin, each point, end.
 void replay(fb::Reporter& rep, const fb::Result& full) {

@@ -4,13 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
 #include "core/topology_json.hpp"
+#include "golden.hpp"
 #include "report/topology_console.hpp"
 #include "topo/link_rates.hpp"
 #include "topo/pcie_class.hpp"
@@ -260,11 +260,6 @@ TEST(TopologyConsole, GoldenFiles) {
     const auto t = load(name);
     std::ostringstream out;
     fb::print_topology(out, t, fb::check_topology(t));
-    const std::string golden = std::string(FB_GOLDEN_DIR) + "/topo_" + name + ".txt";
-    if (std::getenv("FB_UPDATE_GOLDEN")) {
-      std::ofstream(golden) << out.str();
-      continue;
-    }
-    EXPECT_EQ(out.str(), read(golden)) << golden;
+    expect_golden(std::string("topo_") + name + ".txt", out.str());
   }
 }
