@@ -21,26 +21,11 @@
 #include "core/file_io.hpp"
 #include "core/parse_number.hpp"
 #include "core/result_json.hpp"
+#include "expect_error.hpp"
 #include "topo/smi_text.hpp"
 
 namespace {
 namespace fs = std::filesystem;
-
-template <typename F>
-void expect_error(F&& f, fb::ExitCode code, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
-  } catch (const fb::Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
-template <typename F>
-void expect_usage_error(F&& f, const std::string& needle) {
-  expect_error(std::forward<F>(f), fb::ExitCode::usage, needle);
-}
 
 std::string fixture(const std::string& path) {
   return fb::read_file(std::string(FB_FIXTURE_DIR) + "/" + path);

@@ -15,28 +15,12 @@
 #include "engine/doctor_stages.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/scale_runner.hpp"
+#include "expect_error.hpp"
+#include "h200_facts.hpp"
 
 namespace {
 
 constexpr std::uint64_t kMiB = 1ULL << 20;
-
-fb::MachineFacts h200s(int n) {
-  fb::MachineFacts m;
-  for (int i = 0; i < n; ++i) m.devices.push_back({90, 150754820096ULL, "NVIDIA H200", "sm_90"});
-  m.nccl_version = 22803;
-  return m;
-}
-
-template <typename F>
-void expect_usage_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
-  } catch (const fb::Error& e) {
-    EXPECT_EQ(e.code(), fb::ExitCode::usage) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
 
 }  // namespace
 
@@ -167,7 +151,7 @@ TEST(Doctor, CollectivesRequestQuickAndThorough) {
   o.gpus = "1-2";
   o.quick = true;
   const auto quick_request = fb::doctor_request(o);
-  const auto facts = h200s(4);
+  const auto facts = h200_facts(4);
   const auto quick = fb::doctor_collectives_request(quick_request, facts, {1, 2});
   EXPECT_EQ(quick.sizes, (std::vector<std::uint64_t>{kMiB, 16 * kMiB, 256 * kMiB, 1024 * kMiB}));
   EXPECT_TRUE(quick.check);
@@ -182,7 +166,7 @@ TEST(Doctor, CollectivesRequestQuickAndThorough) {
   EXPECT_EQ(thorough.sizes.back(), 4096 * kMiB);
   EXPECT_EQ(thorough.sizes.size(), 7u);
   // A 16 GiB GPU: 2 x 4 GiB + 1 GiB for NCCL + 2 GiB spare fits, 2 x 8 GiB does not.
-  auto small = h200s(2);
+  auto small = h200_facts(2);
   small.devices[1].memory_bytes = 16ULL << 30;
   EXPECT_EQ(fb::largest_fitting_size(small, {0, 1}), 4096 * kMiB);
 }
@@ -203,7 +187,7 @@ TEST(Doctor, StagesAreDataInTheirOrder) {
   EXPECT_EQ(names,
             (std::vector<std::string>{"host", "pairs", "collectives", "choices", "scaling", "algorithms"}));
   const fb::DoctorRequest request;
-  const auto facts = h200s(4);
+  const auto facts = h200_facts(4);
   const fb::Result result;
   const fb::DoctorContext two{request, facts, {0, 1}, {}, result};
   const fb::DoctorContext four{request, facts, {0, 1, 2, 3}, {}, result};
@@ -237,7 +221,7 @@ TEST(Doctor, ChoicesStageSpreadsNcclSetUpOverTheCollectiveRuns) {
 TEST(Doctor, ChoicesStageMeasuresWhatASetOfWorkersCosts) {
   fb::DoctorRequest request;
   request.quick = true;
-  const auto facts = h200s(2);
+  const auto facts = h200_facts(2);
   const fb::Result result;
   fb::DoctorContext ctx{request, facts, {0, 1}, {}, result};
   ctx.budget_left_s = 30;

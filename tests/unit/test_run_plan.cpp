@@ -6,20 +6,11 @@
 #include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
 #include "engine/plan_builder.hpp"
+#include "expect_error.hpp"
 #include "gpu/vendor.hpp"
+#include "h200_facts.hpp"
 
 namespace {
-
-// Two 141 GB GPUs that reduce every type: H200s, named by their gfx942 twin in the HIP build
-// (plan_builder asks the build's vendor whether a GPU has fp8, and sm_90 means nothing to AMD).
-fb::MachineFacts two_h200() {
-  constexpr bool kAmd = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
-  const fb::DeviceSummary gpu{90, 150754820096ULL, "NVIDIA H200", kAmd ? "gfx942" : "sm_90"};
-  fb::MachineFacts m;
-  m.devices = {gpu, gpu};
-  m.nccl_version = 22803;
-  return m;
-}
 
 fb::RunOptions opts(std::vector<std::string> collectives) {
   fb::RunOptions o;
@@ -30,18 +21,6 @@ fb::RunOptions opts(std::vector<std::string> collectives) {
 // The user's options through the CLI's request into the engine's plan, as `run` does.
 fb::Plan plan_of(const fb::RunOptions& o, const fb::MachineFacts& m) {
   return fb::build_plan(fb::run_request(o), m);
-}
-
-// Expects a usage error whose message contains `needle`.
-template <typename F>
-void expect_usage_error(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one mentioning '" << needle << "'";
-  } catch (const fb::Error& e) {
-    EXPECT_EQ(e.code(), fb::ExitCode::usage) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
 }
 
 }  // namespace
@@ -130,7 +109,7 @@ TEST(RunPlan, ExpandsAllCollectivesDtypesAndOps) {
   o.dtype = "all";
   o.op = "all";
   o.sizes = {"1M"};
-  const auto plan = plan_of(o, two_h200());
+  const auto plan = plan_of(o, h200_facts());
   // 3 reducing collectives x 12 types x 5 ops + 6 others (gather and scatter among them) x 12 types.
   EXPECT_EQ(plan.runs.size(), 3u * 12 * 5 + 6u * 12);
   EXPECT_EQ(plan.nranks(), 2);
@@ -141,13 +120,13 @@ TEST(RunPlan, InPlaceVariantsOnlyWhereSupported) {
   auto o = opts({"all_reduce", "alltoall"});
   o.sizes = {"1M"};
   o.in_place = "both";
-  const auto plan = plan_of(o, two_h200());
+  const auto plan = plan_of(o, h200_facts());
   EXPECT_EQ(fb::plan_points(plan, plan.runs[0]).size(), 2u);
   EXPECT_EQ(fb::plan_points(plan, plan.runs[1]).size(), 1u);
 }
 
 TEST(RunPlan, RejectsBadNamesAndValues) {
-  auto m = two_h200();
+  auto m = h200_facts();
   auto o = opts({"allreduce"});
   expect_usage_error([&] { plan_of(o, m); }, "unknown collective");
   o = opts({"all_reduce"});
@@ -178,7 +157,7 @@ TEST(RunPlan, Fp8NeedsNewNcclAndAnFp8Gpu) {
   o.dtype = "f8e4m3";
   o.sizes = {"1M"};
   auto machine = [&] {
-    auto m = two_h200();
+    auto m = h200_facts();
     if (kAmd)
       for (auto& d : m.devices) d = {94, 206141652992ULL, "AMD Instinct MI300X", "gfx942"};
     return m;
@@ -206,13 +185,13 @@ TEST(RunPlan, Fp8NeedsNewNcclAndAnFp8Gpu) {
 TEST(RunPlan, SizeThatDoesNotFitSaysHowMuchIsNeeded) {
   auto o = opts({"all_reduce"});
   o.sizes = {"100G"};
-  expect_usage_error([&] { plan_of(o, two_h200()); }, "needs 201 GiB per GPU");
+  expect_usage_error([&] { plan_of(o, h200_facts()); }, "needs 201 GiB per GPU");
 }
 
 TEST(RunPlan, SizesTooSmallForEveryRankAreAnError) {
   auto o = opts({"all_gather"});
   o.sizes = {"4"};  // one float, two ranks
-  expect_usage_error([&] { plan_of(o, two_h200()); }, "no size");
+  expect_usage_error([&] { plan_of(o, h200_facts()); }, "no size");
 }
 
 TEST(RunPlan, PlanSurvivesJsonToWorkers) {
@@ -221,7 +200,7 @@ TEST(RunPlan, PlanSurvivesJsonToWorkers) {
   o.root = 1;
   o.graph_launches = 10;
   o.launcher = "threads";
-  const auto plan = plan_of(o, two_h200());
+  const auto plan = plan_of(o, h200_facts());
   const fb::Plan back = nlohmann::json(plan).get<fb::Plan>();
   EXPECT_EQ(nlohmann::json(back), nlohmann::json(plan));
   EXPECT_EQ(back.runs[1].root, 1);
@@ -241,7 +220,7 @@ TEST(CpuList, ParsesRangesAndLists) {
 TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {
   auto o = opts({"all_reduce", "all_gather"});
   o.sizes = {"1M", "16M", "64M"};
-  const auto plan = plan_of(o, two_h200());
+  const auto plan = plan_of(o, h200_facts());
   const auto needs = fb::buffer_needs(plan);
   // all_reduce 64M: 64 MiB send and receive; all_gather 64M: 32 MiB per rank sent.
   EXPECT_EQ(needs.send, 64ULL << 20);
@@ -262,7 +241,7 @@ TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {
 }
 
 TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
-  auto machine = two_h200();
+  auto machine = h200_facts();
   machine.mpi_local_ranks = {0, 1, 0, 1};  // 2 hosts x 2 ranks
   auto o = opts({"all_reduce"});
   o.sizes = {"1M"};
