@@ -74,4 +74,13 @@ std::string format_bytes(std::uint64_t bytes) {
   return fmt::format("{:.1f} {}", scaled, kNames[unit]);
 }
 
+std::string size_argument(std::uint64_t bytes) {
+  constexpr std::array<std::string_view, 4> kSuffixes{"T", "G", "M", "K"};
+  for (std::size_t i = 0; i < kSuffixes.size(); ++i) {
+    const std::uint64_t unit = 1ULL << (10 * (kSuffixes.size() - i));
+    if (bytes >= unit && bytes % unit == 0) return fmt::format("{}{}", bytes / unit, kSuffixes[i]);
+  }
+  return std::to_string(bytes);
+}
+
 }  // namespace fb

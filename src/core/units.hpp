@@ -16,6 +16,9 @@ std::uint64_t parse_size(std::string_view text, std::string_view what = "size");
 // Exact binary form when it is one ("64 MiB", "1 GiB", "8 B"), else one decimal ("1.5 GiB").
 std::string format_bytes(std::uint64_t bytes);
 
+// The size as a command line takes it back (parse_size): "128K", "4G", or the bytes ("1536").
+std::string size_argument(std::uint64_t bytes);
+
 // bytes moved in `time_us` microseconds, as GB/s.
 inline double gb_per_s(double bytes, double time_us) {
   return time_us > 0 ? bytes / (time_us * 1e-6) / kBytesPerGB : 0.0;

@@ -56,8 +56,8 @@ AllReduceTime AllReduceCurve::at(std::uint64_t bytes) const {
         "extrapolated)",
         format_bytes(bytes), source_.gpus, format_bytes(points_.front().bytes),
         format_bytes(points_.back().bytes), source_.gpus,
-        format_bytes(std::min(bytes, points_.front().bytes)),
-        format_bytes(std::max(bytes, points_.back().bytes))));
+        size_argument(std::min(bytes, points_.front().bytes)),
+        size_argument(std::max(bytes, points_.back().bytes))));
   const auto hi = std::lower_bound(points_.begin(), points_.end(), bytes,
                                    [](const CurvePoint& p, std::uint64_t b) { return p.bytes < b; });
   if (hi->bytes == bytes) return {hi->median_us, hi->p99_us};

@@ -108,6 +108,9 @@ TEST(ProjectionCurve, RefusesToExtrapolate) {
   const auto c = curve2({{1 << 20, 10, 12}, {4 << 20, 20, 30}});
   EXPECT_EQ(code_of([&] { (void)c.at(16384); }), fb::ExitCode::usage);
   EXPECT_NE(message_of([&] { (void)c.at(8 << 20); }).find("measure it"), std::string::npos);
+  // The command it suggests takes the sizes as written (not "16 KiB", which reads as two words).
+  EXPECT_NE(message_of([&] { (void)c.at(16384); }).find("-b 16K -e 4M --json"), std::string::npos)
+      << message_of([&] { (void)c.at(16384); });
   EXPECT_EQ(code_of([&] { curve2({{1 << 20, 0, 1}}); }), fb::ExitCode::usage);
 }
 

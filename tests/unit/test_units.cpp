@@ -50,6 +50,18 @@ TEST(FormatBytes, ExactAndFractional) {
   EXPECT_EQ(fb::format_bytes(1000), "1000 B");
 }
 
+// What an error message suggests must parse back to the same size.
+TEST(SizeArgument, ParsesBackToTheSameSize) {
+  EXPECT_EQ(fb::size_argument(131072), "128K");
+  EXPECT_EQ(fb::size_argument(4294967296), "4G");
+  EXPECT_EQ(fb::size_argument(1ULL << 40), "1T");
+  EXPECT_EQ(fb::size_argument(1536ULL << 20), "1536M");  // 1.5 GiB
+  EXPECT_EQ(fb::size_argument(1000), "1000");
+  EXPECT_EQ(fb::size_argument(8), "8");
+  for (const std::uint64_t b : {8ULL, 1000ULL, 131072ULL, 1536ULL << 20, 3ULL << 30, (1ULL << 40) + 1})
+    EXPECT_EQ(parse_size(fb::size_argument(b)), b) << b;
+}
+
 TEST(Bandwidth, GigabytesAreDecimal) {
   // 1 GiB in 3237.43 us: 1073741824 / 3237.43e-6 / 1e9 = 331.66 GB/s
   EXPECT_NEAR(fb::gb_per_s(1073741824.0, 3237.43), 331.665, 1e-3);
