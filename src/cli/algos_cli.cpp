@@ -90,6 +90,7 @@ Examples:
 
 AlgosRequest algos_request(const AlgosOptions& o) {
   AlgosRequest r;
+  refuse_run_only_flags(o.measure, "algos");
   r.measure = run_request(o.measure);
   if (o.measure.collectives.size() != 1) FB_USAGE_ERROR("algos takes exactly one collective");
   const auto& coll = o.measure.collectives[0];

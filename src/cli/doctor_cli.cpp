@@ -40,8 +40,8 @@ DoctorRequest doctor_request(const DoctorOptions& o) {
   check_timeout(o.timeout_s, "--timeout");
   r.timeout_s = o.timeout_s;
   r.inject_corruption = o.inject_corruption;
-  if (o.budget_s < 0) FB_USAGE_ERROR(fmt::format("--budget must be > 0 s (got {})", o.budget_s));
-  r.budget_s = o.budget_s > 0 ? o.budget_s : (o.quick ? kQuickBudgetS : kThoroughBudgetS);
+  if (o.budget_s) check_timeout(*o.budget_s, "--budget");  // 0, NaN and infinity are refused
+  r.budget_s = o.budget_s.value_or(o.quick ? kQuickBudgetS : kThoroughBudgetS);
   return r;
 }
 

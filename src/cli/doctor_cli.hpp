@@ -1,5 +1,6 @@
 #pragma once
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 #include "bench/request.hpp"
@@ -13,7 +14,7 @@ struct DoctorOptions {
   std::string nccl_lib;
   double timeout_s = 120;
   bool inject_corruption = false;  // testing aid: plants one wrong element in the verified collectives
-  double budget_s = 0;             // 0: the mode's default (kQuickBudgetS or kThoroughBudgetS)
+  std::optional<double> budget_s;  // not given: the mode's default (kQuickBudgetS or kThoroughBudgetS)
 };
 
 // Default --budget: quick aims at issue 12's healthy target (20 s on 2 x H200: the full quick

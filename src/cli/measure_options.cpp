@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/error.hpp"
 #include "gpu/vendor.hpp"
 
 namespace fb {
@@ -26,7 +27,13 @@ void add_data_options(CLI::App* app, RunOptions& o, bool verification) {
   app->add_option("-o,--op", o.op, "sum prod max min avg, or 'all' (default sum)")->group(grp);
   app->add_option("-r,--root", o.root, "Root rank of broadcast, reduce, gather and scatter (default 0)")
       ->group(grp);
-  if (!verification) return;
+  if (!verification) {
+    // Not this command's, yet parsed (and hidden): refuse_run_only_flags says so plainly, where
+    // CLI11 would take the value for a second collective.
+    app->add_option("-c,--check", o.check)->group("");
+    app->add_option("--in-place", o.in_place)->group("");
+    return;
+  }
   app->add_option("--in-place", o.in_place, "off | on | both: in-place variants (default off)")
       ->check(CLI::IsMember({"off", "on", "both"}))
       ->group(grp);
@@ -92,6 +99,15 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
   app->add_option("--nccl-lib", o.nccl_lib,
                   fmt::format("NCCL library to load (default: {})", gpu::default_collective_library()))
       ->group(grp);
+}
+
+void refuse_run_only_flags(const RunOptions& o, const char* command) {
+  const RunOptions defaults;
+  if (o.check != defaults.check || o.in_place != defaults.in_place)
+    FB_USAGE_ERROR(
+        fmt::format("-c/--check and --in-place are not flags of `{}`: only `run` verifies results "
+                    "and runs in place",
+                    command));
 }
 
 }  // namespace fb

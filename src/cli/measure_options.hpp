@@ -9,6 +9,9 @@ namespace fb {
 void add_size_options(CLI::App* app, RunOptions& o);
 // -d -o -r always; --in-place and -c when `verification` is set.
 void add_data_options(CLI::App* app, RunOptions& o, bool verification);
+// Without `verification` the data options still parse -c and --in-place (hidden): this refuses them,
+// naming `command`.
+void refuse_run_only_flags(const RunOptions& o, const char* command);
 void add_timing_options(CLI::App* app, RunOptions& o);
 // --gpus --timeout --nccl-lib always; --launcher when `launcher` is set.
 void add_launch_options(CLI::App* app, RunOptions& o, bool launcher);

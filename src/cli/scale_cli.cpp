@@ -43,6 +43,8 @@ Examples:
   add_data_options(scale, o.measure, /*verification=*/false);
   add_timing_options(scale, o.measure);
   add_launch_options(scale, o.measure, /*launcher=*/true);
+  // Kept out of the help but still parsed, so that scale_request can say what to give instead.
+  scale->get_option("--gpus")->group("");
   scale->add_option("--json", o.measure.json_path, "Write the result document here");
   scale->add_option("--csv", o.measure.csv_path, "Write one row per count and placement here");
   return scale;
@@ -50,6 +52,7 @@ Examples:
 
 ScaleRequest scale_request(const ScaleOptions& o) {
   RunOptions m = o.measure;
+  refuse_run_only_flags(m, "scale");
   if (!m.gpus.empty()) FB_USAGE_ERROR("scale chooses the GPUs itself: give --counts instead of --gpus");
   parse_size(o.size, "--size");  // named as the user wrote it
   m.sizes = {o.size};

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "bench/collective_spec.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "engine/plan_runner.hpp"
@@ -119,7 +120,10 @@ Plan build_plan(const RunRequest& r, const MachineFacts& machine) {
   plan.gpus = resolve_gpus(r.gpus, static_cast<int>(machine.devices.size()));
   const bool mpi = !machine.mpi_local_ranks.empty();
   if (mpi) plan.gpus = gpus_of_mpi_ranks(r, plan.gpus, machine.mpi_local_ranks);
-  if (r.root < 0 || r.root >= plan.nranks())
+  // Only a collective with a root reads it: `run all_reduce -r 2` on 2 GPUs is not an error.
+  const bool rooted = std::any_of(r.collectives.begin(), r.collectives.end(),
+                                  [](const std::string& c) { return collective(c).rooted; });
+  if (rooted && (r.root < 0 || r.root >= plan.nranks()))
     FB_USAGE_ERROR(fmt::format("-r/--root {} is not a rank of this run (0-{})", r.root, plan.nranks() - 1));
   for (const auto t : r.dtypes) check_dtype_supported(t, machine, plan.gpus);
   plan.runs = expand_runs(r);

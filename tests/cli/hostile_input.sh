@@ -126,6 +126,11 @@ expect 2 "--counts asks for 0 GPUs" scale all_reduce --counts 0
 expect 2 "-r/--root must be >= 0" run broadcast -r -1
 expect 2 "--timeout must be in" doctor --timeout nan
 expect 2 "--timeout must be in" run all_reduce --timeout inf
+expect 2 "--budget must be in" doctor --budget 0
+expect 2 "--budget must be in" doctor --quick --budget nan
+expect 2 "--budget must be in" doctor --budget -5
+expect 2 "not flags of \`algos\`: only \`run\` verifies" algos all_reduce -c 1
+expect 2 "not flags of \`scale\`: only \`run\` verifies" scale all_reduce --in-place on
 
 # --- arithmetic ------------------------------------------------------------------------------
 expect 2 "--latency-stride must be a multiple of 8" p2p --latency-stride 8388608T

@@ -138,6 +138,10 @@ TEST(RunPlan, RejectsBadNamesAndValues) {
   o = opts({"broadcast"});
   o.root = 2;
   expect_usage_error([&] { plan_of(o, m); }, "-r/--root 2");
+  o.collectives = {"all_reduce", "sendrecv"};  // no root to read: -r is not checked
+  EXPECT_EQ(plan_of(o, m).runs.size(), 2u);
+  o.collectives = {"all_reduce", "reduce"};  // one of them reads it
+  expect_usage_error([&] { plan_of(o, m); }, "-r/--root 2");
   o = opts({"all_reduce"});
   o.iters = 0;
   expect_usage_error([&] { plan_of(o, m); }, "--iters");
@@ -266,9 +270,9 @@ TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
   expect_usage_error([&] { plan_of(o, machine); }, "use its --bind-to");
   o.cpu_bind = "none";
   o.root = 3;  // ranks are MPI ranks: root 3 exists only with 4 of them
+  o.collectives = {"broadcast"};
   expect_usage_error([&] { plan_of(o, machine); }, "-r/--root 3");
   machine.mpi_local_ranks = {0, 1, 0, 1};
-  o.collectives = {"broadcast"};
   EXPECT_EQ(plan_of(o, machine).runs[0].root, 3);
 }
 
