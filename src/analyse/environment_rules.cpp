@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analyse/host_scope.hpp"
+#include "analyse/run_scope.hpp"
 
 namespace fb {
 namespace {
@@ -26,9 +27,11 @@ RunContext run_context(const Result& r) {
   c.multi_node = hosts.size() > 1;
   c.gpus = r.gpus.size();
   for (const auto& run : r.runs) c.gpus = std::max(c.gpus, run.gpus.size());
-  if (r.topology)
-    c.pair_without_p2p = std::any_of(r.topology->pairs.begin(), r.topology->pairs.end(),
+  if (r.topology) {  // the run's pairs only: GPU 4's pair does not concern a job on GPUs 0-1
+    const auto scoped = scoped_topology(*r.topology, run_gpus(r));
+    c.pair_without_p2p = std::any_of(scoped.pairs.begin(), scoped.pairs.end(),
                                      [](const TopoPair& p) { return p.p2p && !*p.p2p; });
+  }
   c.fell_back = nccl_fell_back(r);
   return c;
 }

@@ -89,4 +89,8 @@ TEST(EnvironmentRules, ShmOffMattersOnlyWithoutPeerAccess) {
   EXPECT_EQ(with(r, {{"NCCL_SHM_DISABLE", "1"}})[0].severity, fb::Severity::info);
   r.topology->pairs[0].p2p = false;
   EXPECT_EQ(with(r, {{"NCCL_SHM_DISABLE", "1"}})[0].severity, fb::Severity::warning);
+  // A pair outside the run does not concern it: a job on GPU 0 alone.
+  auto one = host_result("healthy", 1);
+  for (auto& p : one.topology->pairs) p.p2p = false;
+  EXPECT_EQ(with(one, {{"NCCL_SHM_DISABLE", "1"}})[0].severity, fb::Severity::info);
 }
