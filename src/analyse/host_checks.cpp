@@ -154,8 +154,12 @@ std::vector<Finding> check_host_unreadable(const Result& r) {
   note("Xid errors", s.facts->xid_count);
   note("NUMA balancing", s.facts->numa_balancing);
   note("/dev/shm size", s.facts->shm_bytes);
+  note("the kernel command line", s.facts->kernel_cmdline);
   for (const auto& bus : s.bus_ids)
-    if (const auto* g = gpu_facts(s, bus)) note("NVML health of " + gpu_label(r, bus), g->persistence_mode);
+    if (const auto* g = gpu_facts(s, bus)) {
+      note("NVML health of " + gpu_label(r, bus), g->persistence_mode);
+      note("IOMMU group of " + gpu_label(r, bus), g->iommu_group_type);
+    }
   if (unread.empty()) return {};
   return {{"HOST_NOT_READABLE", Severity::info, fmt::format("not checked: {}", fmt::join(unread, "; ")),
            "every host fact readable",

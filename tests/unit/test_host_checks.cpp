@@ -100,6 +100,21 @@ TEST(HostChecks, AcsUnreadableWithoutRootIsInfo) {
   EXPECT_TRUE(with_code(fb::check_host(r), "HOST_ACS_REDIRECT").empty()) << "never guessed";
 }
 
+// The IOMMU rule cannot judge a GPU whose group type was not read (kernels before 5.11), nor the
+// boot options without /proc/cmdline: both are said unread, not passed over.
+TEST(HostChecks, UnreadIommuTypeAndCmdlineAreSaid) {
+  auto r = host_result("iommu-dma");
+  r.host.config->gpus[1].iommu_group_type = {"", "/sys/bus/pci/devices/0000:04:00.0/iommu_group/type",
+                                             "iommu_group/type not readable (kernels before 5.11 lack it)"};
+  r.host.config->kernel_cmdline = {"", "/proc/cmdline", "not readable"};
+  const auto f = only(r, "HOST_NOT_READABLE");
+  EXPECT_TRUE(contains(f.evidence,
+                       "IOMMU group of GPU 1 (0000:04:00.0) (/sys/bus/pci/devices/0000:04:00.0/"
+                       "iommu_group/type: iommu_group/type not readable (kernels before 5.11 lack it))"))
+      << f.evidence;
+  EXPECT_TRUE(contains(f.evidence, "the kernel command line (/proc/cmdline: not readable)")) << f.evidence;
+}
+
 TEST(HostChecks, IommuTranslatingDma) {
   auto f = only(host_result("iommu-dma"), "HOST_IOMMU_TRANSLATION");
   EXPECT_EQ(f.severity, fb::Severity::warning);
