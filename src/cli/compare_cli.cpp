@@ -14,7 +14,8 @@ Examples:
   cmp->add_option("base", o.base, "The reference result (JSON)")->required();
   cmp->add_option("new", o.next, "The result to judge (JSON)")->required();
   cmp->add_option("--threshold", o.threshold, "Relative drop that fails (default 0.05)");
-  cmp->add_option("--min-size", o.min_size, "Smallest size a regression is judged at (default 64M)");
+  cmp->add_option("--min-size", o.min_size,
+                  "Smallest size in bytes a regression is judged at (default 64M = 64 MiB)");
   cmp->add_flag("--markdown", o.markdown, "Print a Markdown table (CI job summaries)");
   cmp->add_option("-o,--output", o.output,
                   "Also write the comparison here: an HTML page for .html/.htm, else the table");

@@ -10,21 +10,27 @@ namespace fb {
 void add_size_options(CLI::App* app, RunOptions& o) {
   const char* grp = "Sizes";
 
-  app->add_option("-b,--minbytes", o.min_bytes, "Smallest size (default 1M)")->group(grp);
-  app->add_option("-e,--maxbytes", o.max_bytes, "Largest size (default 1G)")->group(grp);
+  app->add_option("-b,--minbytes", o.min_bytes,
+                  "Smallest size in bytes; K/M/G/T are powers of 2 (default 1M)")
+      ->group(grp);
+  app->add_option("-e,--maxbytes", o.max_bytes, "Largest size in bytes (default 1G = 1 GiB)")->group(grp);
   app->add_option("-f,--stepfactor", o.step_factor, "Multiply the size by this each step (default 2)")
       ->group(grp);
-  app->add_option("-i,--stepbytes", o.step_bytes, "Add this many bytes each step instead")->group(grp);
-  app->add_option("--sizes", o.sizes, "Explicit list of sizes, e.g. 1M,64M,1G")->delimiter(',')->group(grp);
+  app->add_option("-i,--stepbytes", o.step_bytes, "Add this many bytes each step instead (K/M/G allowed)")
+      ->group(grp);
+  app->add_option("--sizes", o.sizes, "Explicit list of sizes in bytes, e.g. 1M,64M,1G")
+      ->delimiter(',')
+      ->group(grp);
 }
 
 void add_data_options(CLI::App* app, RunOptions& o, bool verification) {
   const char* grp = "Data";
   app->add_option("-d,--datatype", o.dtype,
                   "int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double f8e4m3 "
-                  "f8e5m2, or 'all' (default float)")
+                  "f8e5m2, a comma list of them, or 'all' (default float)")
       ->group(grp);
-  app->add_option("-o,--op", o.op, "sum prod max min avg, or 'all' (default sum)")->group(grp);
+  app->add_option("-o,--op", o.op, "sum prod max min avg, a comma list of them, or 'all' (default sum)")
+      ->group(grp);
   app->add_option("-r,--root", o.root, "Root rank of broadcast, reduce, gather and scatter (default 0)")
       ->group(grp);
   if (!verification) {
@@ -37,7 +43,8 @@ void add_data_options(CLI::App* app, RunOptions& o, bool verification) {
   app->add_option("--in-place", o.in_place, "off | on | both: in-place variants (default off)")
       ->check(CLI::IsMember({"off", "on", "both"}))
       ->group(grp);
-  app->add_option("-c,--check", o.check, "1: verify every point's results (wrong elements -> exit 1)")
+  app->add_option("-c,--check", o.check,
+                  "0 | 1: 1 verifies every point's results, wrong elements -> exit 1 (default 0)")
       ->group(grp);
 }
 

@@ -19,14 +19,15 @@ Examples:
   fabricbench p2p --gpus 0,1 --size 1G --json p2p.json --csv p2p.csv
   fabricbench p2p --no-host --no-latency)");
   p2p->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range: 0,2 or 0-3 (default all)");
-  p2p->add_option("--size", o.size, "Bytes per copy (default 512M; a multiple of 4K)");
+  p2p->add_option("--size", o.size, "Bytes per copy; K/M/G are powers of 2 (default 512M; a multiple of 4K)");
   p2p->add_option("--copies", o.copies, "Copies timed together per sample (default 16)");
   p2p->add_option("--samples", o.samples, "Samples per figure; the median is reported (default 5)");
   p2p->add_flag("--no-host", o.no_host, "Skip host<->GPU tests");
   p2p->add_flag("--no-pairs", o.no_pairs, "Skip GPU<->GPU tests");
   p2p->add_flag("--no-latency", o.no_latency, "Skip latency tests");
-  p2p->add_option("--margin", o.margin, "Flag figures this far below their class's median (default 0.10)");
-  p2p->add_option("--latency-size", o.latency_size, "Pointer-chase buffer (default 2M)");
+  p2p->add_option("--margin", o.margin,
+                  "Flag figures this fraction below their class's median (default 0.10 = 10%)");
+  p2p->add_option("--latency-size", o.latency_size, "Pointer-chase buffer in bytes (default 2M = 2 MiB)");
   p2p->add_option("--latency-stride", o.latency_stride, "Bytes between chased loads (default 256)");
   p2p->add_option("--json", o.json_path, "Write the result document here");
   p2p->add_option("--csv", o.csv_path, "Write one row per measurement here");

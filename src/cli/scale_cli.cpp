@@ -36,7 +36,7 @@ Examples:
   fabricbench scale all_reduce --size 1G
   fabricbench scale all_gather --size 256M --counts 2,4,8 --placement best --json scale.json)");
   scale->add_option("collective", o.measure.collectives, "The collective to scale")->required()->expected(1);
-  scale->add_option("--size", o.size, "Message size (default 1G)");
+  scale->add_option("--size", o.size, "Message size in bytes; K/M/G are powers of 2 (default 1G = 1 GiB)");
   scale->add_option("--counts", o.counts, "GPU counts, e.g. 2,4,8 (default 1, 2, 4, ... all)");
   scale->add_option("--placement", o.placement, "best | worst | both (default both)")
       ->check(CLI::IsMember({"best", "worst", "both"}));
