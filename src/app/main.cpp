@@ -65,8 +65,10 @@ Exit codes (every command; docs/cli.md has each case):
   1  done, and the results say something is wrong (an error-level finding, wrong data, a REGRESSION)
   2  usage: the command line or an input file is wrong
   3  environment: no usable GPU or driver, no NCCL/RCCL, not enough free memory
-  4  the run failed: a worker crashed or timed out, NCCL/CUDA reported an error, Ctrl-C, an
-     output that cannot be written)");
+  4  the run failed: a worker crashed or timed out, NCCL/CUDA reported an error, Ctrl-C while
+     measuring (what was measured is kept), an output that cannot be written
+  130, 143  ended at once by SIGINT/SIGTERM outside a measurement (topo, report, compare,
+     start-up, a second Ctrl-C): nothing more written)");
   const std::vector<std::string> line(argv, argv + argc);
   // The last one, doctor, is also what a bare `fabricbench` runs.
   const std::vector<Command> commands{

@@ -17,7 +17,8 @@ struct TimeStats {
 double sorted_quantile(std::span<const double> sorted, double q);
 
 // 95% confidence interval of the median from order statistics (no normality assumed):
-// ranks n/2 -+ 0.98*sqrt(n). Returns the relative half-width; infinity for n < 6.
+// 1-based ranks floor(n/2 - 0.98*sqrt(n)) and ceil(n/2 + 1 + 0.98*sqrt(n)), clamped to 1..n.
+// Returns the relative half-width; infinity for n < 6.
 double median_ci_relative(std::span<const double> sorted);
 
 TimeStats summarize(std::vector<double> samples);
