@@ -56,7 +56,7 @@ AllReduceTime AllReduceCurve::at(std::uint64_t bytes) const {
         "extrapolated)",
         format_bytes(bytes), source_.gpus, format_bytes(points_.front().bytes),
         format_bytes(points_.back().bytes), source_.gpus,
-        size_argument(std::min(bytes, points_.front().bytes)),
+        size_argument(std::max<std::uint64_t>(1, std::min(bytes, points_.front().bytes))),
         size_argument(std::max(bytes, points_.back().bytes))));
   const auto hi = std::lower_bound(points_.begin(), points_.end(), bytes,
                                    [](const CurvePoint& p, std::uint64_t b) { return p.bytes < b; });

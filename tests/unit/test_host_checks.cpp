@@ -230,6 +230,10 @@ TEST(HostScope, NumberOrZero) {
   EXPECT_EQ(fb::number_or_zero(fact("274877906944")), 274877906944u);
   EXPECT_EQ(fb::number_or_zero(fact("0x0000000000000048"), 16), 0x48u);
   EXPECT_EQ(fb::number_or_zero(fact("48"), 16), 0x48u);
+  EXPECT_EQ(fb::number_or_zero(fact("0x8000000000000008"), 16), 0x8000000000000008u);  // bit 63 kept
+  EXPECT_EQ(fb::number_or_zero(fact("18446744073709551615")), 18446744073709551615u);
+  EXPECT_EQ(fb::number_or_zero(fact("18446744073709551616")), 0u);  // past 2^64 - 1
+  EXPECT_EQ(fb::number_or_zero(fact("+7")), 0u);
   EXPECT_EQ(fb::number_or_zero(fact("0x48")), 0u);  // hexadecimal only where asked for
   EXPECT_EQ(fb::number_or_zero(fact("-1")), 0u);    // std::stoull read this as 2^64 - 1
   EXPECT_EQ(fb::number_or_zero(fact(" 7")), 0u);

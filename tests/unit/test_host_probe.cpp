@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/error.hpp"
 #include "core/result_json.hpp"
 #include "every_field_result.hpp"
 #include "host_fixtures.hpp"
@@ -149,4 +150,14 @@ TEST(HostFactsJson, AbsentOrPartialFactsLoad) {
   EXPECT_EQ(r.host.config->numa_balancing.value, "0");
   EXPECT_EQ(r.host.config->numa_balancing.source, "");
   EXPECT_TRUE(r.host.config->gpus.empty());
+  // A fact that is null or not an object is a malformed document (exit 2), not a silent default.
+  for (const nlohmann::json& bad : {nlohmann::json(nullptr), nlohmann::json("0"), nlohmann::json(0)}) {
+    j["host"]["config"] = {{"numa_balancing", bad}};
+    try {
+      (void)fb::parse_result(j.dump());
+      ADD_FAILURE() << bad.dump() << " was accepted";
+    } catch (const fb::Error& e) {
+      EXPECT_EQ(e.code(), fb::ExitCode::usage) << e.what();
+    }
+  }
 }

@@ -146,6 +146,19 @@ TEST(Requests, P2pSettingsAndGpus) {
   expect_usage_error([&] { fb::p2p_request(o); }, "--no-pairs and --no-host drop everything");
 }
 
+// --budget: the mode's default when left out, the value when given (0 and NaN are refused:
+// tests/cli/hostile_input.sh).
+TEST(Doctor, BudgetDefaultsToTheMode) {
+  fb::DoctorOptions o;
+  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_s, fb::kThoroughBudgetS);
+  o.quick = true;
+  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_s, fb::kQuickBudgetS);
+  o.budget_s = 45.5;
+  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_s, 45.5);
+  o.budget_s = 0.0;
+  expect_usage_error([&] { fb::doctor_request(o); }, "--budget must be in (0,");
+}
+
 TEST(Doctor, CollectivesRequestQuickAndThorough) {
   fb::DoctorOptions o;
   o.gpus = "1-2";
