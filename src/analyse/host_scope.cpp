@@ -3,21 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 
+#include "core/parse_number.hpp"
 #include "topo/sysfs_probe.hpp"
 
 namespace fb {
 
 std::uint64_t number_or_zero(const HostFact& f, int base) {
-  if (!f.known()) return 0;
-  std::string_view text = f.value;
-  if (base == 16 && (text.starts_with("0x") || text.starts_with("0X"))) text.remove_prefix(2);
-  // Unsigned: NVML's clock event mask uses all 64 bits. from_chars takes no sign and no space.
-  std::uint64_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value, base);
-  return text.empty() || ec != std::errc() || ptr != end ? 0 : value;
+  return f.known() ? try_parse_unsigned(f.value, base).value_or(0) : 0;  // NVML's masks use bit 63
 }
 
 HostScope host_scope(const Result& r) {

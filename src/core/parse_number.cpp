@@ -18,6 +18,15 @@ std::optional<std::int64_t> try_parse_whole(std::string_view text, int base) {
   return value;
 }
 
+std::optional<std::uint64_t> try_parse_unsigned(std::string_view text, int base) {
+  if (base == 16 && (text.starts_with("0x") || text.starts_with("0X"))) text.remove_prefix(2);
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, base);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
 std::optional<double> try_parse_finite(std::string_view text) {
   double value = 0;
   const char* end = text.data() + text.size();

@@ -25,6 +25,9 @@ double parse_finite(std::string_view text, std::string_view what);
 // The same checks without throwing, for readers that skip what they cannot read.
 std::optional<std::int64_t> try_parse_whole(std::string_view text, int base = 10);
 std::optional<double> try_parse_finite(std::string_view text);
+// An unsigned whole number, all 64 bits (sysfs registers, NVML masks): decimal, or hexadecimal
+// with or without "0x" when `base` is 16; no sign, no space.
+std::optional<std::uint64_t> try_parse_unsigned(std::string_view text, int base = 10);
 
 // A finite double converted to an integer type only when it is whole and in range; nullopt
 // otherwise (a double cast to an integer it does not fit is undefined behaviour).

@@ -137,10 +137,8 @@ std::optional<int> numa_node_number(const std::string& name) {
 }
 
 unsigned sysfs_hex(std::string_view line) {
-  std::string_view digits = line;
-  if (digits.rfind("0x", 0) == 0 || digits.rfind("0X", 0) == 0) digits.remove_prefix(2);
-  const auto v = try_parse_whole(digits, 16);
-  return v && *v >= 0 && *v <= std::numeric_limits<unsigned>::max() ? static_cast<unsigned>(*v) : 0;
+  const auto v = try_parse_unsigned(line, 16);
+  return v && *v <= std::numeric_limits<unsigned>::max() ? static_cast<unsigned>(*v) : 0;
 }
 
 double sysfs_number(std::string_view line, double fallback) {

@@ -56,6 +56,20 @@ TEST(ParseNumber, WholeNumbersInRangeOnly) {
   expect_usage_error([] { fb::parse_int_in("4294967296", "--n"); }, "out of range");
 }
 
+// Registers and masks: all 64 bits, "0x" optional in hexadecimal, never a sign or a space.
+TEST(ParseNumber, UnsignedTakesAll64Bits) {
+  EXPECT_EQ(fb::try_parse_unsigned("18446744073709551615"), 18446744073709551615u);
+  EXPECT_EQ(fb::try_parse_unsigned("0x8000000000000008", 16), 0x8000000000000008u);
+  EXPECT_EQ(fb::try_parse_unsigned("10de", 16), 0x10deu);
+  EXPECT_FALSE(fb::try_parse_unsigned("0x10", 10));
+  EXPECT_FALSE(fb::try_parse_unsigned("18446744073709551616"));
+  EXPECT_FALSE(fb::try_parse_unsigned("-1"));
+  EXPECT_FALSE(fb::try_parse_unsigned("+1"));
+  EXPECT_FALSE(fb::try_parse_unsigned(" 1"));
+  EXPECT_FALSE(fb::try_parse_unsigned("0x", 16));
+  EXPECT_FALSE(fb::try_parse_unsigned(""));
+}
+
 TEST(ParseNumber, FiniteRealsOnly) {
   EXPECT_DOUBLE_EQ(fb::parse_finite("1.5", "-f"), 1.5);
   EXPECT_DOUBLE_EQ(fb::parse_finite("1e3", "-f"), 1000);
