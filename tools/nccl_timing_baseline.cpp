@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "comm/nccl_api_table.hpp"
 #include "comm/nccl_library.hpp"
 #include "gpu/gpu_api.hpp"
 

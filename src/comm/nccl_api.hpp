@@ -1,14 +1,15 @@
 #pragma once
 // The part of the NCCL C API that fabricbench calls, declared here for the HIP build, which has
-// no nccl.h (RCCL keeps NCCL's API and ABI: the same names, enum values and signatures). The
-// CUDA build includes the real nccl.h and checks these declarations against it at compile time
-// (comm/nccl_api_check.hpp), so a mismatch fails the NVIDIA build, which CI and the GPU check run.
+// no nccl.h (RCCL keeps NCCL's API and ABI: the same names, enum values and signatures), and for a
+// CUDA toolkit without nccl.h (FABRICBENCH_NCCL_OWN_DECLARATIONS, cmake/gpu_backend.cmake). Where
+// the CUDA build finds nccl.h it includes it and checks these declarations against it at compile
+// time (comm/nccl_api_check.hpp), so a mismatch fails the NVIDIA build, which CI and the GPU check run.
 // Nothing here is linked: the library is loaded with dlopen and only the types are used.
 #include <cstddef>
 
 #include "gpu/gpu_api.hpp"  // cudaStream_t (hipStream_t in the HIP build)
 
-#if defined(FABRICBENCH_GPU_HIP)
+#if defined(FABRICBENCH_NCCL_OWN_DECLARATIONS)
 #define FB_NCCL_DECLARATIONS_BEGIN extern "C" {
 #define FB_NCCL_DECLARATIONS_END }
 #else
@@ -98,6 +99,6 @@ FB_NCCL_DECLARATIONS_END
 #undef FB_NCCL_DECLARATIONS_BEGIN
 #undef FB_NCCL_DECLARATIONS_END
 
-#if !defined(FABRICBENCH_GPU_HIP)
+#if !defined(FABRICBENCH_NCCL_OWN_DECLARATIONS)
 #include "comm/nccl_api_check.hpp"
 #endif

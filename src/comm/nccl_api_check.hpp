@@ -35,14 +35,14 @@ struct Real<nccl_decl::ncclComm_t> {
 };
 template <typename T>
 struct Real<T*> {
-  using type = typename Real<T>::type*;
+  using type = Real<T>::type*;
 };
 template <typename R, typename... A>
 struct Real<R (*)(A...)> {
-  using type = typename Real<R>::type (*)(typename Real<A>::type...);
+  using type = Real<R>::type (*)(typename Real<A>::type...);
 };
 template <typename T>
-using RealT = typename Real<T>::type;
+using RealT = Real<T>::type;
 
 #define FB_NCCL_SAME_FUNCTION(name)                                                   \
   static_assert(std::is_same_v<RealT<decltype(&nccl_decl::name)>, decltype(&::name)>, \

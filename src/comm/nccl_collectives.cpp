@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "comm/nccl_api_table.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "gpu/cuda_check.hpp"
@@ -59,6 +60,39 @@ ncclRedOp_t to_nccl(RedOp op) {
 }
 
 }  // namespace
+
+// The communicators and the calls over them.
+class NcclCollectives final : public Collectives {
+ public:
+  // A new unique id, serialised for the bootstrap (call on one process only).
+  static std::string make_unique_id(const NcclLibrary& lib);
+
+  // Creates communicators for `devices` (local GPU ordinals) as global `ranks` of `nranks`.
+  NcclCollectives(std::shared_ptr<const NcclLibrary> lib, const std::vector<int>& devices,
+                  const std::vector<int>& ranks, int nranks, const std::string& unique_id);
+  ~NcclCollectives() override;
+  NcclCollectives(const NcclCollectives&) = delete;
+  NcclCollectives& operator=(const NcclCollectives&) = delete;
+
+  void all_reduce(const CollectiveCall& c) override;
+  void all_gather(const CollectiveCall& c) override;
+  void reduce_scatter(const CollectiveCall& c) override;
+  void broadcast(const CollectiveCall& c) override;
+  void reduce(const CollectiveCall& c) override;
+  void send(const CollectiveCall& c, int peer) override;
+  void recv(const CollectiveCall& c, int peer) override;
+  void group_start() override;
+  void group_end() override;
+  void check_errors() const override;
+  void* mem_alloc(std::size_t bytes) override;
+  void mem_free(void* ptr) noexcept override;
+
+ private:
+  void check(ncclResult_t r, const char* call) const;
+  std::shared_ptr<const NcclLibrary> lib_;
+  std::vector<ncclComm_t> comms_;
+  bool failed_ = false;
+};
 
 std::string NcclCollectives::make_unique_id(const NcclLibrary& lib) {
   ncclUniqueId id{};
@@ -163,5 +197,14 @@ void NcclCollectives::recv(const CollectiveCall& c, int peer) {
 }
 void NcclCollectives::group_start() { check(lib_->api().GroupStart(), "ncclGroupStart"); }
 void NcclCollectives::group_end() { check(lib_->api().GroupEnd(), "ncclGroupEnd"); }
+
+std::string make_nccl_unique_id(const NcclLibrary& lib) { return NcclCollectives::make_unique_id(lib); }
+
+std::unique_ptr<Collectives> make_nccl_collectives(std::shared_ptr<const NcclLibrary> lib,
+                                                   const std::vector<int>& devices,
+                                                   const std::vector<int>& ranks, int nranks,
+                                                   const std::string& unique_id) {
+  return std::make_unique<NcclCollectives>(std::move(lib), devices, ranks, nranks, unique_id);
+}
 
 }  // namespace fb

@@ -1,6 +1,7 @@
 #pragma once
 // Collectives over NCCL communicators, one per local GPU, created once per run and reused
-// across every size and collective.
+// across every size and collective. The communicators' type stays in comm/nccl_collectives.cpp:
+// the layers above see the vendor-neutral Collectives face only.
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,36 +11,13 @@
 
 namespace fb {
 
-class NcclCollectives final : public Collectives {
- public:
-  // A new unique id, serialised for the bootstrap (call on one process only).
-  static std::string make_unique_id(const NcclLibrary& lib);
+// A new unique id, serialised for the bootstrap (call on one process only).
+std::string make_nccl_unique_id(const NcclLibrary& lib);
 
-  // Creates communicators for `devices` (local GPU ordinals) as global `ranks` of `nranks`.
-  NcclCollectives(std::shared_ptr<const NcclLibrary> lib, const std::vector<int>& devices,
-                  const std::vector<int>& ranks, int nranks, const std::string& unique_id);
-  ~NcclCollectives() override;
-  NcclCollectives(const NcclCollectives&) = delete;
-  NcclCollectives& operator=(const NcclCollectives&) = delete;
-
-  void all_reduce(const CollectiveCall& c) override;
-  void all_gather(const CollectiveCall& c) override;
-  void reduce_scatter(const CollectiveCall& c) override;
-  void broadcast(const CollectiveCall& c) override;
-  void reduce(const CollectiveCall& c) override;
-  void send(const CollectiveCall& c, int peer) override;
-  void recv(const CollectiveCall& c, int peer) override;
-  void group_start() override;
-  void group_end() override;
-  void check_errors() const override;
-  void* mem_alloc(std::size_t bytes) override;
-  void mem_free(void* ptr) noexcept override;
-
- private:
-  void check(ncclResult_t r, const char* call) const;
-  std::shared_ptr<const NcclLibrary> lib_;
-  std::vector<ncclComm_t> comms_;
-  bool failed_ = false;
-};
+// Creates communicators for `devices` (local GPU ordinals) as global `ranks` of `nranks`.
+std::unique_ptr<Collectives> make_nccl_collectives(std::shared_ptr<const NcclLibrary> lib,
+                                                   const std::vector<int>& devices,
+                                                   const std::vector<int>& ranks, int nranks,
+                                                   const std::string& unique_id);
 
 }  // namespace fb

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "comm/nccl_api_table.hpp"
 #include "core/error.hpp"
 #include "gpu/vendor.hpp"
 
@@ -47,7 +48,7 @@ std::shared_ptr<const NcclLibrary> NcclLibrary::load(const std::string& path) {
   }
   std::shared_ptr<NcclLibrary> lib(new NcclLibrary());
   lib->handle_ = handle;
-  auto& a = lib->api_;
+  auto& a = *lib->api_;
   bind(handle, a.GetVersion, "ncclGetVersion", file);
   bind(handle, a.GetUniqueId, "ncclGetUniqueId", file);
   bind(handle, a.CommInitRank, "ncclCommInitRank", file);
@@ -76,6 +77,8 @@ std::shared_ptr<const NcclLibrary> NcclLibrary::load(const std::string& path) {
   return lib;
 }
 
+NcclLibrary::NcclLibrary() : api_(std::make_unique<NcclApi>()) {}
+
 NcclLibrary::~NcclLibrary() {
   // Deliberately not dlclose'd: NCCL keeps threads and atexit handlers that outlive us.
 }
@@ -87,9 +90,9 @@ std::string NcclLibrary::version() const {
   return fmt::format("{}.{}.{}", v / 1000, v % 1000 / 100, v % 100);
 }
 
-std::string NcclLibrary::describe(ncclResult_t r, const char* call) const {
-  const char* last = api_.GetLastError ? api_.GetLastError(nullptr) : nullptr;
-  return fmt::format("{} failed: {}{}", call, api_.GetErrorString(r),
+std::string NcclLibrary::describe(int r, const char* call) const {
+  const char* last = api_->GetLastError ? api_->GetLastError(nullptr) : nullptr;
+  return fmt::format("{} failed: {}{}", call, api_->GetErrorString(static_cast<ncclResult_t>(r)),
                      (last && *last) ? fmt::format(" ({}: {})", name_, last) : std::string());
 }
 

@@ -9,6 +9,7 @@
 
 #include "comm/mpi_session.hpp"
 #include "comm/tcp_session.hpp"
+#include "core/error.hpp"
 #include "core/result_json.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/worker.hpp"
@@ -45,16 +46,17 @@ int follow(JobSession& session) {
     const Plan plan = message->plan.get<Plan>();
     const ScopedEnv env(message->env);
     RankConsole console(session, plan.timeout_s);
-    std::unique_ptr<NcclCollectives> collectives;
+    std::unique_ptr<Collectives> collectives;
     try {
       run_worker(plan, session.rank(), session.bootstrap(), console, collectives);
     } catch (const Error& e) {
-      fmt::print(stderr, "fabricbench: error: rank {} ({}) during '{}': {}\n", session.rank(), session.host(),
-                 console.step(), e.what());
+      print_error(fmt::format("rank {} ({}) during '{}': {}", session.rank(), session.host(), console.step(),
+                              e.what()));
       session.abort(e.code(), e.what());
     } catch (const std::exception& e) {
-      fmt::print(stderr, "fabricbench: internal error: rank {} ({}) during '{}': {}\n", session.rank(),
-                 session.host(), console.step(), e.what());
+      print_error(fmt::format("rank {} ({}) during '{}': {}", session.rank(), session.host(), console.step(),
+                              e.what()),
+                  true);
       session.abort(ExitCode::run_failed, fmt::format("internal error: {}", e.what()));
     }
     session.end_steps();
@@ -74,7 +76,7 @@ void release_other_ranks(JobSession& session, int code) {
                   fmt::format("rank 0 ({}) ended with exit code {} while the ranks were measuring",
                               session.host(), code));
   if (const auto failure = session.peer_failure(); !failure.empty()) {
-    fmt::print(stderr, "fabricbench: error: {}\n", failure);
+    print_error(failure);
     session.abort(code == 0 ? session.peer_failure_code() : static_cast<ExitCode>(code), failure);
   }
   session.bootstrap().broadcast(kMpiNoMorePlans, 0);
@@ -92,7 +94,7 @@ int job_main(JobLauncher launcher, double timeout_s, const std::function<int()>&
   try {
     session = &start_session(launcher, timeout_s);
   } catch (const Error& e) {
-    fmt::print(stderr, "fabricbench: error: {}\n", e.what());
+    print_error(e.what());
     return static_cast<int>(e.code());
   }
   int code = 0;
@@ -106,7 +108,7 @@ int job_main(JobLauncher launcher, double timeout_s, const std::function<int()>&
       code = follow(*session);
     }
   } catch (const std::exception& e) {  // a garbled hand-off: no rank may be left waiting
-    fmt::print(stderr, "fabricbench: internal error on rank {}: {}\n", session->rank(), e.what());
+    print_error(fmt::format("on rank {}: {}", session->rank(), e.what()), true);
     session->abort(ExitCode::run_failed, e.what());
   }
   session->finish();

@@ -43,7 +43,7 @@ void gather_gpus(const LocalAssignment& local, Bootstrap& bootstrap, ProgressSin
 }  // namespace
 
 void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSink& sink,
-                std::unique_ptr<NcclCollectives>& collectives) {
+                std::unique_ptr<Collectives>& collectives) {
   const auto local = assignment_for(plan, process);
   bind_worker_cpus(plan, process, sink);
   sink.begin("start-up: CUDA context and GPU memory check");
@@ -51,9 +51,8 @@ void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSin
   if (plan.launcher == LauncherKind::mpi) gather_gpus(local, bootstrap, sink);
   sink.begin("start-up: NCCL initialisation");
   auto lib = NcclLibrary::load(plan.nccl_lib);
-  const auto id =
-      bootstrap.broadcast(process == 0 ? NcclCollectives::make_unique_id(*lib) : std::string(), 0);
-  collectives = std::make_unique<NcclCollectives>(lib, local.devices, local.ranks, plan.nranks(), id);
+  const auto id = bootstrap.broadcast(process == 0 ? make_nccl_unique_id(*lib) : std::string(), 0);
+  collectives = make_nccl_collectives(lib, local.devices, local.ranks, plan.nranks(), id);
   bootstrap.barrier();
   sink.begin("start-up: buffers");
   run_collective_plan(plan, local, *collectives, bootstrap, sink);
@@ -67,7 +66,7 @@ int worker_main(int fd) {
   WorkerLink link(channel);
   // Outside the try block so that an error does not destroy it before the launcher hears of
   // it: tearing down a communicator whose peer died can block forever.
-  std::unique_ptr<NcclCollectives> collectives;
+  std::unique_ptr<Collectives> collectives;
   try {
     const auto start = channel.receive();
     if (!start || start->at("t") != msg::start) return static_cast<int>(ExitCode::run_failed);

@@ -17,6 +17,6 @@ int worker_main(int fd);
 // memory, initialises NCCL for its ranks, runs every point. `collectives` is the caller's so
 // that on an error it can be leaked rather than torn down (a peer may be gone). Throws Error.
 void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSink& sink,
-                std::unique_ptr<NcclCollectives>& collectives);
+                std::unique_ptr<Collectives>& collectives);
 
 }  // namespace fb

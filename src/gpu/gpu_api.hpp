@@ -95,3 +95,13 @@
 #include <cuda_runtime.h>
 
 #endif
+
+namespace fb::gpu {
+// The build's vendor where gpu/ needs it at compile time (its kernels' fp8 formats); elsewhere
+// gpu::build_vendor() (gpu/vendor.hpp) answers at run time.
+#if defined(FABRICBENCH_GPU_HIP)
+inline constexpr bool kHipBuild = true;
+#else
+inline constexpr bool kHipBuild = false;
+#endif
+}  // namespace fb::gpu

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "gpu/gpu_api.hpp"
+
 namespace fb::gpu {
+
+Vendor build_vendor() { return kHipBuild ? Vendor::amd : Vendor::nvidia; }
 
 std::string format_version(int code, Vendor v) {
   if (v == Vendor::amd) return fmt::format("{}.{}", code / 10000000, code % 10000000 / 100000);

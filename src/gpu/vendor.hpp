@@ -2,7 +2,8 @@
 // Facts that differ between the vendors, as named functions (the portability header,
 // gpu/gpu_api.hpp, maps only the runtime's names). Every function for both vendors is compiled
 // in both builds, so the unit tests check the AMD answers on an NVIDIA build and the other way
-// round; the `current_*` forms pick the build's vendor (FABRICBENCH_GPU_HIP).
+// round. The build's vendor is a function compiled in gpu/ (FABRICBENCH_GPU_HIP is defined there
+// alone), so that the layers above compile the same in the CUDA and the HIP build.
 #include <string>
 #include <string_view>
 
@@ -10,13 +11,8 @@ namespace fb::gpu {
 
 enum class Vendor { nvidia, amd };
 
-constexpr Vendor build_vendor() {
-#if defined(FABRICBENCH_GPU_HIP)
-  return Vendor::amd;
-#else
-  return Vendor::nvidia;
-#endif
-}
+// The vendor this build's GPU layer was compiled for.
+Vendor build_vendor();
 
 // "CUDA" or "HIP": the runtime named in messages.
 constexpr std::string_view runtime_name(Vendor v = build_vendor()) {

@@ -57,8 +57,7 @@ TpLayerRig::TpLayerRig(std::shared_ptr<const NcclLibrary> lib, int gpus) : lib_(
   }
   if (gpus > 1) {
     if (!lib_) throw Error(ExitCode::environment, "a tensor-parallel layer on several GPUs needs NCCL");
-    nccl_ = std::make_unique<NcclCollectives>(lib_, devices, devices, gpus,
-                                              NcclCollectives::make_unique_id(*lib_));
+    nccl_ = make_nccl_collectives(lib_, devices, devices, gpus, make_nccl_unique_id(*lib_));
   }
 }
 

@@ -40,7 +40,7 @@ class TpLayerRig {
 
   std::shared_ptr<const NcclLibrary> lib_;
   std::vector<std::unique_ptr<Lane>> lanes_;
-  std::unique_ptr<NcclCollectives> nccl_;
+  std::unique_ptr<Collectives> nccl_;
 };
 
 }  // namespace fb

@@ -5,7 +5,7 @@
 #include "gpu/vendor.hpp"
 
 inline fb::MachineFacts h200_facts(int n = 2) {
-  constexpr bool kAmd = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
+  const bool kAmd = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
   const fb::DeviceSummary gpu{90, 150754820096ULL, "NVIDIA H200", kAmd ? "gfx942" : "sm_90"};
   fb::MachineFacts m;
   for (int i = 0; i < n; ++i) m.devices.push_back(gpu);

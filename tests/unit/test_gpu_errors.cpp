@@ -27,7 +27,7 @@ fb::Error thrown_by(const std::function<void()>& check) {
   return fb::Error(fb::ExitCode::ok, "");
 }
 
-constexpr bool kHip = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
+const bool kHip = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
 // The runtime's names of the errors these tests give.
 const std::string kOutOfMemory = kHip ? "hipErrorOutOfMemory" : "cudaErrorMemoryAllocation";
 const std::string kIllegalAddress = kHip ? "hipErrorIllegalAddress" : "cudaErrorIllegalAddress";

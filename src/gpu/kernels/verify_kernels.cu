@@ -78,7 +78,7 @@ double epsilon_of(DType t) {
 
 // Whether the current GPU's fp8 types are the fnuz ones (MI300); only asked on AMD, for fp8.
 bool fnuz_fp8(DType t) {
-  if constexpr (build_vendor() == Vendor::amd) {
+  if constexpr (kHipBuild) {
     if (t != DType::fp8_e4m3 && t != DType::fp8_e5m2) return false;
     int device = 0;
     FB_CUDA(cudaGetDevice(&device));
@@ -90,7 +90,7 @@ bool fnuz_fp8(DType t) {
 // The fp8 half of dispatch(): MI300's fnuz formats on AMD when `fnuz`, else the OCP ones.
 template <typename F>
 void dispatch_fp8(DType t, bool fnuz, F&& f) {
-  if constexpr (build_vendor() == Vendor::amd) {
+  if constexpr (kHipBuild) {
     if (fnuz && t == DType::fp8_e4m3) return f(static_cast<kernels::Fp8E4M3Fnuz*>(nullptr));
     if (fnuz) return f(static_cast<kernels::Fp8E5M2Fnuz*>(nullptr));
   }
