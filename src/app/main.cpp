@@ -23,6 +23,7 @@
 #include "cli/algos_cli.hpp"
 #include "cli/compare_cli.hpp"
 #include "cli/doctor_cli.hpp"
+#include "cli/empty_values.hpp"
 #include "cli/p2p_cli.hpp"
 #include "cli/project_cli.hpp"
 #include "cli/report_cli.hpp"
@@ -34,6 +35,7 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/interrupt.hpp"
+#include "core/text.hpp"
 #include "core/version.hpp"
 #include "engine/mpi_main.hpp"
 #include "engine/worker.hpp"
@@ -52,6 +54,16 @@ template <typename Options, typename Run>
 Command command(CLI::App& app, CLI::App* (*add)(CLI::App&, Options&), Run run) {
   auto options = std::make_shared<Options>();
   return {add(app, *options), [options, run] { return run(*options); }};
+}
+
+// "fabricbench run": the command whose options were being read when parsing failed.
+std::string help_command(CLI::App& app) {
+  std::string command = "fabricbench";
+  for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+    sub = sub->get_subcommands().front();
+    command += " " + sub->get_name();
+  }
+  return command;
 }
 
 int main_with_errors(int argc, char** argv) {
@@ -82,11 +94,13 @@ Exit codes (every command; docs/cli.md has each case):
       command(app, fb::add_project_subcommand, [&](const auto& o) { return fb::project_command(o, line); }),
       command(app, fb::add_doctor_subcommand, [&](const auto& o) { return fb::doctor_command(o, line); }),
   };
+  fb::refuse_empty_values(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : static_cast<int>(fb::ExitCode::usage);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    throw fb::Error(fb::ExitCode::usage,
+                    fmt::format("{} (`{} --help` lists the options)", e.what(), help_command(app)));
   }
   const auto chosen =
       std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
@@ -106,13 +120,13 @@ Exit codes (every command; docs/cli.md has each case):
 int front_end(int argc, char** argv) {
   try {
     return main_with_errors(argc, argv);
-  } catch (const fb::Error& e) {
-    fmt::print(stderr, "fabricbench: error: {}\n", e.what());
+  } catch (const fb::Error& e) {  // one line, whatever a value echoed from a file holds
+    fb::print_error(e.what());
     if (!e.where().empty() && std::getenv("FABRICBENCH_DEBUG"))
       fmt::print(stderr, "fabricbench:   at {}\n", e.where());
     return static_cast<int>(e.code());
   } catch (const std::exception& e) {
-    fmt::print(stderr, "fabricbench: internal error: {}\n", e.what());
+    fb::print_error(e.what(), true);
     return static_cast<int>(fb::ExitCode::run_failed);
   }
 }
@@ -136,7 +150,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
       return fb::job_main(job, fb::timeout_from_args(args, 120), [&] { return front_end(argc, argv); });
     return front_end(argc, argv);
   } catch (const std::exception& e) {  // the worker's or MPI's set-up, before their own handlers
-    fmt::print(stderr, "fabricbench: internal error: {}\n", e.what());
+    fb::print_error(e.what(), true);
     return static_cast<int>(fb::ExitCode::run_failed);
   }
 }

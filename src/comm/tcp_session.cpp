@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/error.hpp"
+
 namespace fb {
 namespace {
 
@@ -132,8 +134,7 @@ void TcpSession::check_own_deadline() {
     timeout = step_timeout_s_;
   }
   const auto why = fmt::format("did not finish within --timeout {} s", timeout);
-  fmt::print(stderr, "fabricbench: error: rank {} ({}) {} during '{}'; ending the job\n", rank(), host(), why,
-             step);
+  print_error(fmt::format("rank {} ({}) {} during '{}'; ending the job", rank(), host(), why, step));
   abort(ExitCode::run_failed, why);
 }
 
@@ -220,10 +221,10 @@ void TcpSession::watch_root() {
         const std::lock_guard lock(mutex_);
         step = my_step_.label;
       }
-      fmt::print(stderr,
-                 "fabricbench: error: rank {} ({}): lost the connection to rank 0 ({}) during '{}': rank 0 "
-                 "died or was killed; ending\n",
-                 rank(), host(), hosts()[0], step);
+      print_error(
+          fmt::format("rank {} ({}): lost the connection to rank 0 ({}) during '{}': rank 0 died or "
+                      "was killed; ending",
+                      rank(), host(), hosts()[0], step));
       end_process(ExitCode::run_failed);
     }
     check_own_deadline();

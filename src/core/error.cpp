@@ -2,7 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+
+#include "core/text.hpp"
+
 namespace fb {
+
+void print_error(std::string_view message, bool internal) {
+  fmt::print(stderr, "fabricbench: {}: {}\n", internal ? "internal error" : "error", escape_control(message));
+}
 
 void raise(ExitCode code, const std::string& message, const char* file, int line, const char* expr) {
   std::string where;

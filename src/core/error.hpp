@@ -3,6 +3,7 @@
 // codes and what each covers: docs/cli.md, "Exit codes") and where it was raised.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace fb {
 
@@ -26,6 +27,10 @@ class Error : public std::runtime_error {
   ExitCode code_;
   std::string where_;
 };
+
+// Writes "fabricbench: error: MESSAGE" (or "internal error") to stderr as one line: control
+// characters in the message (a value echoed from a file) are written out (core/text.hpp).
+void print_error(std::string_view message, bool internal = false);
 
 [[noreturn]] void raise(ExitCode code, const std::string& message, const char* file, int line,
                         const char* expr);

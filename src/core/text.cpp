@@ -1,5 +1,7 @@
 #include "core/text.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
 
 namespace fb {
@@ -19,6 +21,25 @@ std::vector<std::string> split(std::string_view text, char sep) {
     if (end == std::string_view::npos) return out;
     start = end + 1;
   }
+}
+
+std::string escape_control(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (u < 0x20 || u == 0x7f)
+      out += fmt::format("\\x{:02x}", u);
+    else
+      out += c;
+  }
+  return out;
 }
 
 std::string join_ints(const std::vector<int>& values, std::string_view sep) {

@@ -13,6 +13,10 @@ std::string lower(std::string_view text);
 // that a caller can reject an empty entry by name rather than skip it silently.
 std::vector<std::string> split(std::string_view text, char sep);
 
+// `text` with every control character written out ("\n", "\t", "\x1c"), so that a value echoed
+// from a file or the command line cannot split or garble a one-line message.
+std::string escape_control(std::string_view text);
+
 // "0,1,2" (or with another separator): how GPU ids are written in messages, options and CSV.
 std::string join_ints(const std::vector<int>& values, std::string_view sep = ",");
 

@@ -14,3 +14,17 @@ expect() {
   if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return; fi
   echo "ok: fabricbench $* -> $code${EXPECT_SHOW:+ ($out)}"
 }
+
+# `expect_line CODE NEEDLE ARGS...`: as expect, and the whole output is one line that starts
+# "fabricbench: error: " (the one-line rule for every error, CLI11's own included).
+expect_line() {
+  local code=$1 needle=$2
+  shift 2
+  run "$@"
+  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: ${out:0:300}"; fail=1; return; fi
+  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return; fi
+  if [[ "$out" == *$'\n'* || "$out" != "fabricbench: error: "* ]]; then
+    echo "FAIL: fabricbench $*: not one line starting 'fabricbench: error: ': ${out:0:300}"; fail=1; return
+  fi
+  echo "ok: fabricbench $* -> $code, one line (${out})"
+}

@@ -27,6 +27,7 @@ d = sys.argv[2]
 open(f"{d}/escape.txt", "w").write(text + "\x1b[" + "1;" * 25000 + "m\n")
 open(f"{d}/numa-digits.txt", "w").write(text.replace("Numa Node: 0", "Numa Node: " + "9" * 60000, 1))
 open(f"{d}/spaces.txt", "w").write(text.replace("(Topology) Numa Node:", "(Topology)" + " " * 100000 + "Numa Node:", 1))
+open(f"{d}/control.txt", "w").write(text.replace("GPU0   0            15", "GPU0   0            1\x1c5", 1))
 at = text.index("\n", text.index("(Topology) Numa Node:")) + 1
 open(f"{d}/huge-gpu.txt", "w").write(text[:at] + "GPU[2147483646] : (Topology) Numa Node: 0\n" + text[at:])
 PY
@@ -34,6 +35,9 @@ expect 0 "" topo --no-runtime --sysfs-root "$mi300" --rocm-smi-file "$tmp/escape
 expect 2 "unreadable NUMA line" topo --no-runtime --sysfs-root "$mi300" --rocm-smi-file "$tmp/numa-digits.txt"
 expect 0 "" topo --no-runtime --sysfs-root "$mi300" --rocm-smi-file "$tmp/spaces.txt"
 expect 2 "above the limit of 4095" topo --no-runtime --sysfs-root "$mi300" --rocm-smi-file "$tmp/huge-gpu.txt"
+# A value echoed from a file cannot split or garble the one-line error: control characters are written out.
+expect_line 2 "unreadable row 'GPU0   0            1\x1c5" topo --no-runtime --sysfs-root "$mi300" \
+  --rocm-smi-file "$tmp/control.txt"
 
 # A FIFO never ends: refused at once, never read (report, compare, --nvml-file, --rocm-smi-file).
 mkfifo "$tmp/fifo"

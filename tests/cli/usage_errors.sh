@@ -27,6 +27,28 @@ expect 2 "--counts entry 'x' is not a whole number" scale all_reduce --counts 2,
 expect 2 "--algos 'Ring,,Tree' has an empty entry" algos all_reduce --algos Ring,,Tree
 expect 2 "--gpus names GPU 1 twice" doctor --gpus 1,1
 
+# Every error is one line starting `fabricbench: error:`, CLI11's own parse errors included, and
+# says where the options are listed.
+expect_line 2 "Could not convert: --timeout = x (\`fabricbench run --help\` lists the options)" \
+  run all_reduce --timeout x
+expect_line 2 "The following argument was not expected: -g" run all_reduce -g 2
+expect_line 2 "--fill: random not in {pattern,zeros}" run all_reduce --fill random
+expect_line 2 "unknown collective 'allreduce'" run allreduce
+expect_line 2 "The following argument was not expected: --frobnicate (\`fabricbench --help\`" --frobnicate
+# An empty value is an error, never 0 or the default.
+empty="an empty value; give one or leave the option out"
+expect_line 2 "--stepbytes: $empty" run all_reduce -i ''
+expect_line 2 "--warmup_iters: $empty" run all_reduce -w ''
+expect_line 2 "--cudagraph: $empty" run all_reduce -G ''
+expect_line 2 "--check: $empty" run all_reduce -c ''
+expect_line 2 "--root: $empty" run broadcast -r ''
+expect_line 2 "--target-ci: $empty" run all_reduce --target-ci ''
+expect_line 2 "--gpus: $empty" run all_reduce --gpus ''
+expect_line 2 "--counts: $empty" scale all_reduce --counts ''
+expect_line 2 "--algos: $empty" algos all_reduce --algos ''
+expect_line 2 "--minbytes: $empty" run all_reduce -b ''
+expect_line 2 "--budget: $empty" doctor --budget ''
+
 # compare needs no GPU: malformed and unrelated files, a regression, identical files.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.hpp"
+#include "core/text.hpp"
 #include "core/units.hpp"
 
 using fb::parse_size;
@@ -67,4 +68,12 @@ TEST(Bandwidth, GigabytesAreDecimal) {
   EXPECT_NEAR(fb::gb_per_s(1073741824.0, 3237.43), 331.665, 1e-3);
   EXPECT_DOUBLE_EQ(fb::gb_per_s(1e9, 1e6), 1.0);
   EXPECT_DOUBLE_EQ(fb::gb_per_s(100, 0), 0.0);
+}
+
+// A value echoed into a one-line message: every control character written out, the rest kept.
+TEST(EscapeControl, WritesControlCharactersOut) {
+  EXPECT_EQ(fb::escape_control("plain text, 42 GB/s"), "plain text, 42 GB/s");
+  EXPECT_EQ(fb::escape_control("a\nb\tc\rd"), "a\\nb\\tc\\rd");
+  EXPECT_EQ(fb::escape_control(std::string("x\x1c\x1b[1m\x7f") + '\0' + "y"), "x\\x1c\\x1b[1m\\x7f\\x00y");
+  EXPECT_EQ(fb::escape_control("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 stays as it is
 }
