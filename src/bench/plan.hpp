@@ -3,7 +3,7 @@
 // Built once from validated options, then sent unchanged to every worker.
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

@@ -1,6 +1,7 @@
 #include "core/connection.hpp"
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 
 namespace fb {
 

@@ -2,9 +2,11 @@
 // One table of names per enum. The JSON strings, what the console prints and what parsing
 // accepts all come from that table, so each name is written once. An enum takes part by
 // specialising EnumNames with `what` (for error messages) and `table` (rows with `id` and `name`).
+// Its JSON mapping names only nlohmann's forward declarations: every header of the data model
+// includes this one, and most files that use the model never read or write JSON.
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -52,14 +54,19 @@ E parse_enum(std::string_view name) {
   throw Error(ExitCode::usage, fmt::format("unknown {} '{}'", EnumNames<E>::what, name));
 }
 
+// An enum's JSON value is its name (core/enum_names.cpp holds the two halves that need
+// nlohmann's full header).
+void set_json_name(nlohmann::json& j, std::string_view name);
+std::string json_name(const nlohmann::json& j);
+
 template <NamedEnum E>
 void to_json(nlohmann::json& j, E e) {
-  j = to_string(e);
+  set_json_name(j, to_string(e));
 }
 
 template <NamedEnum E>
 void from_json(const nlohmann::json& j, E& e) {
-  e = parse_enum<E>(j.get<std::string>());
+  e = parse_enum<E>(json_name(j));
 }
 
 // For test failure messages.

@@ -2,7 +2,7 @@
 // What NVML says about the GPUs' NVLinks and peer-to-peer status, as plain data. The live
 // probe (nvml_probe.hpp) fills it; tests load captured ones from JSON fixtures.
 #include <map>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <utility>
 #include <vector>

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/plan.hpp"
 #include "comm/mpi_session.hpp"
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "cli/run_request.hpp"
@@ -156,7 +157,7 @@ TEST(RunPlan, RejectsBadNamesAndValues) {
 // fp8 needs NCCL 2.24 and a GPU with fp8 arithmetic: sm_90 on NVIDIA; on AMD MI300 (gfx942),
 // not MI250X (gfx90a), although HIP gives both a compute capability of 9.x.
 TEST(RunPlan, Fp8NeedsNewNcclAndAnFp8Gpu) {
-  constexpr bool kAmd = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
+  const bool kAmd = fb::gpu::build_vendor() == fb::gpu::Vendor::amd;
   auto o = opts({"all_reduce"});
   o.dtype = "f8e4m3";
   o.sizes = {"1M"};

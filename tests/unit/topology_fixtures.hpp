@@ -1,6 +1,7 @@
 #pragma once
 // Loads a topology fixture (tests/fixtures/topo/NAME: sysfs tree, NVML readout, rocm-smi text).
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
