@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of the sanitizer build for SECONDS each (two at a time), starting from
+# Runs every fuzz target of the sanitizer build for SECONDS each (as many at a time as the machine
+# has cores, at least two), starting from
 # the checked-in seed corpora (fuzz/corpus/<target>/, not modified), and prints each target's
 # final coverage (libFuzzer's cov: edges, ft: features). Exit 1 on any finding; the crashing
 # input is kept in <build>/findings/.
@@ -18,9 +19,11 @@ run_one() {
     -artifact_prefix="$build/findings/$t-" -print_final_stats=1 > "$build/logs/$t.log" 2>&1
 }
 fail=0
-for ((i = 0; i < ${#targets[@]}; i += 2)); do
+at_once=$(nproc)
+((at_once >= 2)) || at_once=2
+for ((i = 0; i < ${#targets[@]}; i += at_once)); do
   pids=()
-  for t in "${targets[@]:i:2}"; do
+  for t in "${targets[@]:i:at_once}"; do
     run_one "$t" &
     pids+=("$!")
   done

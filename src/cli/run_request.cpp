@@ -89,6 +89,7 @@ std::vector<bool> in_place_variants(const std::string& in_place) {
 std::vector<std::uint64_t> build_sizes(const RunOptions& o) {
   if (!o.sizes.empty()) {
     std::vector<std::uint64_t> out;
+    out.reserve(o.sizes.size());
     for (const auto& s : o.sizes) out.push_back(parse_size(s, "--sizes entry"));
     return out;
   }

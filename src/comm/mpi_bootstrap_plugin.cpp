@@ -28,6 +28,7 @@ class MpiBootstrap final : public fb::Bootstrap {
     MPI_Allgatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), offsets.data(), MPI_CHAR,
                    MPI_COMM_WORLD);
     std::vector<std::string> out;
+    out.reserve(lens.size());
     for (std::size_t r = 0; r < lens.size(); ++r)
       out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lens[r])));
     return out;

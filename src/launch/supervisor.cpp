@@ -163,6 +163,7 @@ void Supervisor::serve_allgather(State& s, std::size_t i, const nlohmann::json& 
   for (const auto& c : s.contributions)
     if (!c) return;
   std::vector<std::string> gathered;
+  gathered.reserve(s.contributions.size());
   for (auto& c : s.contributions) gathered.push_back(*std::exchange(c, std::nullopt));
   const nlohmann::json reply{{"t", msg::allgather}, {"all", gathered}};
   for (auto& other : workers_) {

@@ -37,7 +37,7 @@ class ProgressLine final : public Reporter {
   double every_s_;
   std::size_t done_ = 0;
   Clock::time_point start_ = Clock::now();
-  Clock::time_point first_point_{};
+  Clock::time_point first_point_;
   Clock::time_point last_line_ = Clock::now();
   double modelled_s_ = 0;  // the model's price of the points after the first
 };

@@ -108,7 +108,7 @@ void read_pair(const rsmi::Api& api, std::uint32_t a, std::uint32_t b, RocmSmiTo
 }
 
 template <typename T>
-std::vector<std::vector<T>> square(std::size_t n, T fill) {
+std::vector<std::vector<T>> square(std::size_t n, const T& fill) {
   return std::vector<std::vector<T>>(n, std::vector<T>(n, fill));
 }
 

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The one list of what fabricbench needs from the distribution, and the one place that installs it
+# (Debian/Ubuntu, apt-get; PyPI for the two Python tools the tests use).
+#   scripts/deps.sh build        what building the binary needs (scripts/fabricbench.sh)
+#   scripts/deps.sh test         that, and what the tests need: linters, browser, MPI, the sanitizer
+#                                and HIP toolchains, playwright and lizard (scripts/test.sh)
+#   scripts/deps.sh list SET     prints SET's Debian packages, one line
+# Installs only what is missing; as root directly, else through sudo. Where it cannot (no apt-get,
+# or neither root nor sudo), it names what to install and exits 3. The GPU compiler itself (the
+# CUDA toolkit's nvcc, or ROCm) is not a Debian package here: scripts/fabricbench.sh checks it.
+set -euo pipefail
+
+build_packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev)
+test_packages=("${build_packages[@]}" libgtest-dev python3 git
+  clang-format                     # lint_clang_format (clang-tidy comes from PyPI, below)
+  chromium                         # report_html_browser (through playwright)
+  openmpi-bin libopenmpi-dev       # the MPI plugin and mpi_bootstrap (real Open MPI ranks)
+  clang libclang-rt-14-dev         # the sanitizer build: clang and its libFuzzer/ASan/UBSan runtimes
+  hipcc libamdhip64-dev)           # the HIP build: Debian's ROCm 5.2 compiler (clang-15) and runtime
+# Python module:pip requirement. The browser test's driver; lint_function_and_file_size;
+# lint_clang_tidy's clang-tidy, pinned (scripts/lint.sh checks the version).
+test_python=(playwright:playwright lizard:lizard clang_tidy:clang-tidy==23.1.4)
+
+fail() {
+  echo "fabricbench: error: $*" >&2
+  exit 3
+}
+
+install_debian() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
+  done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  command -v apt-get > /dev/null ||
+    fail "not a Debian/Ubuntu system (no apt-get): install your distribution's packages for: ${missing[*]}"
+  local sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo > /dev/null ||
+      fail "missing packages and neither root nor sudo to install them; ask an administrator to run: apt-get install -y ${missing[*]}"
+    sudo_cmd=(sudo)
+  fi
+  echo "fabricbench: installing ${missing[*]}" >&2
+  "${sudo_cmd[@]}" apt-get update -qq ||
+    fail "apt-get update failed; install by hand: apt-get install -y ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" > /dev/null ||
+    fail "apt-get install failed; install by hand: apt-get install -y ${missing[*]}"
+}
+
+# Whether MODULE imports and, for a pinned NAME==VERSION, is that version.
+have_python() {
+  python3 - "$1" "$2" 2> /dev/null <<'PY'
+import importlib, importlib.metadata, sys
+module, requirement = sys.argv[1], sys.argv[2]
+importlib.import_module(module)
+if "==" in requirement:
+    name, version = requirement.split("==")
+    sys.exit(0 if importlib.metadata.version(name) == version else 1)
+PY
+}
+
+install_python() {  # MODULE:REQUIREMENT...
+  local entry module requirement
+  for entry in "$@"; do
+    module=${entry%%:*}
+    requirement=${entry#*:}
+    have_python "$module" "$requirement" && continue
+    echo "fabricbench: installing $requirement (pip)" >&2
+    python3 -m pip install -q "$requirement" 2>&1 | grep -v 'Running pip as the .root. user' >&2 || true
+    have_python "$module" "$requirement" ||
+      fail "could not install the Python package $requirement: python3 -m pip install '$requirement'"
+  done
+}
+
+case ${1:-} in
+  build) install_debian "${build_packages[@]}" ;;
+  test)
+    install_debian "${test_packages[@]}"
+    install_python "${test_python[@]}"
+    ;;
+  list)
+    case ${2:-} in
+      build) echo "${build_packages[*]}" ;;
+      test) echo "${test_packages[*]}" ;;
+      *) echo "usage: scripts/deps.sh list build|test" >&2; exit 2 ;;
+    esac
+    ;;
+  *) echo "usage: scripts/deps.sh build | test | list build|test" >&2; exit 2 ;;
+esac
