@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <set>
@@ -12,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
+#include "engine/estimates.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
@@ -61,6 +63,15 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   attach_cpulists(plan, *result.topology);
   add_gpus(result, plan.gpus);
 
+  if (!o.measure.quiet) {
+    const auto speed = prior_speed(*result.topology, plan.gpus, nccl_settings(plan));
+    const AlgosGrid grid{plan.sizes, request.algos, request.protos, 0, false};
+    fmt::print(
+        stderr, "fabricbench: {} configurations of {} sizes on {} GPU{}, about {:.0f} s\n",
+        forced_pairs(request.algos, request.protos, false).size() + 1, plan.sizes.size(), plan.nranks(),
+        plan.nranks() == 1 ? "" : "s",
+        std::ceil(estimate_choices_s(plan.sizes, speed) + estimate_algos_s(grid, speed, plan.sampling)));
+  }
   AlgosSweep sweep;
   {
     const InterruptScope ctrl_c;  // Ctrl-C ends the sweep, keeping the configurations measured

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <iostream>
 
 #include "analyse/p2p_analysis.hpp"
@@ -9,6 +12,8 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/interrupt.hpp"
+#include "core/units.hpp"
+#include "engine/estimates.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/result_header.hpp"
 #include "gpu/runtime.hpp"
@@ -26,7 +31,11 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   const P2pPlan plan = build_p2p_plan(request, visible, *result.topology);
   add_gpus(result, plan.gpus);
   if (plan.gpus.size() == 1 && plan.pairs)
-    fmt::print(stderr, "fabricbench: note: one GPU selected: measuring host<->device only\n");
+    fmt::print(stderr, "fabricbench: note: one GPU selected: measuring host<->device and its memory only\n");
+  const double estimate_s = estimate_p2p_s(plan, *result.topology);
+  if (!o.quiet)
+    fmt::print(stderr, "fabricbench: p2p on {} GPU{}, {} per copy, about {:.0f} s\n", plan.gpus.size(),
+               plan.gpus.size() == 1 ? "" : "s", format_bytes(plan.bytes), std::ceil(estimate_s));
 
   ReporterSet reporters;
   reporters.add(std::make_unique<P2pConsoleReporter>(
@@ -35,8 +44,12 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   if (!o.csv_path.empty()) reporters.add(std::make_unique<P2pCsvReporter>(o.csv_path));
   reporters.begin(result);
 
+  const auto start = std::chrono::steady_clock::now();
   const ProgressFn progress = [&](const std::string& step) {
-    if (!o.quiet) fmt::print(stderr, "fabricbench: measuring {}\n", step);
+    if (o.quiet) return;
+    const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print(stderr, "fabricbench: measuring {} ({:.0f} s so far, about {:.0f} s left)\n", step, so_far,
+               std::max(1.0, std::ceil(estimate_s - so_far)));
   };
   bool stopped = false;
   {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -13,8 +14,10 @@
 #include "comm/job_session.hpp"
 #include "comm/nccl_library.hpp"
 #include "core/environment.hpp"
+#include "core/error.hpp"
 #include "core/process_clock.hpp"
 #include "core/result_json.hpp"
+#include "engine/estimates.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
@@ -49,7 +52,7 @@ void warn_dropped_sizes(const Plan& plan) {
 
 // Says why the run ended early and where its points are; the exit code is the failure's.
 int end_failed_run(const RunOptions& options, const Plan& plan, const PlanOutcome& outcome) {
-  fmt::print(stderr, "fabricbench: error: {}\n", outcome.failure);
+  print_error(outcome.failure);
   if (!options.json_path.empty())
     fmt::print(stderr, "fabricbench: the points completed before the failure are in {}\n", options.json_path);
   end_mpi_job_if_failed(plan, outcome);
@@ -100,13 +103,19 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
 
   result.topology = probe_topology({});
   attach_cpulists(plan, *result.topology);
+  const auto points = planned_bytes(plan);
+  if (!options.quiet)
+    fmt::print(
+        stderr, "fabricbench: {} points on {} GPU{}, about {:.0f} s\n", points.size(), plan.nranks(),
+        plan.nranks() == 1 ? "" : "s",
+        std::ceil(estimate_plan_s(plan, prior_speed(*result.topology, plan.gpus, nccl_settings(plan)))));
 
   ReporterSet reporters;
   reporters.add(std::make_unique<ConsoleReporter>(std::cout, options.quiet));
   if (!options.json_path.empty()) reporters.add(std::make_unique<JsonReporter>(options.json_path));
   if (!options.csv_path.empty()) reporters.add(std::make_unique<CsvReporter>(options.csv_path));
   if (!options.quiet)
-    reporters.add(std::make_unique<ProgressLine>(stderr, planned_bytes(plan), plan.sampling, plan.check));
+    reporters.add(std::make_unique<ProgressLine>(stderr, points, plan.sampling, plan.check));
   reporters.begin(result);
 
   // Runs appear in the result as their first point arrives.
@@ -125,7 +134,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   if (!outcome.gpus.empty()) result.gpus = outcome.gpus;
   startup.insert(startup.end(), outcome.startup.begin(), outcome.startup.end());
   startup.push_back({"all workers ended", ms_since_process_start()});
-  result.startup = startup;
+  result.startup = std::move(startup);
   if (options.verbose) print_startup(stderr, result.startup);
   result.finished = now_iso8601();
   result.status = outcome.supervisor.ok ? RunStatus::complete : RunStatus::failed;

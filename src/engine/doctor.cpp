@@ -8,6 +8,7 @@
 #include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
 #include "core/interrupt.hpp"
+#include "engine/estimates.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/result_header.hpp"
@@ -24,7 +25,17 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 std::string estimate_text(const DoctorStage& stage, const DoctorContext& ctx) {
   if (ctx.plan.estimate_s >= 0)
     return fmt::format("{:.0f} s at the measured speed", std::ceil(ctx.plan.estimate_s));
-  return std::string(ctx.request.quick ? stage.quick_estimate : stage.thorough_estimate);
+  return fmt::format("{:.0f} s", std::ceil(stage.prior_s(ctx)));
+}
+
+// Every stage at the prior speed, each with the budget the ones before it leave.
+double up_front_s(const std::vector<const DoctorStage*>& stages, DoctorContext ctx) {
+  double total = 0;
+  for (const auto* stage : stages) {
+    ctx.budget_left_s = ctx.request.budget_s - total;
+    total += stage->prior_s(ctx);
+  }
+  return total;
 }
 
 // A stage that throws (NCCL's probe or default sweep failed, a plan the machine refuses) is a
@@ -63,12 +74,14 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                     doctor_collectives_request(request, facts, gpus),
                     result,
                     request.budget_s,
+                    prior_speed(*result.topology, gpus, capture_comm_env()),
                     FabricSpeed{},
                     StagePlan{},
                     NcclLogSummary{}};
   std::vector<const DoctorStage*> stages;
   for (const auto& stage : doctor_stages())
     if (stage.applies(ctx)) stages.push_back(&stage);
+  progress.planned(static_cast<int>(stages.size()), up_front_s(stages, ctx));
   const InterruptScope ctrl_c;  // Ctrl-C ends the stage running and the doctor, keeping the report
   for (std::size_t i = 0; i < stages.size() && !interrupt_requested(); ++i) {
     const DoctorStage& stage = *stages[i];

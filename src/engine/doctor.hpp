@@ -13,6 +13,8 @@ namespace fb {
 
 struct DoctorProgress {
   std::function<void(const Result&)> begun;  // header, GPUs, topology and its findings known
+  // Before the first stage: how many will run and about how long they take in all.
+  std::function<void(int stages, double estimate_s)> planned;
   // Before a stage runs: about how long it takes (measured speed, or the row's figure).
   std::function<void(const DoctorStage& stage, int number, int total, const std::string& estimate)> stage;
   std::function<void(const DoctorCut& cut)> cut;  // each cut, before its stage runs

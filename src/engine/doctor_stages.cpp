@@ -8,6 +8,7 @@
 #include "bench/p2p_bench.hpp"
 #include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
+#include "engine/estimates.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/scale_runner.hpp"
@@ -18,7 +19,7 @@ namespace fb {
 namespace {
 
 bool always(const DoctorContext& /*ctx*/) { return true; }
-// One GPU has no interconnect: its host links and local checks only (the verdicts say so).
+// One GPU has no interconnect: what it has on its own and local checks only (the verdicts say so).
 bool several_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 1; }
 bool more_than_two_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 2; }
 
@@ -35,24 +36,27 @@ StageOutput read_host(const DoctorContext& ctx) {
 
 void merge_host(StageOutput& out, Result& result) { result.host.config = std::move(out.host); }
 
+// Reading sysfs, NVML and the kernel log: well under a second.
+double prior_host_s(const DoctorContext& /*ctx*/) { return 0.5; }
+
+double prior_pairs_s(const DoctorContext& ctx) {
+  return estimate_p2p_s(doctor_pairs_plan(ctx), *ctx.result.topology);
+}
+
 StageOutput measure_pairs(const DoctorContext& ctx) {
-  P2pPlan p2p;
-  p2p.gpus = ctx.gpus;
-  p2p.cpulists = local_cpulists(*ctx.result.topology, ctx.gpus);
-  if (ctx.request.quick) {
-    p2p.bytes = 64ULL << 20;
-    p2p.copies_per_sample = 4;
-    p2p.samples = 3;
-  }
   StageOutput out;
   bool stopped = false;  // Ctrl-C: the doctor ends after this stage (engine/doctor.cpp)
   out.p2p = run_p2p(
-      p2p, [](const std::string&) {}, interrupt_requested, stopped);
+      doctor_pairs_plan(ctx), [](const std::string&) {}, interrupt_requested, stopped);
   attach_p2p_ceilings(out.p2p, *ctx.result.topology);
   return out;
 }
 
 void merge_pairs(StageOutput& out, Result& result) { result.p2p = std::move(out.p2p); }
+
+double prior_collectives_s(const DoctorContext& ctx) {
+  return estimate_plan_s(build_plan(ctx.collectives, ctx.facts), ctx.prior);
+}
 
 StageOutput measure_collectives(const DoctorContext& ctx) {
   Plan plan = build_plan(ctx.collectives, ctx.facts);
@@ -105,6 +109,14 @@ StagePlan plan_scaling(const DoctorContext& ctx) {
   return plan;
 }
 
+// As its plan would cut it at the prior speed.
+double prior_scaling_s(const DoctorContext& ctx) {
+  DoctorContext at_prior = ctx;
+  at_prior.speed = ctx.prior;
+  const auto plan = plan_scaling(at_prior);
+  return estimate_scaling_s(plan.scaling_bytes, scaling_counts(ctx), ctx.prior, ctx.collectives.sampling);
+}
+
 StageOutput measure_scaling(const DoctorContext& ctx) {
   ScaleRequest scale;
   scale.measure = unverified_all_reduce(ctx.collectives);
@@ -141,6 +153,12 @@ StagePlan plan_algorithms(const DoctorContext& ctx) {
   return plan;
 }
 
+double prior_algorithms_s(const DoctorContext& ctx) {
+  DoctorContext at_prior = ctx;
+  at_prior.speed = ctx.prior;
+  return estimate_algos_s(plan_algorithms(at_prior).algos, ctx.prior, ctx.collectives.sampling);
+}
+
 Plan algorithms_plan(const DoctorContext& ctx, const std::vector<std::uint64_t>& sizes) {
   RunRequest a = unverified_all_reduce(ctx.collectives);
   a.sizes = sizes;
@@ -160,6 +178,12 @@ StagePlan plan_choices(const DoctorContext& ctx) {
       fit_algos(algorithms_grid(ctx), cheapest, ctx.collectives.sampling, ctx.budget_left_s, not_yet);
   if (ctx.speed.known()) plan.estimate_s = estimate_choices_s(plan.algos.sizes, ctx.speed);
   return plan;
+}
+
+double prior_choices_s(const DoctorContext& ctx) {
+  DoctorContext at_prior = ctx;
+  at_prior.speed = ctx.prior;
+  return estimate_choices_s(plan_choices(at_prior).algos.sizes, ctx.prior);
 }
 
 // NCCL's logged probe, one operation per size: what the fallback finding and the default
@@ -207,17 +231,15 @@ const std::vector<DoctorStage>& doctor_stages() {
   static const std::vector<DoctorStage> stages{
       {.name = "host",
        .what = "host: kernel settings, IOMMU, PCIe ACS, /dev/shm, Xid, GPU health (NVML)",
-       .quick_estimate = "1 s",
-       .thorough_estimate = "1 s",
+       .prior_s = prior_host_s,
        .applies = always,
        .plan = nullptr,
        .run = read_host,
        .learn = nullptr,
        .merge = merge_host},
       {.name = "pairs",
-       .what = "pairs: copy engine, SM copies, latency, host links",
-       .quick_estimate = "5 s",
-       .thorough_estimate = "1 s per pair and GPU",
+       .what = "pairs and host links: copy engine and SM copies each way, latency, GPU memory",
+       .prior_s = prior_pairs_s,
        .applies = always,
        .plan = nullptr,
        .run = measure_pairs,
@@ -225,8 +247,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .merge = merge_pairs},
       {.name = "collectives",
        .what = "collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
-       .quick_estimate = "10 s",
-       .thorough_estimate = "1 min",
+       .prior_s = prior_collectives_s,
        .applies = several_gpus,
        .plan = nullptr,
        .run = measure_collectives,
@@ -234,8 +255,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .merge = append_runs},
       {.name = "choices",
        .what = "choices: NCCL's transports, channels, algorithm and protocol per size, from its log",
-       .quick_estimate = "2 s",
-       .thorough_estimate = "2 s",
+       .prior_s = prior_choices_s,
        .applies = several_gpus,
        .plan = plan_choices,
        .run = read_nccl_choices,
@@ -243,8 +263,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .merge = merge_choices},
       {.name = "scaling",
        .what = "scaling: all_reduce on growing groups, best and worst placement",
-       .quick_estimate = "15 s",
-       .thorough_estimate = "1 min",
+       .prior_s = prior_scaling_s,
        .applies = more_than_two_gpus,
        .plan = plan_scaling,
        .run = measure_scaling,
@@ -252,8 +271,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .merge = append_runs},
       {.name = "algorithms",
        .what = "algorithms: NCCL's choice against forced ones for all_reduce",
-       .quick_estimate = "25 s",
-       .thorough_estimate = "2 min",
+       .prior_s = prior_algorithms_s,
        .applies = several_gpus,
        .plan = plan_algorithms,
        .run = measure_algorithms,
@@ -261,6 +279,18 @@ const std::vector<DoctorStage>& doctor_stages() {
        .merge = append_runs},
   };
   return stages;
+}
+
+P2pPlan doctor_pairs_plan(const DoctorContext& ctx) {
+  P2pPlan p2p;
+  p2p.gpus = ctx.gpus;
+  p2p.cpulists = local_cpulists(*ctx.result.topology, ctx.gpus);
+  if (ctx.request.quick) {
+    p2p.bytes = 64ULL << 20;
+    p2p.copies_per_sample = 4;
+    p2p.samples = 3;
+  }
+  return p2p;
 }
 
 RunRequest doctor_collectives_request(const DoctorRequest& request, const MachineFacts& facts,

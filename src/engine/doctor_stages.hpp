@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/p2p_plan.hpp"
 #include "bench/request.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
@@ -31,6 +32,7 @@ struct DoctorContext {
   RunRequest collectives;  // the verified sweep; the later stages derive theirs from it
   const Result& result;
   double budget_left_s = 0;  // of --budget, as the stage starts
+  FabricSpeed prior;         // what the topology promises (engine/estimates.hpp), before measuring
   FabricSpeed speed;         // measured by the collectives stage (unknown before it)
   StagePlan plan;            // this stage's, from its `plan` function
   NcclLogSummary nccl_log;   // what NCCL logged in the choices stage
@@ -50,8 +52,10 @@ struct StageOutput {
 struct DoctorStage {
   std::string_view name;  // "collectives": in "collectives stage failed: ..."
   std::string_view what;  // announced before the stage runs
-  std::string_view quick_estimate;
-  std::string_view thorough_estimate;
+  // Seconds the stage should take, from the topology's promise (ctx.prior) and the budget left,
+  // before anything is measured: the doctor's up-front estimate and the stage's announcement until
+  // `plan` has a measured one.
+  double (*prior_s)(const DoctorContext&);
   bool (*applies)(const DoctorContext&);
   // The estimate and cuts that fit the budget left; nullptr: the stage is not cut.
   StagePlan (*plan)(const DoctorContext&);
@@ -65,6 +69,10 @@ struct DoctorStage {
 // host, pairs, collectives, choices, scaling (more than 2 GPUs), algorithms; in the order they
 // run.
 const std::vector<DoctorStage>& doctor_stages();
+
+// What the pairs stage measures (bench/p2p_plan.hpp): every pair and host link, fewer and
+// smaller copies when quick.
+P2pPlan doctor_pairs_plan(const DoctorContext& ctx);
 
 // The verified collective sweep: quick, a few sizes; thorough, 1 MiB up to what fits, by 4.
 RunRequest doctor_collectives_request(const DoctorRequest& request, const MachineFacts& facts,

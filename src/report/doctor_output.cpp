@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "core/file_io.hpp"
@@ -40,6 +41,12 @@ void DoctorConsoleReporter::begin(const Result& result) {
   fmt::print(progress_, "fabricbench doctor: {} GPUs, {} mode; results in {}/ (written after every stage)\n",
              result.gpus.size(), quick_ ? "quick" : "thorough", fs::path(dir_).string());
   progress_.flush();
+}
+
+void DoctorConsoleReporter::planned(int stages, double estimate_s, double budget_s) {
+  fmt::print(progress_,
+             "fabricbench doctor: {} stages, about {:.0f} s (budget {:.0f} s: later stages are cut to fit)\n",
+             stages, std::ceil(estimate_s), budget_s);
 }
 
 void DoctorConsoleReporter::stage(int number, int total, std::string_view what, std::string_view estimate) {

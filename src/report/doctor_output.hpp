@@ -32,6 +32,8 @@ class DoctorConsoleReporter final : public Reporter {
   DoctorConsoleReporter(std::ostream& out, std::ostream& progress, std::string dir, bool quick)
       : out_(out), progress_(progress), dir_(std::move(dir)), quick_(quick) {}
   void begin(const Result& result) override;
+  // Before the first stage: how many run, about how long they take in all, the budget.
+  void planned(int stages, double estimate_s, double budget_s);
   // Before stage `number` of `total` runs: what it does and about how long it takes.
   void stage(int number, int total, std::string_view what, std::string_view estimate);
   // Something left out to stay in the budget: one line, before its stage runs.
