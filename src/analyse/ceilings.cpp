@@ -63,11 +63,16 @@ PathCeiling pair_ce_ceiling(const TopoPair& p) {
   }
 }
 
-PathCeiling host_ce_ceiling(const TopoGpu& g, bool at_max) {
+PathCeiling host_ce_ceiling(const TopoGpu& g, bool at_max, bool sm) {
   const int gen = at_max ? std::max(g.pcie.max_gen, g.pcie.gen) : g.pcie.gen;
   const int width = at_max ? std::max(g.pcie.max_width, g.pcie.width) : g.pcie.width;
   const double wire = pcie_gbps(gen, width);
   if (wire <= 0) return {};
+  if (sm)
+    return {wire * kPcieSm,
+            fmt::format("{:.0f}% of PCIe Gen{} x{} ({:.1f} GB/s; SM copy kernels reach 51.4 of "
+                        "63.0 GB/s on Gen5 x16, nvbandwidth on 2 x H200)",
+                        kPcieSm * 100, gen, width, wire)};
   return {wire * kPcieCe, fmt::format("{:.0f}% of PCIe Gen{} x{} ({:.1f} GB/s; copy engines reach 55.5 of "
                                       "63.0 GB/s on Gen5 x16, measured on 2 x H200)",
                                       kPcieCe * 100, gen, width, wire)};

@@ -20,8 +20,9 @@ struct PathCeiling {
 PathCeiling pair_sm_ceiling(const TopoPair& p);
 PathCeiling pair_ce_ceiling(const TopoPair& p);
 
-// A GPU's host link for copy-engine traffic: as trained now, or at its maximum width and speed.
-PathCeiling host_ce_ceiling(const TopoGpu& g, bool at_max);
+// A GPU's host link for copy-engine traffic (or, with `sm`, an SM copy kernel's loads and stores):
+// as trained now, or at its maximum width and speed.
+PathCeiling host_ce_ceiling(const TopoGpu& g, bool at_max, bool sm = false);
 
 // The ring over `gpus`: its weakest pair's SM ceiling (unknown when any pair's is).
 PathCeiling ring_ceiling(const Topology& t, const std::vector<int>& gpus);

@@ -111,8 +111,8 @@ std::vector<Finding> check_expectations(const Result& r) {
       const auto e = expected_for(name, n, run.collective, p.bytes);
       if (!e) continue;
       any = true;
-      if (p.busbw_gbps >= e->gbps * (1 - expectation_tolerance(*e, interval(p)))) continue;
-      if (worst == nullptr || p.busbw_gbps / e->gbps < worst->busbw_gbps / worst_e->gbps) {
+      if (p.busbw_gbps >= e->value * (1 - expectation_tolerance(*e, interval(p)))) continue;
+      if (worst == nullptr || p.busbw_gbps / e->value < worst->busbw_gbps / worst_e->value) {
         worst = &p;
         worst_e = e;
       }
@@ -123,9 +123,9 @@ std::vector<Finding> check_expectations(const Result& r) {
         {"BUSBW_BELOW_EXPECTED", Severity::warning,
          fmt::format("{} {} B on {} x {}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({})",
                      run.collective, worst->bytes, n, name, worst->busbw_gbps,
-                     worst->busbw_gbps / worst_e->gbps * 100, worst_e->gbps, worst_e->source()),
+                     worst->busbw_gbps / worst_e->value * 100, worst_e->value, worst_e->source()),
          fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
-                     worst_e->gbps * (1 - expectation_tolerance(*worst_e, interval(*worst))),
+                     worst_e->value * (1 - expectation_tolerance(*worst_e, interval(*worst))),
                      expectation_tolerance(*worst_e, interval(*worst)) * 100),
          fmt::format(
              "the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "

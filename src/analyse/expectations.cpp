@@ -37,7 +37,7 @@ std::optional<Expected> expected_for(const std::string& gpu_name, int gpus, std:
     if (e.figure != figure || !name_matches(gpu_name, e.gpu)) continue;
     if (e.gpus != 0 && e.gpus != gpus) continue;
     if (e.max_bytes > 0 && (bytes < e.min_bytes || bytes > e.max_bytes)) continue;
-    return Expected{e.gbps, &e};
+    return Expected{e.value, &e};
   }
   return std::nullopt;
 }
@@ -58,39 +58,79 @@ double expectation_tolerance(const Expected& e, double relative_interval) {
 }
 
 std::string HeadlineFigure::percent_text() const {
-  if (expected_gbps <= 0) return "no expectation for this machine";
-  return fmt::format("{:.0f}% of expected", measured_gbps / expected_gbps * 100);
+  if (expected <= 0) return "no expectation for this machine";
+  if (unit == "ns") return fmt::format("{:.0f}% of the expected latency", measured / expected * 100);
+  return fmt::format("{:.0f}% of expected", measured / expected * 100);
 }
+
+std::string_view figure_unit(std::string_view figure) { return figure.ends_with("latency") ? "ns" : "GB/s"; }
+
+std::string_view expectation_figure(P2pTest test) {
+  switch (test) {
+    case P2pTest::ce_read:
+      return "pair";
+    case P2pTest::h2d:
+    case P2pTest::d2h:
+      return "host";
+    case P2pTest::h2d_sm:
+    case P2pTest::d2h_sm:
+      return "host_sm";
+    case P2pTest::local_copy:
+      return "local_copy";
+    case P2pTest::host_latency:
+      return "host_latency";
+    default:
+      return "";
+  }
+}
+
+namespace {
+
+HeadlineFigure collective_headline(const Result& r, const Run& run) {
+  const auto& p = *std::max_element(run.points.begin(), run.points.end(),
+                                    [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+  HeadlineFigure h;
+  h.figure = fmt::format("{} busbw at {} B", run.collective, p.bytes);
+  h.measured = p.busbw_gbps;
+  if (r.topology) h.ceiling = ring_ceiling(*r.topology, run.gpus).gbps;
+  if (const auto e =
+          expected_for(gpu_name(r, run.gpus), static_cast<int>(run.gpus.size()), run.collective, p.bytes)) {
+    h.expected = e->value;
+    h.expected_source = e->source();
+  }
+  return h;
+}
+
+// A figure of one GPU on its own: its host link (against the link as trained now), its memory, its
+// host latency.
+HeadlineFigure gpu_headline(const Result& r, const P2pMeasurement& m) {
+  const auto& spec = p2p_test_spec(m.test);
+  const int gpu = m.dst < 0 ? m.src : m.dst;
+  HeadlineFigure h;
+  h.figure = fmt::format("{} GPU{}", m.test, gpu);
+  h.of_one_gpu = true;
+  h.unit = spec.unit == P2pUnit::ns ? "ns" : "GB/s";
+  h.measured = m.value;
+  const auto* g = r.topology ? r.topology->find_gpu(gpu) : nullptr;
+  if (g && over_host_link(m.test) && spec.unit == P2pUnit::gbps)
+    h.ceiling = host_ce_ceiling(*g, false, spec.copier == P2pCopier::sm).gbps;
+  if (const auto figure = expectation_figure(m.test); !figure.empty() && !spec.every_gpu)
+    if (const auto e = expected_for(gpu_name(r, {gpu}), 0, figure, 0)) {
+      h.expected = e->value;
+      h.expected_source = e->source();
+    }
+  return h;
+}
+
+}  // namespace
 
 std::vector<HeadlineFigure> headline_figures(const Result& r) {
   std::vector<HeadlineFigure> out;
-  for (const auto& run : r.runs) {
-    if (run.kind != RunKind::collective || run.points.empty() || run.gpus.size() < 2) continue;
-    const auto& p = *std::max_element(run.points.begin(), run.points.end(),
-                                      [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-    HeadlineFigure h;
-    h.figure = fmt::format("{} busbw at {} B", run.collective, p.bytes);
-    h.measured_gbps = p.busbw_gbps;
-    if (r.topology) h.ceiling_gbps = ring_ceiling(*r.topology, run.gpus).gbps;
-    const auto e =
-        expected_for(gpu_name(r, run.gpus), static_cast<int>(run.gpus.size()), run.collective, p.bytes);
-    if (e) h.expected_gbps = e->gbps;
-    if (e) h.expected_source = e->source();
-    out.push_back(std::move(h));
-  }
-  for (const auto& m : r.p2p) {
-    if (m.test != P2pTest::h2d || m.samples <= 0) continue;
-    HeadlineFigure h;
-    h.figure = fmt::format("h2d GPU{}", m.dst);
-    h.measured_gbps = m.value;
-    const auto* g = r.topology ? r.topology->find_gpu(m.dst) : nullptr;
-    if (g) h.ceiling_gbps = host_ce_ceiling(*g, false).gbps;
-    if (const auto e = expected_for(gpu_name(r, {m.dst}), 0, "host", 0)) {
-      h.expected_gbps = e->gbps;
-      h.expected_source = e->source();
-    }
-    out.push_back(std::move(h));
-  }
+  for (const auto& run : r.runs)
+    if (run.kind == RunKind::collective && !run.points.empty() && run.gpus.size() >= 2)
+      out.push_back(collective_headline(r, run));
+  for (const auto& m : r.p2p)
+    if (p2p_test_spec(m.test).path != P2pPath::peer && m.samples > 0) out.push_back(gpu_headline(r, m));
   return out;
 }
 

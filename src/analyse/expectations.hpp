@@ -18,12 +18,15 @@ enum class ExpectationKind {
 };
 
 struct SkuExpectation {
-  std::string_view gpu;     // matched in the GPU's name ("H200", "MI300X")
-  int gpus = 0;             // GPUs in the job the figure was measured on (0: any)
-  std::string_view figure;  // a collective's name (busbw), "pair" (copy-engine read) or "host" (h2d)
+  std::string_view gpu;  // matched in the GPU's name ("H200", "MI300X")
+  int gpus = 0;          // GPUs in the job the figure was measured on (0: any)
+  // A collective's name (busbw), "pair" (copy-engine read), "host" (copy-engine h2d and d2h),
+  // "host_sm" (SM-copy h2d and d2h), "local_copy" (a copy within the GPU's memory), all in GB/s;
+  // "host_latency" in ns (lower is better): figure_unit() says which.
+  std::string_view figure;
   std::uint64_t min_bytes;  // collectives: the sizes the figure holds for
   std::uint64_t max_bytes;
-  double gbps;
+  double value;
   ExpectationKind kind;
   std::string_view source;
   std::string_view date;
@@ -31,8 +34,11 @@ struct SkuExpectation {
 
 std::span<const SkuExpectation> sku_table();
 
+// "ns" for latency figures (lower is better), else "GB/s".
+std::string_view figure_unit(std::string_view figure);
+
 struct Expected {
-  double gbps = 0;
+  double value = 0;  // in figure_unit()
   const SkuExpectation* entry = nullptr;
   [[nodiscard]] std::string source() const;  // "source, date (typical|acceptance threshold)"
 };
@@ -52,15 +58,22 @@ double expectation_tolerance(const Expected& e, double relative_interval);
 
 // One headline figure: what was measured, its path ceiling and its expectation.
 struct HeadlineFigure {
-  std::string figure;  // "all_reduce busbw at 1073741824 B", "h2d GPU0"
-  double measured_gbps = 0;
-  double ceiling_gbps = 0;   // 0: no ceiling known
-  double expected_gbps = 0;  // 0: no expectation known
+  std::string figure;         // "all_reduce busbw at 1073741824 B", "h2d GPU0"
+  std::string unit = "GB/s";  // or "ns" (latency: lower is better)
+  double measured = 0;
+  double ceiling = 0;   // 0: no ceiling known
+  double expected = 0;  // 0: no expectation known
   std::string expected_source;
+  bool of_one_gpu = false;  // a GPU on its own (host link, memory, latency), not a collective
   [[nodiscard]] std::string percent_text() const;  // "98% of expected" or "no expectation for ..."
 };
 
-// The largest size of every collective run and every GPU's host link.
+// The largest size of every collective run, and every figure of each GPU on its own (its host
+// link each way by copy engine and SM copy, its memory, its host latency).
 std::vector<HeadlineFigure> headline_figures(const Result& r);
+
+// The p2p test's figure name in the expectation table ("host", "host_sm", "local_copy",
+// "host_latency"; "pair" for copy-engine reads between GPUs); "" when the table keys no figure on it.
+std::string_view expectation_figure(P2pTest test);
 
 }  // namespace fb

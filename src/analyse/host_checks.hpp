@@ -17,6 +17,8 @@
 //   HOST_XID               NVRM Xid lines in the kernel log for the run's GPUs
 //   HOST_SHM_SMALL         /dev/shm under 1 GiB with more than one GPU
 //   HOST_NOT_READABLE      facts that could not be read (ACS without root, the kernel log, NVML)
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/result.hpp"
@@ -30,5 +32,8 @@ std::vector<Finding> check_host_unreadable(const Result& r);
 
 // All of the above, in that order; nothing when the document carries no host facts.
 std::vector<Finding> check_host(const Result& r);
+
+// NVML's clock event reasons in `mask` that hold a GPU's clocks down ("SW power cap", "HW slowdown").
+std::vector<std::string> clock_reason_names(std::uint64_t mask);
 
 }  // namespace fb

@@ -25,6 +25,17 @@ constexpr std::array<ClockReason, 5> kClockReasons{{
     {0x80, "HW power brake", Severity::error},
 }};
 
+}  // namespace
+
+std::vector<std::string> clock_reason_names(std::uint64_t mask) {
+  std::vector<std::string> names;
+  for (const auto& reason : kClockReasons)
+    if ((mask & reason.bit) != 0) names.emplace_back(reason.name);
+  return names;
+}
+
+namespace {
+
 Severity worse(Severity a, Severity b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
 
 using GpuVisitor = void (*)(const Result&, const std::string&, const GpuHostFacts&, std::vector<std::string>&,

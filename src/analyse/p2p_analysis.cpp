@@ -13,7 +13,6 @@ namespace fb {
 namespace {
 
 bool is_bandwidth(const P2pMeasurement& m) { return m.unit == P2pUnit::gbps && m.samples > 0; }
-bool is_host_test(const P2pMeasurement& m) { return p2p_test_spec(m.test).path != P2pPath::peer; }
 
 // The pair's ceiling for the kind of copy the test makes (0: none applies or not measured).
 double ceiling_of(const P2pTestSpec& spec, const TopoPair& p) {
@@ -42,19 +41,21 @@ std::vector<double> values_besides(const std::vector<const P2pMeasurement*>& mem
   return out;
 }
 
-std::string where(const P2pMeasurement& m) {
+}  // namespace
+
+std::string p2p_where(const P2pMeasurement& m) {
+  if (p2p_test_spec(m.test).path == P2pPath::local) return fmt::format("GPU{} memory", m.src);
   auto side = [](int g) { return g < 0 ? std::string("host") : fmt::format("GPU{}", g); };
   const bool bidir = p2p_test_spec(m.test).bidirectional;
   return fmt::format("{} {} {}", side(m.src), bidir ? "<->" : "->", side(m.dst));
 }
 
-}  // namespace
-
 void attach_p2p_ceilings(std::vector<P2pMeasurement>& ms, const Topology& t) {
   for (auto& m : ms) {
     const auto& spec = p2p_test_spec(m.test);
     if (spec.unit != P2pUnit::gbps) continue;
-    if (is_host_test(m)) {
+    if (spec.path == P2pPath::local) continue;  // no wire: the GPU's own memory
+    if (over_host_link(m.test)) {
       const auto* g = t.find_gpu(m.src < 0 ? m.dst : m.src);
       if (g) m.wire_gbps = pcie_gbps(g->pcie.gen, g->pcie.width);
       continue;
@@ -72,10 +73,35 @@ double efficiency(const P2pMeasurement& m) {
 }
 
 std::string connection_class(const P2pMeasurement& m, const Topology& t) {
-  if (is_host_test(m)) return "host";
+  if (p2p_test_spec(m.test).path == P2pPath::local) return "memory";
+  if (over_host_link(m.test)) return "host";
   const auto* p = t.find_pair(m.src, m.dst);
   return p ? p->connection.to_string() : "?";
 }
+
+namespace {
+
+// One figure below the median of the same test on the other GPUs, host links or pairs.
+Finding slow_among_peers(const P2pMeasurement& m, const std::string& cls, std::size_t others, double ref,
+                         double margin, const VendorTools& tools) {
+  const bool host = cls == "host";
+  const bool memory = cls == "memory";
+  const auto evidence = fmt::format(
+      "{} {}: {:.1f} GB/s; median of the other {} {} {} is {:.1f} GB/s ({:+.0f}%)", m.test, p2p_where(m),
+      m.value, others, cls, host ? "links" : (memory ? "copies" : "pairs"), ref, (m.value / ref - 1) * 100);
+  const auto expected = fmt::format("within {:.0f}% of its peers", margin * 100);
+  if (memory)
+    return {"P2P_SLOW_MEMORY", Severity::warning, evidence, expected,
+            fmt::format("check that GPU's clocks and throttle reasons ({}) and its memory errors ({})",
+                        tools.clocks, tools.ecc)};
+  if (host)
+    return {"P2P_SLOW_HOST_LINK", Severity::warning, evidence, expected,
+            "check that GPU's PCIe slot, riser and link state (fabricbench topo) and what shares its uplink"};
+  return {"P2P_SLOW_PAIR", Severity::warning, evidence, expected,
+          fmt::format("check that pair's links ({}) and its PCIe path (fabricbench topo)", tools.links)};
+}
+
+}  // namespace
 
 std::vector<Finding> check_p2p(const std::vector<P2pMeasurement>& ms, const Topology& t, double margin) {
   std::vector<Finding> out;
@@ -92,31 +118,21 @@ std::vector<Finding> check_p2p(const std::vector<P2pMeasurement>& ms, const Topo
       const auto others = values_besides(members, m);
       const double ref = median(others);
       if (m->value >= (1.0 - margin) * ref) continue;
-      const bool host = key.second == "host";
-      out.push_back(
-          {host ? "P2P_SLOW_HOST_LINK" : "P2P_SLOW_PAIR", Severity::warning,
-           fmt::format("{} {}: {:.1f} GB/s; median of the other {} {} {} is {:.1f} GB/s ({:+.0f}%)", m->test,
-                       where(*m), m->value, others.size(), key.second, host ? "links" : "pairs", ref,
-                       (m->value / ref - 1) * 100),
-           fmt::format("within {:.0f}% of its peers", margin * 100),
-           host ? "check that GPU's PCIe slot, riser and link state (fabricbench topo) and what shares "
-                  "its uplink"
-                : fmt::format("check that pair's links ({}) and its PCIe path (fabricbench topo)",
-                              tools.links)});
+      out.push_back(slow_among_peers(*m, key.second, others.size(), ref, margin, tools));
     }
   }
   for (const auto& m : ms) {
     if (m.wrong > 0)
       out.push_back(
           {"P2P_WRONG_DATA", Severity::error,
-           fmt::format("{} {}: {} of {} words wrong after the copies", m.test, where(m), m.wrong,
+           fmt::format("{} {}: {} of {} words wrong after the copies", m.test, p2p_where(m), m.wrong,
                        m.bytes / 4),
            "every word copied intact",
            fmt::format("a copy that corrupts data points at failing hardware: rerun, check `{}`, and take "
                        "the GPU out of service if it repeats",
                        tools.ecc)});
     if (m.test == P2pTest::ce_read && m.note.starts_with("staged"))  // once per direction
-      out.push_back({"P2P_STAGED", Severity::info, fmt::format("{} {}: {}", m.test, where(m), m.note),
+      out.push_back({"P2P_STAGED", Severity::info, fmt::format("{} {}: {}", m.test, p2p_where(m), m.note),
                      "direct peer access", "see TOPO_NO_P2P in `fabricbench topo`"});
   }
   return out;

@@ -8,6 +8,7 @@
 
 #include "analyse/ceilings.hpp"
 #include "analyse/expectations.hpp"
+#include "analyse/p2p_analysis.hpp"
 #include "analyse/vendor_tools.hpp"
 
 namespace fb {
@@ -24,15 +25,9 @@ double spread(const P2pMeasurement& m) {
   return std::min(kMaxSpread, (m.max - m.min) / m.value);
 }
 
-std::string where(const P2pMeasurement& m) {
-  auto side = [](int g) { return g < 0 ? std::string("host") : fmt::format("GPU{}", g); };
-  return fmt::format("{} {} {}", side(m.src), p2p_test_spec(m.test).bidirectional ? "<->" : "->",
-                     side(m.dst));
-}
-
 bool judged(const P2pMeasurement& m) {
   const auto& spec = p2p_test_spec(m.test);
-  return spec.unit == P2pUnit::gbps && m.samples > 0 && !spec.every_gpu && !m.note.starts_with("staged");
+  return m.samples > 0 && !spec.every_gpu && !m.note.starts_with("staged");
 }
 
 PathCeiling peer_ceiling(const P2pMeasurement& m, const Topology& t) {
@@ -51,16 +46,23 @@ bool trained_low(const TopoGpu* g) {
 
 int host_gpu(const P2pMeasurement& m) { return m.src < 0 ? m.dst : m.src; }
 
-bool is_host(const P2pMeasurement& m) { return p2p_test_spec(m.test).path != P2pPath::peer; }
+bool is_host(const P2pMeasurement& m) { return over_host_link(m.test); }
 
-// The ceiling a copy is judged against: the peer path's, or the GPU's host link at its best.
-PathCeiling ceiling_for(const P2pMeasurement& m, const Topology& t) {
-  if (!is_host(m)) return peer_ceiling(m, t);
+// A host copy's ceiling: the GPU's host link at its best, for the copier the test uses.
+PathCeiling host_ceiling(const P2pMeasurement& m, const Topology& t) {
   const auto* g = t.find_gpu(host_gpu(m));
-  return g ? host_ce_ceiling(*g, true) : PathCeiling{};
+  return g ? host_ce_ceiling(*g, true, p2p_test_spec(m.test).copier == P2pCopier::sm) : PathCeiling{};
+}
+
+// The ceiling a copy is judged against: the peer path's, the GPU's host link at its best, or
+// none (a copy within the GPU's memory).
+PathCeiling ceiling_for(const P2pMeasurement& m, const Topology& t) {
+  if (p2p_test_spec(m.test).path == P2pPath::local) return {};
+  return is_host(m) ? host_ceiling(m, t) : peer_ceiling(m, t);
 }
 
 std::optional<Finding> below_ceiling(const P2pMeasurement& m, const Topology& t) {
+  if (m.unit != P2pUnit::gbps) return std::nullopt;  // latency: judged against its expectation only
   const auto c = ceiling_for(m, t);
   if (!c.known()) return std::nullopt;
   const double floor = c.gbps * (1 - kBelowCeiling - spread(m));
@@ -70,7 +72,7 @@ std::optional<Finding> below_ceiling(const P2pMeasurement& m, const Topology& t)
   const auto& tools = vendor_tools(topology_vendor(t));
   return Finding{
       host ? "HOST_LINK_SLOW" : "P2P_BELOW_CEILING", Severity::warning,
-      fmt::format("{} {}: {:.1f} GB/s is {:.0f}% of the path ceiling {:.1f} GB/s ({})", m.test, where(m),
+      fmt::format("{} {}: {:.1f} GB/s is {:.0f}% of the path ceiling {:.1f} GB/s ({})", m.test, p2p_where(m),
                   m.value, m.value / c.gbps * 100, c.gbps, c.source),
       fmt::format("at least {:.1f} GB/s ({:.0f}% of the ceiling, less the sample spread)", floor,
                   (1 - kBelowCeiling - spread(m)) * 100),
@@ -81,18 +83,32 @@ std::optional<Finding> below_ceiling(const P2pMeasurement& m, const Topology& t)
                          tools.links, tools.status)};
 }
 
+// Against the table (analyse/sku_table.cpp): pairs by their copy-engine reads, every figure of one
+// GPU on its own (host links, memory copy; host latency, where lower is better).
 std::optional<Finding> below_expected(const Result& r, const P2pMeasurement& m) {
-  const bool host = is_host(m);
-  if (!host && m.test != P2pTest::ce_read) return std::nullopt;  // the table holds copy-engine reads
-  const int gpu = host ? host_gpu(m) : m.dst;
-  const auto e = expected_for(gpu_name(r, {gpu}), 0, host ? "host" : "pair", 0);
+  const auto figure = expectation_figure(m.test);
+  if (figure.empty()) return std::nullopt;
+  const int gpu = p2p_test_spec(m.test).path == P2pPath::peer ? m.dst : host_gpu(m);
+  const auto e = expected_for(gpu_name(r, {gpu}), 0, figure, 0);
   if (!e) return std::nullopt;
-  const double floor = e->gbps * (1 - expectation_tolerance(*e, spread(m)));
+  const double tolerance = expectation_tolerance(*e, spread(m));
+  if (m.unit == P2pUnit::ns) {
+    const double ceiling = e->value * (1 + tolerance);
+    if (m.value <= ceiling) return std::nullopt;
+    return Finding{
+        "P2P_BELOW_EXPECTED", Severity::warning,
+        fmt::format("{} {}: {:.0f} ns is {:.0f}% of the expected {:.0f} ns for {} ({})", m.test, p2p_where(m),
+                    m.value, m.value / e->value * 100, e->value, gpu_name(r, {gpu}), e->source()),
+        fmt::format("at most {:.0f} ns", ceiling),
+        "a slow host round trip: check the CPU's power state (C-states), the IOMMU and the PCIe path "
+        "(fabricbench topo)"};
+  }
+  const double floor = e->value * (1 - tolerance);
   if (m.value >= floor) return std::nullopt;
   return Finding{
       "P2P_BELOW_EXPECTED", Severity::warning,
-      fmt::format("{} {}: {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s for {} ({})", m.test, where(m),
-                  m.value, m.value / e->gbps * 100, e->gbps, gpu_name(r, {gpu}), e->source()),
+      fmt::format("{} {}: {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s for {} ({})", m.test,
+                  p2p_where(m), m.value, m.value / e->value * 100, e->value, gpu_name(r, {gpu}), e->source()),
       fmt::format("at least {:.1f} GB/s", floor),
       "compare with `fabricbench topo` (link state) and rerun on an idle machine"};
 }
@@ -116,9 +132,8 @@ void escalate_link_findings(const Result& r, std::vector<Finding>& findings) {
   if (!r.topology) return;
   std::map<int, const P2pMeasurement*> slowest;  // per GPU: its slowest host copy below the ceiling
   for (const auto& m : r.p2p) {
-    if (!judged(m) || !is_host(m)) continue;
-    const auto* g = r.topology->find_gpu(host_gpu(m));
-    const auto c = g ? host_ce_ceiling(*g, true) : PathCeiling{};
+    if (!judged(m) || !is_host(m) || m.unit != P2pUnit::gbps) continue;
+    const auto c = host_ceiling(m, *r.topology);
     if (!c.known() || m.value >= c.gbps * (1 - kBelowCeiling - spread(m))) continue;
     auto& s = slowest[host_gpu(m)];
     if (s == nullptr || m.value < s->value) s = &m;
@@ -131,9 +146,8 @@ void escalate_link_findings(const Result& r, std::vector<Finding>& findings) {
       f.evidence += fmt::format(
           "; under load {} {} reached {:.1f} GB/s, {:.0f}% of what the link carries at "
           "its maximum ({:.1f} GB/s)",
-          m->test, where(*m), m->value,
-          m->value / host_ce_ceiling(*r.topology->find_gpu(gpu), true).gbps * 100,
-          host_ce_ceiling(*r.topology->find_gpu(gpu), true).gbps);
+          m->test, p2p_where(*m), m->value, m->value / host_ceiling(*m, *r.topology).gbps * 100,
+          host_ceiling(*m, *r.topology).gbps);
       f.hint =
           "the link stays below its maximum under load: reseat the GPU or its riser/cable, check the slot's "
           "wiring and the BIOS PCIe speed/bifurcation settings";

@@ -104,11 +104,12 @@ std::vector<Finding> check_one_gpu(const Result& r) {
   const auto gpus = run_gpus(r);
   if (gpus.size() != 1) return {};
   return {{"ONE_GPU", Severity::info,
-           fmt::format("the run used one GPU (GPU{}): there is no interconnect to measure; host links and "
-                       "local checks only",
+           fmt::format("the run used one GPU (GPU{}): there is no interconnect to measure; what the GPU has "
+                       "on its own (its host link, memory copy and latency) and local checks only",
                        gpus.front()),
            "two or more GPUs to judge collectives and pairs",
-           "run on a machine (or CUDA_VISIBLE_DEVICES) with at least two GPUs to measure the interconnect"}};
+           "to measure an interconnect, run on two or more GPUs of one machine (all of them visible), or "
+           "across hosts under mpirun, torchrun or srun (`run` and `algos`)"}};
 }
 
 std::vector<Finding> analyse_result(const Result& r) {

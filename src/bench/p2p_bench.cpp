@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -228,6 +229,7 @@ class P2pBench {
       std::vector<Lane> lanes{copy_into(b, a), copy_into(a, b)};
       const auto per_lane = time_lanes(lanes);
       std::vector<double> total;
+      total.reserve(per_lane[0].size());
       for (std::size_t k = 0; k < per_lane[0].size(); ++k) total.push_back(per_lane[0][k] + per_lane[1][k]);
       auto m = summarize(test, a.device, b.device, total);
       m.bytes = plan_.bytes;
@@ -263,27 +265,64 @@ class P2pBench {
     out_.push_back(chase(P2pTest::latency, a.device, b, a.chase.data(), false));
   }
 
+  // Each way over the GPU's host link, by its copy engine and by an SM copy kernel reading or
+  // writing the pinned host memory (nvbandwidth's host_to_device_memcpy_ce/_sm and the reverse).
+  void host_link(Side& s, gpu::PinnedBuffer& h) {
+    const std::uint64_t bytes = plan_.bytes;
+    const auto seed = kHostSeed + static_cast<std::uint32_t>(s.device);
+    void* mapped = const_cast<void*>(gpu::mapped_device_pointer(h.data()));
+    progress_(fmt::format("host -> GPU{} and back", s.device));
+    gpu::fill_pattern_host(h.data(), bytes, seed);
+    for (const auto test : {P2pTest::h2d, P2pTest::h2d_sm}) {
+      poison(s);
+      const bool sm = p2p_test_spec(test).copier == P2pCopier::sm;
+      std::vector<Lane> lanes{{&s, [&] {
+                                 if (sm)
+                                   gpu::sm_copy_async(s.dst.data(), mapped, bytes, s.stream);
+                                 else
+                                   gpu::copy_async(s.dst.data(), h.data(), bytes, s.stream);
+                               }}};
+      auto m = summarize(test, -1, s.device, time_lanes(lanes)[0]);
+      m.bytes = bytes;
+      m.wrong = verify(s, seed);
+      out_.push_back(m);
+    }
+    for (const auto test : {P2pTest::d2h, P2pTest::d2h_sm}) {
+      std::memset(h.data(), 0, bytes);  // so that a copy that moved nothing shows as wrong words
+      const bool sm = p2p_test_spec(test).copier == P2pCopier::sm;
+      std::vector<Lane> lanes{{&s, [&] {
+                                 if (sm)
+                                   gpu::sm_copy_async(mapped, s.src.data(), bytes, s.stream);
+                                 else
+                                   gpu::copy_async(h.data(), s.src.data(), bytes, s.stream);
+                               }}};
+      auto m = summarize(test, s.device, -1, time_lanes(lanes)[0]);
+      m.bytes = bytes;
+      m.wrong = static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(h.data(), bytes, s.device));
+      out_.push_back(m);
+    }
+  }
+
+  // The GPU's own memory: a copy-engine copy between two of its buffers (nvbandwidth's
+  // device_local_copy), the bytes copied counted once.
+  void local_copy(Side& s) {
+    progress_(fmt::format("GPU{} memory copy", s.device));
+    poison(s);
+    std::vector<Lane> lanes{
+        {&s, [&] { gpu::copy_async(s.dst.data(), s.src.data(), plan_.bytes, s.stream); }}};
+    auto m = summarize(P2pTest::local_copy, s.device, s.device, time_lanes(lanes)[0]);
+    m.bytes = plan_.bytes;
+    m.wrong = verify(s, static_cast<std::uint32_t>(s.device));
+    out_.push_back(m);
+  }
+
   void host_tests() {
     std::vector<std::unique_ptr<gpu::PinnedBuffer>> host;
+    host.reserve(sides_.size());
     for (auto& s : sides_) host.push_back(std::make_unique<gpu::PinnedBuffer>(plan_.bytes, s->cpulist));
     for (std::size_t i = 0; i < sides_.size(); ++i) {
-      auto& s = *sides_[i];
-      auto& h = *host[i];
-      progress_(fmt::format("host -> GPU{} and back", s.device));
-      gpu::fill_pattern_host(h.data(), plan_.bytes, kHostSeed + s.device);
-      poison(s);
-      std::vector<Lane> h2d{{&s, [&] { gpu::copy_async(s.dst.data(), h.data(), plan_.bytes, s.stream); }}};
-      auto m = summarize(P2pTest::h2d, -1, s.device, time_lanes(h2d)[0]);
-      m.bytes = plan_.bytes;
-      m.wrong = verify(s, kHostSeed + static_cast<std::uint32_t>(s.device));
-      out_.push_back(m);
-
-      std::vector<Lane> d2h{{&s, [&] { gpu::copy_async(h.data(), s.src.data(), plan_.bytes, s.stream); }}};
-      auto back = summarize(P2pTest::d2h, s.device, -1, time_lanes(d2h)[0]);
-      back.bytes = plan_.bytes;
-      back.wrong =
-          static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(h.data(), plan_.bytes, s.device));
-      out_.push_back(back);
+      host_link(*sides_[i], *host[i]);
+      local_copy(*sides_[i]);
     }
     if (sides_.size() > 1) all_at_once(host);
     if (plan_.latency) {

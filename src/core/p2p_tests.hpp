@@ -23,11 +23,14 @@ enum class P2pTest {
   d2h,
   h2d_all,
   d2h_all,
-  host_latency
+  host_latency,
+  h2d_sm,
+  d2h_sm,
+  local_copy
 };
 
 enum class P2pCopier { copy_engine, sm };  // a DMA copy engine, or a kernel's loads and stores
-enum class P2pPath { peer, host_to_gpu, gpu_to_host };
+enum class P2pPath { peer, host_to_gpu, gpu_to_host, local };  // local: within one GPU's memory
 enum class P2pIssuer { destination, source };     // read: the destination pulls; write: the source pushes
 enum class P2pCeiling { none, copy_engine, sm };  // which of the pair's ceilings (TopoPair) applies
 
@@ -44,7 +47,7 @@ struct P2pTestSpec {
   std::string_view title;  // the console's heading
 };
 
-inline constexpr std::array<P2pTestSpec, 12> kP2pTests{{
+inline constexpr std::array<P2pTestSpec, 15> kP2pTests{{
     {.id = P2pTest::ce_read,
      .name = "ce_read",
      .copier = P2pCopier::copy_engine,
@@ -165,6 +168,38 @@ inline constexpr std::array<P2pTestSpec, 12> kP2pTests{{
      .ceiling = P2pCeiling::none,
      .unit = P2pUnit::ns,
      .title = "latency: one dependent load at a time from pinned host memory (ns)"},
+    {.id = P2pTest::h2d_sm,
+     .name = "h2d_sm",
+     .copier = P2pCopier::sm,
+     .path = P2pPath::host_to_gpu,
+     .issuer = P2pIssuer::destination,
+     .bidirectional = false,
+     .every_gpu = false,
+     .ceiling = P2pCeiling::none,
+     .unit = P2pUnit::gbps,
+     .title = "host -> GPU, SM copy kernel on the GPU reading pinned host memory"},
+    {.id = P2pTest::d2h_sm,
+     .name = "d2h_sm",
+     .copier = P2pCopier::sm,
+     .path = P2pPath::gpu_to_host,
+     .issuer = P2pIssuer::source,
+     .bidirectional = false,
+     .every_gpu = false,
+     .ceiling = P2pCeiling::none,
+     .unit = P2pUnit::gbps,
+     .title = "GPU -> host, SM copy kernel on the GPU writing pinned host memory"},
+    {.id = P2pTest::local_copy,
+     .name = "local_copy",
+     .copier = P2pCopier::copy_engine,
+     .path = P2pPath::local,
+     .issuer = P2pIssuer::source,
+     .bidirectional = false,
+     .every_gpu = false,
+     .ceiling = P2pCeiling::none,
+     .unit = P2pUnit::gbps,
+     .title =
+         "device memory: a copy engine copies between two buffers of the GPU (bytes copied, each read and "
+         "written once)"},
 }};
 
 template <>
@@ -182,5 +217,11 @@ constexpr bool p2p_rows_in_enum_order() {
 static_assert(p2p_rows_in_enum_order(), "kP2pTests: one row per P2pTest, in enum order");
 
 constexpr const P2pTestSpec& p2p_test_spec(P2pTest test) { return kP2pTests[static_cast<std::size_t>(test)]; }
+
+// A copy over the GPU's host link (PCIe, or the C2C link of a Grace-Hopper), either way.
+constexpr bool over_host_link(P2pTest test) {
+  const auto path = p2p_test_spec(test).path;
+  return path == P2pPath::host_to_gpu || path == P2pPath::gpu_to_host;
+}
 
 }  // namespace fb

@@ -17,14 +17,13 @@ std::string markdown_summary(const Result& r) {
       fmt::format("# fabricbench summary\n\n{} · {} {} · {} GPUs · status {}\n\n", r.host.hostname,
                   r.host.comm.name, r.host.comm.version, r.gpus.size(), r.status);
   md +=
-      "| figure | GB/s | path ceiling (GB/s) | of ceiling | expected (GB/s) | of expected "
+      "| figure | measured | path ceiling | of ceiling | expected | of expected "
       "|\n|---|---:|---:|---:|---:|---|\n";
   for (const auto& h : headline_figures(r))
-    md +=
-        fmt::format("| {} | {:.1f} | {} | {} | {} | {} |\n", h.figure, h.measured_gbps,
-                    h.ceiling_gbps > 0 ? fmt::format("{:.1f}", h.ceiling_gbps) : "-",
-                    h.ceiling_gbps > 0 ? fmt::format("{:.0f}%", h.measured_gbps / h.ceiling_gbps * 100) : "-",
-                    h.expected_gbps > 0 ? fmt::format("{:.1f}", h.expected_gbps) : "-", h.percent_text());
+    md += fmt::format("| {} | {:.1f} {} | {} | {} | {} | {} |\n", h.figure, h.measured, h.unit,
+                      h.ceiling > 0 ? fmt::format("{:.1f} {}", h.ceiling, h.unit) : "-",
+                      h.ceiling > 0 ? fmt::format("{:.0f}%", h.measured / h.ceiling * 100) : "-",
+                      h.expected > 0 ? fmt::format("{:.1f} {}", h.expected, h.unit) : "-", h.percent_text());
   md += "\n## Findings\n\n";
   if (r.findings.empty()) md += "none\n";
   for (const auto& f : r.findings)

@@ -104,6 +104,11 @@ std::string fabric_svg(const Result& r, const std::vector<const TopoGpu*>& order
   const auto& t = *r.topology;
   const int fabric_pairs = static_cast<int>(std::count_if(
       t.pairs.begin(), t.pairs.end(), [](const TopoPair& p) { return p.connection.is_gpu_fabric(); }));
+  if (order.size() == 1)
+    return fmt::format(
+        "<text class=\"no-fabric one-gpu\" x=\"{}\" y=\"{}\" fill=\"#555\">One GPU: no links between GPUs to "
+        "draw; its own figures are under \"Each GPU on its own\"</text>\n",
+        kMargin, kBarTop + 40);
   if (fabric_pairs == 0)
     return fmt::format(
         "<text class=\"no-fabric\" x=\"{}\" y=\"{}\" fill=\"#555\">No GPU fabric: traffic between GPUs "

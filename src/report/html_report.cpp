@@ -4,6 +4,7 @@
 
 #include "report/html_banner.hpp"
 #include "report/html_charts.hpp"
+#include "report/html_gpu_local.hpp"
 #include "report/html_page.hpp"
 #include "report/html_projection.hpp"
 #include "report/html_tables.hpp"
@@ -38,6 +39,7 @@ std::string html_report(const Result& r, const Result* baseline) {
   std::string body = banner_html(r);
   body += html_section("machine", "The machine", topology_svg(r));
   body += html_section("busbw", "Collectives: bus bandwidth", busbw_section(r, baseline));
+  body += html_section("gpus", "Each GPU on its own: host link, memory, health", gpu_local_html(r));
   body += html_section("pairs", "GPU pairs", pair_heatmap(r));
   body += html_section("scaling", "Scaling", scaling_chart(r));
   body += html_section("projection", "Tensor-parallel projection", projection_charts(r));

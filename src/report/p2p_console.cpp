@@ -36,7 +36,7 @@ void print_matrix(std::ostream& out, const std::vector<P2pMeasurement>& ms, cons
     fmt::print(out, "  {:>8}", fmt::format("GPU{}", s));
     for (int d : gpus) {
       const P2pMeasurement* m = nullptr;
-      if (s != d) m = bidir ? (find(ms, t.id, std::min(s, d), std::max(s, d))) : find(ms, t.id, s, d);
+      if (s != d) m = bidir ? find(ms, t.id, std::min(s, d), std::max(s, d)) : find(ms, t.id, s, d);
       fmt::print(out, " {:>9}", s == d ? "-" : value_text(m));
     }
     fmt::print(out, "\n");
@@ -68,13 +68,18 @@ void print_efficiency(std::ostream& out, const Result& r) {
 void print_host(std::ostream& out, const std::vector<P2pMeasurement>& ms, const std::vector<int>& gpus) {
   const bool any = std::any_of(ms.begin(), ms.end(), [](const auto& m) { return m.src < 0 || m.dst < 0; });
   if (!any) return;
-  fmt::print(out, "#\n# host <-> GPU (pinned host memory on the GPU's NUMA node), GB/s; latency in ns\n");
-  fmt::print(out, "# {:>6} {:>9} {:>9} {:>14} {:>14} {:>13}\n", "GPU", "h2d", "d2h", "h2d all-at-once",
-             "d2h all-at-once", "host latency");
+  fmt::print(
+      out,
+      "#\n# host <-> GPU (pinned host memory on the GPU's NUMA node; copy engine, and SM copy kernel), "
+      "GPU memory copy, GB/s; latency in ns\n");
+  fmt::print(out, "# {:>6} {:>9} {:>9} {:>9} {:>9} {:>14} {:>14} {:>11} {:>13}\n", "GPU", "h2d", "d2h",
+             "h2d SM", "d2h SM", "h2d all-at-once", "d2h all-at-once", "memory copy", "host latency");
   for (int g : gpus)
-    fmt::print(out, "  {:>6} {:>9} {:>9} {:>14} {:>14} {:>13}\n", fmt::format("GPU{}", g),
+    fmt::print(out, "  {:>6} {:>9} {:>9} {:>9} {:>9} {:>14} {:>14} {:>11} {:>13}\n", fmt::format("GPU{}", g),
                value_text(find(ms, P2pTest::h2d, -1, g)), value_text(find(ms, P2pTest::d2h, g, -1)),
+               value_text(find(ms, P2pTest::h2d_sm, -1, g)), value_text(find(ms, P2pTest::d2h_sm, g, -1)),
                value_text(find(ms, P2pTest::h2d_all, -1, g)), value_text(find(ms, P2pTest::d2h_all, g, -1)),
+               value_text(find(ms, P2pTest::local_copy, g, g)),
                value_text(find(ms, P2pTest::host_latency, -1, g)));
 }
 
@@ -82,6 +87,7 @@ void print_host(std::ostream& out, const std::vector<P2pMeasurement>& ms, const 
 
 void print_p2p(std::ostream& out, const Result& r) {
   std::vector<int> gpus;
+  gpus.reserve(r.gpus.size());
   for (const auto& g : r.gpus) gpus.push_back(g.index);
   for (const auto& t : kP2pTests)
     if (t.path == P2pPath::peer) print_matrix(out, r.p2p, t, gpus);

@@ -77,8 +77,40 @@ def expect_report(doc, seen, baseline=None):
     topo = doc.get("topology")
     if topo and topo["gpus"] and charts.get("topology", {}).get("gpus") != len(topo["gpus"]):
         problems.append(f"the machine drawing shows {charts.get('topology', {}).get('gpus')} GPUs of {len(topo['gpus'])}")
+    problems += expect_gpu_local(doc, seen)
     if seen["findings"] != len(doc["findings"]):
         problems.append(f"{seen['findings']} findings shown of {len(doc['findings'])}")
+    return problems
+
+
+PER_GPU = ("h2d", "d2h", "h2d_sm", "d2h_sm", "h2d_all", "d2h_all", "local_copy", "host_latency")
+
+
+def expect_gpu_local(doc, seen):
+    """Every figure of a GPU on its own is in the table with its unit; each one with an expectation
+    has its bar, at its measured value and as long as its share of the expectation says."""
+    problems = []
+    want = {}
+    for m in doc.get("p2p", []):
+        if m["test"] in PER_GPU and m["samples"] > 0:
+            gpu = m["dst"] if m["src"] < 0 else m["src"]
+            want.setdefault(f"{m['test']} GPU{gpu}", m)
+    rows = {r[0]: r for r in seen["gpu_rows"]}
+    bars = {b["figure"]: b for b in seen["charts"].get("gpu-local", {}).get("bars", [])}
+    for name, m in want.items():
+        row = rows.get(name)
+        unit = "ns" if m["unit"] == "ns" else "GB/s"
+        if row is None or row[1] != f"{m['value']:.1f} {unit}":
+            problems.append(f"gpu-local: {name} {m['value']:.1f} {unit} not in the table (row {row})")
+            continue
+        if row[2] != "-" and name not in bars:
+            problems.append(f"gpu-local: {name} has an expectation ({row[2]}) but no bar")
+    widths = [b["width"] / min(b["measured"] / b["expected"] if "latency" not in f else b["expected"] / b["measured"], 1.25)
+              for f, b in bars.items() if b["measured"] > 0]
+    if widths and max(widths) - min(widths) > 2:  # px: every bar on the same scale
+        problems.append(f"gpu-local: bars not drawn to one scale ({min(widths):.1f}-{max(widths):.1f} px per share)")
+    if len(doc["gpus"]) == 1 and want and not seen["one_gpu_next"]:
+        problems.append("one GPU: no line saying how to measure an interconnect")
     return problems
 
 

@@ -65,6 +65,12 @@
       fabric_edges: svg.querySelectorAll('g.fabric-edge').length,
       switches: svg.querySelectorAll('g.switch').length,
       summary: svg.classList.contains('heatmap-summary'),
+      bars: [...svg.querySelectorAll('g.bar')].map((g) => ({
+        figure: g.dataset.figure,
+        measured: +g.dataset.measured,
+        expected: +g.dataset.expected,
+        width: box(g.querySelector('rect')).width,
+      })),
       min_font: Math.min(...[...svg.querySelectorAll('text')].map((t) => box(t).height).filter((h) => h > 0)),
     };
   const banner = document.querySelector('.banner');
@@ -75,5 +81,9 @@
     headline: banner ? banner.querySelector('h1').textContent : '',
     findings: document.querySelectorAll('div.finding').length,
     one_gpu_note: !!document.querySelector('.one-gpu'),
+    one_gpu_next: !!document.querySelector('.one-gpu-next'),
+    // "Each GPU on its own": figure, measured, expected as the table shows them.
+    gpu_rows: [...document.querySelectorAll('table.gpu-local tr')].slice(1).map((tr) =>
+      [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent)),
   };
 }

@@ -101,6 +101,36 @@ TEST(HtmlReport, OneGpuDrawsNoBusbwChart) {
   EXPECT_NE(html.find("no interconnect to measure"), std::string::npos);
 }
 
+TEST(HtmlReport, EachGpuOnItsOwnWithItsExpectationsAndHealth) {
+  auto r = result_fixture("h200x2-doctor-quick.json");
+  fb::HostFacts facts;  // as the host stage reads them (this fixture predates the stage)
+  facts.gpus.resize(2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    facts.gpus[i].bus_id = r.topology->gpus[i].bus_id;
+    facts.gpus[i].clocks_event_reasons = {i == 0 ? "0x0000000000000004" : "0x0000000000000000", "NVML", ""};
+    facts.gpus[i].ecc_uncorrected_volatile = {"0", "NVML", ""};
+  }
+  facts.xid_count = {"0", "/dev/kmsg", ""};
+  r.host.config = facts;
+  const auto html = fb::html_report(r);
+  EXPECT_EQ(count(html, "data-chart=\"gpu-local\""), 1u);
+  // Bars for the figures with an expectation (h2d/d2h each way, host latency), per GPU.
+  EXPECT_EQ(count(html, "<g class=\"bar\" data-figure="), 6u);
+  EXPECT_NE(html.find("data-figure=\"h2d GPU1\" data-measured=\"55.4\" data-expected=\"55.5\""),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>h2d_all GPU0</td><td>55.2 GB/s</td><td title=\"\">-</td><td>no expectation</td>"),
+            std::string::npos);                                             // no expectation: shown, and said
+  EXPECT_NE(html.find("<table class=\"gpu-health\">"), std::string::npos);  // the host stage's facts
+  EXPECT_NE(html.find("<td>SW power cap</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>none holding clocks down</td>"), std::string::npos);
+  EXPECT_NE(html.find("Xid lines in the kernel log: 0."), std::string::npos);
+  EXPECT_EQ(html.find("one-gpu-next"), std::string::npos);  // two GPUs: no one-GPU advice
+  const auto one = fb::html_report(result_fixture("synthetic-1gpu.json"));
+  EXPECT_NE(one.find("One GPU: no links between GPUs to draw"), std::string::npos);
+  EXPECT_NE(one.find("one-gpu-next"), std::string::npos);
+  EXPECT_EQ(one.find("No GPU fabric"), std::string::npos);
+}
+
 TEST(HtmlReport, SelfContainedNoScriptNoNetwork) {
   const auto html = fb::html_report(result_fixture("h200x2-combined.json"));
   EXPECT_EQ(html.find("<script"), std::string::npos);

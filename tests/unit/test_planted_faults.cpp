@@ -5,6 +5,7 @@
 
 #include <limits>
 
+#include "analyse/expectations.hpp"
 #include "planted.hpp"
 #include "topology_fixtures.hpp"
 
@@ -317,6 +318,70 @@ TEST(PlantedFaults, OneGpuSaysThereIsNoInterconnect) {
   const auto f = fb::analyse_result(r);
   EXPECT_EQ(planted::loud(f), "");
   EXPECT_TRUE(contains(one(f, "ONE_GPU").evidence, "no interconnect to measure"));
+}
+
+// One GPU as the doctor measures it: the 2 x H200 document cut to GPU 0, with the figures a GPU has
+// on its own at nvbandwidth's values (shared/REFERENCE.md): silent; then one fault at a time.
+fb::Result one_gpu() {
+  auto r = doctor();
+  r.runs.clear();
+  std::erase_if(r.p2p, [](const fb::P2pMeasurement& m) {
+    return m.src == 1 || m.dst == 1 || (m.src >= 0 && m.dst >= 0) || fb::p2p_test_spec(m.test).every_gpu;
+  });
+  r.gpus.resize(1);
+  auto add = [&](P2pTest test, int src, int dst, double value) {
+    auto m = r.p2p.front();
+    m.test = test;
+    m.src = src;
+    m.dst = dst;
+    m.unit = fb::p2p_test_spec(test).unit;
+    m.value = m.min = m.max = value;
+    r.p2p.push_back(m);
+  };
+  add(P2pTest::h2d_sm, -1, 0, 51.4);
+  add(P2pTest::d2h_sm, 0, -1, 52.6);
+  add(P2pTest::local_copy, 0, 0, 2090);
+  return r;
+}
+
+TEST(PlantedFaults, OneGpuOnItsOwnIsSilentWhenHealthy) {
+  const auto r = one_gpu();
+  const auto f = fb::analyse_result(r);
+  EXPECT_EQ(planted::loud(f), "");
+  std::vector<std::string> figures;
+  for (const auto& h : fb::headline_figures(r)) figures.push_back(h.figure + " " + h.unit);
+  EXPECT_EQ(figures,
+            (std::vector<std::string>{"h2d GPU0 GB/s", "d2h GPU0 GB/s", "host_latency GPU0 ns",
+                                      "h2d_sm GPU0 GB/s", "d2h_sm GPU0 GB/s", "local_copy GPU0 GB/s"}));
+}
+
+TEST(PlantedFaults, OneGpuSlowSmCopyOverItsHostLink) {
+  auto r = one_gpu();
+  auto& m = planted::p2p_of(r, P2pTest::h2d_sm, -1, 0);
+  m.value = m.min = m.max = 30;
+  const auto f = fb::analyse_result(r);
+  // SM copies reach 82% of PCIe Gen5 x16 (51.7 GB/s), not the copy engines' 88%.
+  EXPECT_TRUE(contains(one(f, "HOST_LINK_SLOW").evidence,
+                       "h2d_sm host -> GPU0: 30.0 GB/s is 58% of the path ceiling 51.7 GB/s"))
+      << planted::loud(f);
+}
+
+TEST(PlantedFaults, OneGpuSlowMemoryCopyAndSlowHostLatency) {
+  auto r = one_gpu();
+  auto& copy = planted::p2p_of(r, P2pTest::local_copy, 0, 0);
+  copy.value = copy.min = copy.max = 1500;
+  auto& latency = planted::p2p_of(r, P2pTest::host_latency, -1, 0);
+  latency.value = latency.min = latency.max = 1600;
+  const auto f = fb::analyse_result(r);
+  const auto found = with_code(f, "P2P_BELOW_EXPECTED");
+  ASSERT_EQ(found.size(), 2u) << planted::loud(f);
+  EXPECT_TRUE(
+      contains(found[0]->evidence, "host_latency host -> GPU0: 1600 ns is 135% of the expected 1181 ns"))
+      << found[0]->evidence;
+  EXPECT_EQ(found[0]->expected, "at most 1299 ns");  // 10% tolerance, no spread
+  EXPECT_TRUE(
+      contains(found[1]->evidence, "local_copy GPU0 memory: 1500.0 GB/s is 72% of the expected 2095.0 GB/s"))
+      << found[1]->evidence;
 }
 
 // A normal two-socket PCIe box (no peer access across sockets): no error, no warning.

@@ -41,7 +41,7 @@ TEST(Words, JsonStringsAreTheSchemas) {
   EXPECT_EQ(json_names<fb::P2pUnit>(), (V{"GB/s", "ns"}));
   EXPECT_EQ(json_names<fb::P2pTest>(),
             (V{"ce_read", "ce_write", "sm_read", "sm_write", "ce_bidir", "sm_bidir", "latency", "h2d", "d2h",
-               "h2d_all", "d2h_all", "host_latency"}));
+               "h2d_all", "d2h_all", "host_latency", "h2d_sm", "d2h_sm", "local_copy"}));
 }
 
 TEST(Words, ParseIsTheInverseOfPrint) {
@@ -136,8 +136,16 @@ TEST(Words, P2pTestTable) {
   EXPECT_EQ(bidirectional, (S{"ce_bidir", "sm_bidir"}));
   EXPECT_EQ(every_gpu, (S{"h2d_all", "d2h_all"}));
   EXPECT_EQ(in_ns, (S{"latency", "host_latency"}));
-  EXPECT_EQ(no_ceiling, (S{"latency", "h2d", "d2h", "h2d_all", "d2h_all", "host_latency"}));
+  EXPECT_EQ(no_ceiling, (S{"latency", "h2d", "d2h", "h2d_all", "d2h_all", "host_latency", "h2d_sm", "d2h_sm",
+                           "local_copy"}));
   EXPECT_EQ(peer, (S{"ce_read", "ce_write", "sm_read", "sm_write", "ce_bidir", "sm_bidir", "latency"}));
   EXPECT_EQ(fb::p2p_test_spec(P2pTest::d2h).path, fb::P2pPath::gpu_to_host);
   EXPECT_EQ(fb::p2p_test_spec(P2pTest::host_latency).path, fb::P2pPath::host_to_gpu);
+  // nvbandwidth's host_to_device_memcpy_sm / device_to_host_memcpy_sm: the GPU's kernel copies.
+  EXPECT_EQ(fb::p2p_test_spec(P2pTest::h2d_sm).copier, fb::P2pCopier::sm);
+  EXPECT_EQ(fb::p2p_test_spec(P2pTest::d2h_sm).path, fb::P2pPath::gpu_to_host);
+  EXPECT_EQ(fb::p2p_test_spec(P2pTest::local_copy).path, fb::P2pPath::local);  // device_local_copy
+  EXPECT_TRUE(fb::over_host_link(P2pTest::h2d_sm));
+  EXPECT_FALSE(fb::over_host_link(P2pTest::local_copy));
+  EXPECT_FALSE(fb::over_host_link(P2pTest::ce_read));
 }

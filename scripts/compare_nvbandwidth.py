@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""fabricbench p2p against nvbandwidth on one GPU, from the same call (scripts/one-gpu-check.sh).
+
+usage: compare_nvbandwidth.py --nvbandwidth NVB.json [NVB.json ...] --fabricbench P2P.json [P2P.json ...]
+
+Each tool's figure is the median over its rounds (the rounds alternate between the tools, so
+both see the same drift of the host). Host links each way, by copy engine and by SM copy, must
+agree within 2%; the GPU's memory copy within 3%; host latency within 5%. Prints one row per
+figure and exits 1 when one is outside its band, 2 on unreadable input.
+"""
+import argparse
+import json
+import statistics
+import sys
+
+# nvbandwidth test -> (fabricbench test, unit, tolerance)
+PAIRS = {
+    "host_to_device_memcpy_ce": ("h2d", "GB/s", 0.02),
+    "device_to_host_memcpy_ce": ("d2h", "GB/s", 0.02),
+    "host_to_device_memcpy_sm": ("h2d_sm", "GB/s", 0.02),
+    "device_to_host_memcpy_sm": ("d2h_sm", "GB/s", 0.02),
+    "device_local_copy": ("local_copy", "GB/s", 0.03),
+    "host_device_latency_sm": ("host_latency", "ns", 0.05),
+}
+
+
+def nvbandwidth_figures(path):
+    """GPU0's figure of each test in one nvbandwidth -j output."""
+    doc = json.load(open(path))
+    out = {}
+    for case in doc["nvbandwidth"]["testcases"]:
+        matrix = case.get("bandwidth_matrix")
+        if case.get("status") != "Passed" or not matrix:
+            continue
+        values = [float(v) for v in matrix[0] if v != "N/A"]
+        if values:
+            out[case["name"]] = values[0]
+    return out
+
+
+def fabricbench_figures(path):
+    """GPU0's figure of each per-GPU test in one fabricbench p2p --json document."""
+    doc = json.load(open(path))
+    out = {}
+    wanted = {fb for fb, _, _ in PAIRS.values()}
+    for m in doc.get("p2p", []):
+        gpu = m["dst"] if m["src"] < 0 else m["src"]
+        if m["test"] in wanted and m["samples"] > 0 and gpu == 0:
+            out.setdefault(m["test"], m["value"])
+    return out
+
+
+def medians(rounds):
+    keys = set().union(*rounds) if rounds else set()
+    return {k: statistics.median(r[k] for r in rounds if k in r) for k in keys}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nvbandwidth", nargs="+", required=True)
+    ap.add_argument("--fabricbench", nargs="+", required=True)
+    args = ap.parse_args()
+    try:
+        theirs = medians([nvbandwidth_figures(p) for p in args.nvbandwidth])
+        ours = medians([fabricbench_figures(p) for p in args.fabricbench])
+    except (OSError, ValueError, KeyError) as e:
+        print(f"error: unreadable input: {e}", file=sys.stderr)
+        return 2
+    failures = 0
+    print(f"{'figure':<14} {'unit':<5} {'nvbandwidth':>12} {'fabricbench':>12} {'deviation':>10}  band   verdict")
+    for nvb, (fb, unit, tol) in PAIRS.items():
+        if nvb not in theirs or fb not in ours:
+            print(f"{fb:<14} {unit:<5} {theirs.get(nvb, float('nan')):>12.2f} {ours.get(fb, float('nan')):>12.2f}"
+                  f" {'-':>10}  {tol:.0%}    MISSING")
+            failures += 1
+            continue
+        dev = (ours[fb] - theirs[nvb]) / theirs[nvb]
+        ok = abs(dev) <= tol
+        failures += 0 if ok else 1
+        print(f"{fb:<14} {unit:<5} {theirs[nvb]:>12.2f} {ours[fb]:>12.2f} {dev * 100:>+9.2f}%  {tol:.0%}    "
+              f"{'ok' if ok else 'OUT'}")
+    print(f"rounds: {len(args.nvbandwidth)} nvbandwidth, {len(args.fabricbench)} fabricbench; "
+          f"{'all within their bands' if failures == 0 else f'{failures} outside'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

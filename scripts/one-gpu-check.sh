@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# On a machine with one GPU (GPU 0 of any machine): fabricbench's figures of a GPU on its own
+# against nvbandwidth's in the same call (alternated rounds), every copy verified; the up-front
+# estimate of doctor, run, algos and p2p against their wall time; the one-GPU doctor's result and
+# report (kept in $OUT). Prints its tables last; exit 1 when a check fails.
+#   scripts/one-gpu-check.sh [BUILD_DIR] [NVBANDWIDTH]
+#     BUILD_DIR    default build (fabricbench built there)
+#     NVBANDWIDTH  default build-nvbandwidth/obj/nvbandwidth: nvbandwidth 0.8 built from its public
+#                  source (github.com/NVIDIA/nvbandwidth) in that git-ignored folder, on the GPU
+#                  machine (it needs nvml.h and Boost's program_options):
+#                    cmake -S build-nvbandwidth/src -B build-nvbandwidth/obj -DCMAKE_CUDA_ARCHITECTURES=90
+#                    cmake --build build-nvbandwidth/obj -j
+set -u
+cd "$(dirname "$0")/.."
+build=${1:-build}
+nvb=${2:-build-nvbandwidth/obj/nvbandwidth}
+bin=$build/fabricbench
+out=${OUT:-one-gpu-check-out}
+mkdir -p "$out"
+[[ -x $bin ]] || { echo "error: no $bin: build it first (scripts/test.sh, or scripts/fabricbench.sh --version)"; exit 2; }
+[[ -x $nvb ]] || { echo "error: no nvbandwidth at $nvb"; exit 2; }
+status=0
+export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+
+echo "== fidelity: fabricbench p2p against nvbandwidth, 3 alternated rounds"
+tests=(host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_memcpy_sm device_to_host_memcpy_sm
+  device_local_copy host_device_latency_sm)
+for k in 1 2 3; do
+  "$nvb" -t "${tests[@]}" -j > "$out/nvbandwidth_$k.json" 2> "$out/nvbandwidth_$k.err" || status=1
+  "$bin" p2p -q --json "$out/p2p_$k.json" > "$out/p2p_$k.txt" || status=1
+done
+python3 scripts/compare_nvbandwidth.py --nvbandwidth "$out"/nvbandwidth_[123].json \
+  --fabricbench "$out"/p2p_[123].json > "$out/compare_nvbandwidth.txt" || status=1
+python3 - "$out"/p2p_[123].json > "$out/verified.txt" <<'PY' || status=1
+import json, sys
+need = {"h2d", "d2h", "h2d_sm", "d2h_sm", "local_copy", "host_latency"}
+bad = 0
+for path in sys.argv[1:]:
+    got = {m["test"]: m for m in json.load(open(path))["p2p"]}
+    for t in sorted(need):
+        m = got.get(t)
+        ok = m is not None and m["samples"] > 0 and m["wrong"] <= 0
+        bad += 0 if ok else 1
+        print(f"{path}: {t}: {'ok' if ok else 'MISSING OR WRONG'}" + (f" ({m['value']:.1f}, wrong {m['wrong']})" if m else ""))
+sys.exit(1 if bad else 0)
+PY
+
+echo "== up-front estimates against the wall"
+printf '%-14s %12s %10s %8s\n' command "estimate s" "wall s" error > "$out/estimates.txt"
+estimate() {  # NAME ARGS...: runs fabricbench ARGS, compares its first "about N s" with the wall
+  local name=$1
+  shift
+  local s e rc
+  s=$(date +%s%N)
+  "$bin" "$@" > "$out/$name.out" 2> "$out/$name.err"
+  rc=$?
+  e=$(date +%s%N)
+  [[ $rc -le 1 ]] || { echo "FAIL: $name exited $rc"; tail -3 "$out/$name.err"; status=1; }
+  python3 - "$name" "$out/$name.err" "$s" "$e" >> "$out/estimates.txt" <<'PY' || status=1
+import re, sys
+name, err, s, e = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+m = re.search(r"about (\d+) s", open(err).read())
+wall = (e - s) / 1e9
+if not m:
+    print(f"{name:<14} {'none':>12} {wall:>10.1f} {'-':>8}  NO ESTIMATE"); sys.exit(1)
+est = float(m.group(1))
+dev = (est - wall) / wall
+print(f"{name:<14} {est:>12.0f} {wall:>10.1f} {dev * 100:>+7.0f}%  {'ok' if abs(dev) <= 0.30 else 'OUT (30%)'}")
+sys.exit(0 if abs(dev) <= 0.30 else 1)
+PY
+}
+estimate doctor doctor --out "$out/doctor"
+estimate doctor_quick doctor --quick --out "$out/doctor-quick"
+estimate run run all_reduce
+estimate run_sweep run all_reduce all_gather -b 8 -e 1G
+estimate algos algos all_reduce
+estimate p2p p2p
+
+echo "== results"
+cat "$out/verified.txt" | grep -v ': ok' || true
+cat "$out/compare_nvbandwidth.txt" "$out/estimates.txt"
+[[ $status -eq 0 ]] && echo "one-gpu-check: all checks passed" || echo "one-gpu-check: FAILED (above)"
+exit $status
