@@ -73,8 +73,9 @@ std::string_view expectation_figure(P2pTest test) {
     case P2pTest::d2h:
       return "host";
     case P2pTest::h2d_sm:
+      return "h2d_sm";
     case P2pTest::d2h_sm:
-      return "host_sm";
+      return "d2h_sm";
     case P2pTest::local_copy:
       return "local_copy";
     case P2pTest::host_latency:

@@ -21,7 +21,7 @@ struct SkuExpectation {
   std::string_view gpu;  // matched in the GPU's name ("H200", "MI300X")
   int gpus = 0;          // GPUs in the job the figure was measured on (0: any)
   // A collective's name (busbw), "pair" (copy-engine read), "host" (copy-engine h2d and d2h),
-  // "host_sm" (SM-copy h2d and d2h), "local_copy" (a copy within the GPU's memory), all in GB/s;
+  // "h2d_sm" and "d2h_sm" (SM copies), "local_copy" (a copy within the GPU's memory), all in GB/s;
   // "host_latency" in ns (lower is better): figure_unit() says which.
   std::string_view figure;
   std::uint64_t min_bytes;  // collectives: the sizes the figure holds for
@@ -72,7 +72,7 @@ struct HeadlineFigure {
 // link each way by copy engine and SM copy, its memory, its host latency).
 std::vector<HeadlineFigure> headline_figures(const Result& r);
 
-// The p2p test's figure name in the expectation table ("host", "host_sm", "local_copy",
+// The p2p test's figure name in the expectation table ("host", "h2d_sm", "local_copy",
 // "host_latency"; "pair" for copy-engine reads between GPUs); "" when the table keys no figure on it.
 std::string_view expectation_figure(P2pTest test);
 

@@ -49,7 +49,8 @@ constexpr std::array<std::uint64_t, 5> kH200x2Sizes{16 * kMi, 64 * kMi, 256 * kM
 constexpr std::array kPublished{
     SkuExpectation{"h200", 0, "pair", 0, 0, 394, T, kOursNvb, "2026-11-29"},
     SkuExpectation{"h200", 0, "host", 0, 0, 55.5, T, kOursNvb, "2026-11-29"},
-    SkuExpectation{"h200", 0, "host_sm", 0, 0, 51.4, T, kOursNvb, "2026-11-29"},
+    SkuExpectation{"h200", 0, "h2d_sm", 0, 0, 51.4, T, kOursNvb, "2026-11-29"},
+    SkuExpectation{"h200", 0, "d2h_sm", 0, 0, 52.6, T, kOursNvb, "2026-12-01"},
     SkuExpectation{"h200", 0, "local_copy", 0, 0, 2095, T, kOursNvb, "2026-11-29"},
     SkuExpectation{"h200", 0, "host_latency", 0, 0, 1181, T, kOursNvb, "2026-11-29"},
     SkuExpectation{"h100", 8, "all_reduce", kGi, kAny, 360, T, kRingH100, kRead},

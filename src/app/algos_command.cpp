@@ -12,6 +12,7 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/interrupt.hpp"
+#include "core/units.hpp"
 #include "engine/algos_runner.hpp"
 #include "engine/estimates.hpp"
 #include "engine/machine_facts.hpp"
@@ -67,10 +68,10 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
     const auto speed = prior_speed(*result.topology, plan.gpus, nccl_settings(plan));
     const AlgosGrid grid{plan.sizes, request.algos, request.protos, 0, false};
     fmt::print(
-        stderr, "fabricbench: {} configurations of {} sizes on {} GPU{}, about {:.0f} s\n",
+        stderr, "fabricbench: {} configurations of {} sizes on {} GPU{}, about {}\n",
         forced_pairs(request.algos, request.protos, false).size() + 1, plan.sizes.size(), plan.nranks(),
         plan.nranks() == 1 ? "" : "s",
-        std::ceil(estimate_choices_s(plan.sizes, speed) + estimate_algos_s(grid, speed, plan.sampling)));
+        format_seconds(estimate_choices_s(plan.sizes, speed) + estimate_algos_s(grid, speed, plan.sampling)));
   }
   AlgosSweep sweep;
   {

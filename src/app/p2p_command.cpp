@@ -34,8 +34,8 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
     fmt::print(stderr, "fabricbench: note: one GPU selected: measuring host<->device and its memory only\n");
   const double estimate_s = estimate_p2p_s(plan, *result.topology);
   if (!o.quiet)
-    fmt::print(stderr, "fabricbench: p2p on {} GPU{}, {} per copy, about {:.0f} s\n", plan.gpus.size(),
-               plan.gpus.size() == 1 ? "" : "s", format_bytes(plan.bytes), std::ceil(estimate_s));
+    fmt::print(stderr, "fabricbench: p2p on {} GPU{}, {} per copy, about {}\n", plan.gpus.size(),
+               plan.gpus.size() == 1 ? "" : "s", format_bytes(plan.bytes), format_seconds(estimate_s));
 
   ReporterSet reporters;
   reporters.add(std::make_unique<P2pConsoleReporter>(
@@ -48,8 +48,8 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   const ProgressFn progress = [&](const std::string& step) {
     if (o.quiet) return;
     const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fmt::print(stderr, "fabricbench: measuring {} ({:.0f} s so far, about {:.0f} s left)\n", step, so_far,
-               std::max(1.0, std::ceil(estimate_s - so_far)));
+    fmt::print(stderr, "fabricbench: measuring {} ({:.0f} s so far, about {} left)\n", step, so_far,
+               format_seconds(std::max(0.1, estimate_s - so_far)));
   };
   bool stopped = false;
   {

@@ -17,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/process_clock.hpp"
 #include "core/result_json.hpp"
+#include "core/units.hpp"
 #include "engine/estimates.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
@@ -106,9 +107,9 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   const auto points = planned_bytes(plan);
   if (!options.quiet)
     fmt::print(
-        stderr, "fabricbench: {} points on {} GPU{}, about {:.0f} s\n", points.size(), plan.nranks(),
+        stderr, "fabricbench: {} points on {} GPU{}, about {}\n", points.size(), plan.nranks(),
         plan.nranks() == 1 ? "" : "s",
-        std::ceil(estimate_plan_s(plan, prior_speed(*result.topology, plan.gpus, nccl_settings(plan)))));
+        format_seconds(estimate_plan_s(plan, prior_speed(*result.topology, plan.gpus, nccl_settings(plan)))));
 
   ReporterSet reporters;
   reporters.add(std::make_unique<ConsoleReporter>(std::cout, options.quiet));

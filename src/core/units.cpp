@@ -83,4 +83,9 @@ std::string size_argument(std::uint64_t bytes) {
   return std::to_string(bytes);
 }
 
+std::string format_seconds(double seconds) {
+  if (!(seconds >= 0)) seconds = 0;
+  return seconds < 9.95 ? fmt::format("{:.1f} s", seconds) : fmt::format("{:.0f} s", seconds);
+}
+
 }  // namespace fb

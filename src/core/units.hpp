@@ -19,6 +19,10 @@ std::string format_bytes(std::uint64_t bytes);
 // The size as a command line takes it back (parse_size): "128K", "4G", or the bytes ("1536").
 std::string size_argument(std::uint64_t bytes);
 
+// An estimate of seconds as a progress line says it: one decimal under 10 s ("0.9 s"), whole
+// seconds above ("42 s").
+std::string format_seconds(double seconds);
+
 // bytes moved in `time_us` microseconds, as GB/s.
 inline double gb_per_s(double bytes, double time_us) {
   return time_us > 0 ? bytes / (time_us * 1e-6) / kBytesPerGB : 0.0;

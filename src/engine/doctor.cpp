@@ -8,6 +8,7 @@
 #include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
 #include "core/interrupt.hpp"
+#include "core/units.hpp"
 #include "engine/estimates.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
@@ -25,7 +26,7 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 std::string estimate_text(const DoctorStage& stage, const DoctorContext& ctx) {
   if (ctx.plan.estimate_s >= 0)
     return fmt::format("{:.0f} s at the measured speed", std::ceil(ctx.plan.estimate_s));
-  return fmt::format("{:.0f} s", std::ceil(stage.prior_s(ctx)));
+  return format_seconds(stage.prior_s(ctx));
 }
 
 // Every stage at the prior speed, each with the budget the ones before it leave.
@@ -101,7 +102,9 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
     // The speed, the cost of a set of workers and NCCL's choices every later stage is planned from.
     if (failure.empty() && stage.learn != nullptr) stage.learn(out, took_s, ctx);
     stage.merge(out, result);
-    result.doctor->stages.push_back({std::string(stage.name), ctx.plan.estimate_s, took_s});
+    // The estimate announced: measured where the stage's plan had the speed, else the prior.
+    const double announced_s = ctx.plan.estimate_s >= 0 ? ctx.plan.estimate_s : stage.prior_s(ctx);
+    result.doctor->stages.push_back({std::string(stage.name), announced_s, took_s});
     if (!failure.empty() && !interrupt_requested()) {  // interrupted: the loop ends below
       result.status = RunStatus::failed;
       result.failure = failure;

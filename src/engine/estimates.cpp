@@ -16,12 +16,19 @@ constexpr double kRingShare = 0.85;      // NCCL's busbw of its ring's SM ceilin
 constexpr double kUnknownGbps = 10;      // no ceiling known (an unread PCIe path)
 constexpr double kShmGbps = 25;          // NCCL_P2P_DISABLE=1 on 2 x H200: 25-27 GB/s
 constexpr double kSocketGbps = 2;        // and NCCL_SHM_DISABLE=1: NET/Socket, 1.9-3.1 GB/s
-constexpr double kLatencyUs = 20;        // one small operation without graphs, 2 processes
+// One small operation without graphs: 6 us on one H200 (NCCL copies locally), 8.4 us on 2 x H200
+// with a process per GPU (shared/REFERENCE.md).
+constexpr double kLatencyOneGpuUs = 6;
+constexpr double kLatencyUs = 10;
+// A point whose operation is bound by the launch rate rather than the bytes waits for the host's
+// jitter to average out: on one H200, 8 B - 4 MiB points took 11-200 timed batches (mean 130, the
+// cap 200), larger ones 6-11; the sampler's usual count (12) holds for the latter.
+constexpr double kLaunchBoundBatches = 120;
 // p2p's host side, as measured on an H200 host: a pattern written by one core, a region cleared
 // or checked.
 constexpr double kHostFillGbps = 2;
 constexpr double kHostTouchGbps = 10;
-constexpr double kP2pSetupS = 0.5;       // CUDA context, buffers, peer access
+constexpr double kP2pSetupS = 0.2;       // CUDA context, buffers, peer access: 0.17 s on one H200
 constexpr double kHostLatencyNs = 1200;  // one dependent load from pinned host memory
 constexpr double kPeerLatencyNs = 900;   // and from a peer over NVLink
 constexpr double kPinGbps = 20;          // cudaHostRegister of the pinned buffers
@@ -46,7 +53,7 @@ FabricSpeed prior_speed(const Topology& t, const std::vector<int>& gpus,
   FabricSpeed s;
   const int n = static_cast<int>(gpus.size());
   s.start_s = 0.35 + 0.35 * n;
-  s.latency_us = kLatencyUs;
+  s.latency_us = n <= 1 ? kLatencyOneGpuUs : kLatencyUs;
   if (n <= 1) {
     s.algbw_gbps = kLocalCopyGbps;
     return s;
@@ -69,7 +76,10 @@ double estimate_plan_s(const Plan& plan, const FabricSpeed& speed) {
       const double bytes = static_cast<double>(p.bytes);
       const double moved_s = factor > 0 && speed.busbw_gbps > 0 ? gb(bytes * factor) / speed.busbw_gbps
                                                                 : gb(bytes) / std::max(1.0, speed.algbw_gbps);
-      total += point_seconds(plan.sampling, speed.latency_us * 1e-6 + moved_s, plan.check, speed.batches);
+      const double latency_s = speed.latency_us * 1e-6;
+      const double batches =
+          moved_s < latency_s ? std::max(speed.batches, kLaunchBoundBatches) : speed.batches;
+      total += point_seconds(plan.sampling, latency_s + moved_s, plan.check, batches);
     }
   }
   return total;

@@ -8,6 +8,7 @@
 
 #include "core/file_io.hpp"
 #include "core/result_json.hpp"
+#include "core/units.hpp"
 #include "report/documents.hpp"
 
 namespace fb {
@@ -38,15 +39,16 @@ std::string cuts_note(const Result& result) {
 }
 
 void DoctorConsoleReporter::begin(const Result& result) {
-  fmt::print(progress_, "fabricbench doctor: {} GPUs, {} mode; results in {}/ (written after every stage)\n",
-             result.gpus.size(), quick_ ? "quick" : "thorough", fs::path(dir_).string());
+  fmt::print(progress_, "fabricbench doctor: {} GPU{}, {} mode; results in {}/ (written after every stage)\n",
+             result.gpus.size(), result.gpus.size() == 1 ? "" : "s", quick_ ? "quick" : "thorough",
+             fs::path(dir_).string());
   progress_.flush();
 }
 
 void DoctorConsoleReporter::planned(int stages, double estimate_s, double budget_s) {
   fmt::print(progress_,
-             "fabricbench doctor: {} stages, about {:.0f} s (budget {:.0f} s: later stages are cut to fit)\n",
-             stages, std::ceil(estimate_s), budget_s);
+             "fabricbench doctor: {} stages, about {} (budget {:.0f} s: later stages are cut to fit)\n",
+             stages, format_seconds(estimate_s), budget_s);
 }
 
 void DoctorConsoleReporter::stage(int number, int total, std::string_view what, std::string_view estimate) {

@@ -13,9 +13,9 @@
 namespace fb {
 
 std::string markdown_summary(const Result& r) {
-  std::string md =
-      fmt::format("# fabricbench summary\n\n{} · {} {} · {} GPUs · status {}\n\n", r.host.hostname,
-                  r.host.comm.name, r.host.comm.version, r.gpus.size(), r.status);
+  std::string md = fmt::format("# fabricbench summary\n\n{} · {} {} · {} GPU{} · status {}\n\n",
+                               r.host.hostname, r.host.comm.name, r.host.comm.version, r.gpus.size(),
+                               r.gpus.size() == 1 ? "" : "s", r.status);
   md +=
       "| figure | measured | path ceiling | of ceiling | expected | of expected "
       "|\n|---|---:|---:|---:|---:|---|\n";

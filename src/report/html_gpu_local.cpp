@@ -96,12 +96,15 @@ std::string fact_text(const HostFact& f) { return f.known() ? f.value : (f.note.
 std::string clocks_text(const GpuHostFacts& g) {
   if (!g.clocks_event_reasons.known()) return fact_text(g.clocks_event_reasons);
   const auto names = clock_reason_names(number_or_zero(g.clocks_event_reasons, 16));
-  return names.empty() ? "none holding clocks down" : fmt::format("{}", fmt::join(names, ", "));
+  return names.empty() ? "nothing" : fmt::format("{}", fmt::join(names, ", "));
 }
 
 std::string pcie_text(const TopoGpu& g) {
   if (g.pcie.gen <= 0) return "?";
-  return fmt::format("Gen{} x{} (max Gen{} x{})", g.pcie.gen, g.pcie.width, g.pcie.max_gen, g.pcie.max_width);
+  const bool at_max = g.pcie.gen >= g.pcie.max_gen && g.pcie.width >= g.pcie.max_width;
+  return at_max ? fmt::format("Gen{} x{}, its maximum", g.pcie.gen, g.pcie.width)
+                : fmt::format("Gen{} x{} of Gen{} x{}", g.pcie.gen, g.pcie.width, g.pcie.max_gen,
+                              g.pcie.max_width);
 }
 
 // Per GPU of the run: what the host stage read (NVML, sysfs, the kernel log).
@@ -113,8 +116,10 @@ std::string health_table(const Result& r) {
     const auto it = std::find_if(r.topology->gpus.begin(), r.topology->gpus.end(),
                                  [&](const TopoGpu& g) { return g.bus_id == bus; });
     const auto* facts = gpu_facts(scope, bus);
-    rows += fmt::format("<tr><td>{}</td><td>{}</td>", escape_html(gpu_label(r, bus)),
-                        it == r.topology->gpus.end() ? "?" : escape_html(pcie_text(*it)));
+    const bool known = it != r.topology->gpus.end();
+    rows += fmt::format("<tr><td title=\"{}\">{}</td><td>{}</td>", escape_html(bus),
+                        known ? fmt::format("GPU{}", it->index) : escape_html(bus),
+                        known ? escape_html(pcie_text(*it)) : "?");
     if (facts == nullptr) {
       rows += "<td colspan=\"4\">not read</td></tr>\n";
       continue;
@@ -128,8 +133,8 @@ std::string health_table(const Result& r) {
   }
   if (rows.empty()) return "";
   const auto xid = scope.facts != nullptr ? fact_text(scope.facts->xid_count) : std::string("?");
-  return "<table class=\"gpu-health\"><tr><th>GPU</th><th>PCIe link</th><th>clock event reasons</th><th>"
-         "uncorrected ECC errors</th><th>row remap pending / failed</th><th>persistence</th></tr>\n" +
+  return "<table class=\"gpu-health\"><tr><th>GPU</th><th>PCIe link</th><th>clocks held by</th><th>"
+         "ECC errors</th><th>row remaps waiting / failed</th><th>persistence</th></tr>\n" +
          rows +
          fmt::format("</table>\n<p class=\"note\">Xid lines in the kernel log: {}.</p>\n", escape_html(xid));
 }
