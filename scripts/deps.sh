@@ -26,10 +26,25 @@ fail() {
   exit 3
 }
 
+# Whether what PACKAGE provides is here: the package itself, or the same thing installed
+# another way (CMake from pip, headers from source; the GPU machines have both).
+present() {
+  dpkg -s "$1" > /dev/null 2>&1 && return 0
+  case $1 in
+    cmake) command -v cmake > /dev/null &&
+      printf '3.24\n%s\n' "$(cmake --version | head -1 | grep -oE '[0-9]+\.[0-9]+(\.[0-9]+)?')" | sort -VC ;;
+    make | g++ | git | python3) command -v "$1" > /dev/null ;;
+    libcli11-dev) [[ -f /usr/include/CLI/CLI.hpp || -f /usr/local/include/CLI/CLI.hpp ]] ;;
+    nlohmann-json3-dev) [[ -f /usr/include/nlohmann/json.hpp || -f /usr/local/include/nlohmann/json.hpp ]] ;;
+    libfmt-dev) [[ -f /usr/include/fmt/format.h || -f /usr/local/include/fmt/format.h ]] ;;
+    *) return 1 ;;
+  esac
+}
+
 install_debian() {
   local missing=() p
   for p in "$@"; do
-    dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
+    present "$p" || missing+=("$p")
   done
   [[ ${#missing[@]} -eq 0 ]] && return 0
   command -v apt-get > /dev/null ||

@@ -6,10 +6,8 @@
 #   scripts/one-gpu-check.sh [BUILD_DIR] [NVBANDWIDTH]
 #     BUILD_DIR    default build (fabricbench built there)
 #     NVBANDWIDTH  default build-nvbandwidth/obj/nvbandwidth: nvbandwidth 0.8 built from its public
-#                  source (github.com/NVIDIA/nvbandwidth) in that git-ignored folder, on the GPU
-#                  machine (it needs nvml.h and Boost's program_options):
-#                    cmake -S build-nvbandwidth/src -B build-nvbandwidth/obj -DCMAKE_CUDA_ARCHITECTURES=90
-#                    cmake --build build-nvbandwidth/obj -j
+#                  source (github.com/NVIDIA/nvbandwidth) in that git-ignored folder, with
+#                  scripts/build-nvbandwidth.sh SOURCE (on the development machine; carried over)
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -59,13 +57,13 @@ estimate() {  # NAME ARGS...: runs fabricbench ARGS, compares its first "about N
   python3 - "$name" "$out/$name.err" "$s" "$e" >> "$out/estimates.txt" <<'PY' || status=1
 import re, sys
 name, err, s, e = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-m = re.search(r"about (\d+) s", open(err).read())
+m = re.search(r"about (\d+(?:\.\d+)?) s", open(err).read())
 wall = (e - s) / 1e9
 if not m:
     print(f"{name:<14} {'none':>12} {wall:>10.1f} {'-':>8}  NO ESTIMATE"); sys.exit(1)
 est = float(m.group(1))
 dev = (est - wall) / wall
-print(f"{name:<14} {est:>12.0f} {wall:>10.1f} {dev * 100:>+7.0f}%  {'ok' if abs(dev) <= 0.30 else 'OUT (30%)'}")
+print(f"{name:<14} {est:>12.1f} {wall:>10.1f} {dev * 100:>+7.0f}%  {'ok' if abs(dev) <= 0.30 else 'OUT (30%)'}")
 sys.exit(0 if abs(dev) <= 0.30 else 1)
 PY
 }

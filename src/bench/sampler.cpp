@@ -78,6 +78,11 @@ int ops_per_batch(const Sampling& sampling, double per_op_s) {
   return ceil_ops(sampling.batch_target_s, per_op_s, std::max(1, sampling.max_ops_per_batch));
 }
 
+double prior_batches(double moved_s, double floor_s, double measured) {
+  constexpr double kLaunchBoundBatches = 80;
+  return moved_s < floor_s ? std::max(measured, kLaunchBoundBatches) : measured;
+}
+
 double point_seconds(const Sampling& sampling, double op_s, bool verified, double expected_batches) {
   const double verify = verified ? op_s : 0;
   const double warmup = sampling.warmup >= 0 ? sampling.warmup * op_s

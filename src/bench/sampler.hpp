@@ -60,6 +60,14 @@ inline constexpr double kLookAheadMaxS = 0.05;
 // (the doctor's first stage); 0: the sampler's usual count on a quiet fabric.
 double point_seconds(const Sampling& sampling, double op_s, bool verified, double expected_batches = 0);
 
+// Timed batches to expect of a point before its interval is met, for the estimates made before
+// it runs: `measured` (the mean a stage saw, or 0) for an operation bound by its bytes; for one
+// bound by the launch rate (`moved_s`, the bytes' share of its time, below `floor_s`, the
+// shortest operation) at least 80: the host's jitter has to average out (8 B - 4 MiB points on
+// one H200 took 11-200 batches, mean 130; an 8 B - 1 GiB sweep of two collectives 4.6, 5.8 and
+// 9.1 s in three calls, which 80 prices at 5.9 s), while larger ones took 6-11.
+double prior_batches(double moved_s, double floor_s, double measured);
+
 // Why a point stopped taking batches (the result's `sampling.stop`).
 enum class SamplingStop { none, target, budget, max_batches, count };
 std::string to_string(SamplingStop s);

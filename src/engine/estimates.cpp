@@ -20,10 +20,6 @@ constexpr double kSocketGbps = 2;        // and NCCL_SHM_DISABLE=1: NET/Socket, 
 // with a process per GPU (shared/REFERENCE.md).
 constexpr double kLatencyOneGpuUs = 6;
 constexpr double kLatencyUs = 10;
-// A point whose operation is bound by the launch rate rather than the bytes waits for the host's
-// jitter to average out: on one H200, 8 B - 4 MiB points took 11-200 timed batches (mean 130, the
-// cap 200), larger ones 6-11; the sampler's usual count (12) holds for the latter.
-constexpr double kLaunchBoundBatches = 120;
 // p2p's host side, as measured on an H200 host: a pattern written by one core, a region cleared
 // or checked.
 constexpr double kHostFillGbps = 2;
@@ -77,9 +73,8 @@ double estimate_plan_s(const Plan& plan, const FabricSpeed& speed) {
       const double moved_s = factor > 0 && speed.busbw_gbps > 0 ? gb(bytes * factor) / speed.busbw_gbps
                                                                 : gb(bytes) / std::max(1.0, speed.algbw_gbps);
       const double latency_s = speed.latency_us * 1e-6;
-      const double batches =
-          moved_s < latency_s ? std::max(speed.batches, kLaunchBoundBatches) : speed.batches;
-      total += point_seconds(plan.sampling, latency_s + moved_s, plan.check, batches);
+      total += point_seconds(plan.sampling, latency_s + moved_s, plan.check,
+                             prior_batches(moved_s, latency_s, speed.batches));
     }
   }
   return total;

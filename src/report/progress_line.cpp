@@ -10,15 +10,19 @@
 
 namespace fb {
 
-double estimate_left_s(const Sampling& sampling, bool verified, std::uint64_t last_bytes, double last_op_s,
+void SeenSpeed::add(std::uint64_t bytes, double op_s) {
+  if (op_s <= 0) return;
+  bytes_per_s = std::max(bytes_per_s, static_cast<double>(bytes) / op_s);
+  floor_op_s = floor_op_s > 0 ? std::min(floor_op_s, op_s) : op_s;
+}
+
+double estimate_left_s(const Sampling& sampling, bool verified, const SeenSpeed& seen,
                        const std::vector<std::uint64_t>& left_bytes, double overhead_s) {
-  // Seconds per byte at the latest point's bandwidth: the remaining points of a sweep are
-  // mostly larger, and reach at least that bandwidth, so this errs long.
-  const double s_per_byte = last_bytes > 0 ? last_op_s / static_cast<double>(last_bytes) : 0;
   double total = 0;
   for (const auto b : left_bytes) {
-    const double op_s = std::max(last_op_s > 0 ? 1e-6 : 0.0, s_per_byte * static_cast<double>(b));
-    total += point_seconds(sampling, op_s, verified) + overhead_s;
+    const double moved_s = seen.bytes_per_s > 0 ? static_cast<double>(b) / seen.bytes_per_s : 0;
+    const double op_s = std::max(seen.floor_op_s, moved_s);
+    total += point_seconds(sampling, op_s, verified, prior_batches(moved_s, seen.floor_op_s, 0)) + overhead_s;
   }
   return total;
 }
@@ -34,10 +38,11 @@ double ProgressLine::since(Clock::time_point t) const {
 void ProgressLine::point(const Result& result, std::size_t run, std::size_t point) {
   const Point& p = result.runs.at(run).points.at(point);
   const double op_s = p.time_us.median * 1e-6;
+  seen_.add(p.bytes, op_s);
   if (done_ == 0)
     first_point_ = Clock::now();  // the gap before it is start-up, not a point's cost
   else
-    modelled_s_ += point_seconds(sampling_, op_s, verified_);
+    modelled_s_ += point_seconds(sampling_, op_s, verified_, p.time_us.n);  // the batches it took
   ++done_;
   if (done_ >= planned_.size() || since(last_line_) < every_s_) return;
   last_line_ = Clock::now();
@@ -46,7 +51,7 @@ void ProgressLine::point(const Result& result, std::size_t run, std::size_t poin
       done_ > 1 ? std::max(0.0, (measured_s - modelled_s_) / static_cast<double>(done_ - 1)) : 0;
   const std::vector<std::uint64_t> left(planned_.begin() + static_cast<std::ptrdiff_t>(done_),
                                         planned_.end());
-  const double left_s = estimate_left_s(sampling_, verified_, p.bytes, op_s, left, overhead_s);
+  const double left_s = estimate_left_s(sampling_, verified_, seen_, left, overhead_s);
   fmt::print(out_, "fabricbench: {} of {} points in {:.1f} s ({} {} done), about {:.0f} s left\n", done_,
              planned_.size(), since(start_), result.runs.at(run).collective, format_bytes(p.bytes),
              std::max(1.0, left_s));
