@@ -1,6 +1,7 @@
 // libFuzzer target: a saved NVML readout (topo --nvml-file). Malformed: Error(usage), nothing else.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.hpp"

@@ -2,6 +2,7 @@
 // Error(usage); a loaded one must write back as JSON.
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/error.hpp"

@@ -24,9 +24,11 @@ struct BridgeAcs {
 
 struct GpuHostFacts {
   std::string bus_id;
-  HostFact iommu_group_type;          // "identity" (passthrough), "DMA", "DMA-FQ"; "none": no group
-  HostFact persistence_mode;          // "enabled" | "disabled"
-  HostFact clocks_event_reasons;      // NVML's bit mask, "0x0000000000000001"
+  HostFact iommu_group_type;      // "identity" (passthrough), "DMA", "DMA-FQ"; "none": no group
+  HostFact persistence_mode;      // "enabled" | "disabled"
+  HostFact clocks_event_reasons;  // NVML's bit mask, "0x0000000000000001"
+  HostFact sm_clock_max_mhz;      // the SM clock's maximum, "1980"
+  HostFact sm_clock_target_mhz;   // the applications clock it runs to under load (lowered: nvidia-smi -ac)
   HostFact ecc_uncorrected_volatile;  // uncorrected ECC errors since the driver loaded
   HostFact remapped_rows_pending;     // "0" | "1": a row remap waits for a GPU reset
   HostFact remapped_rows_failure;     // "0" | "1": a remap failed (no spare rows)

@@ -46,6 +46,8 @@ void print_host_facts(std::ostream& out, const HostFacts& facts) {
     line(out, "IOMMU group " + g.bus_id, g.iommu_group_type);
     line(out, "persistence " + g.bus_id, g.persistence_mode);
     line(out, "clock event reasons " + g.bus_id, g.clocks_event_reasons);
+    line(out, "SM clock max (MHz) " + g.bus_id, g.sm_clock_max_mhz);
+    line(out, "SM clock target (MHz) " + g.bus_id, g.sm_clock_target_mhz);
     line(out, "uncorrected ECC " + g.bus_id, g.ecc_uncorrected_volatile);
     line(out, "row remap pending " + g.bus_id, g.remapped_rows_pending);
   }

@@ -99,6 +99,13 @@ std::string clocks_text(const GpuHostFacts& g) {
   return names.empty() ? "nothing" : fmt::format("{}", fmt::join(names, ", "));
 }
 
+// "1980 of 1980 MHz": what the SM clock runs to under load (the applications clock) of its maximum.
+std::string sm_clock_text(const GpuHostFacts& g) {
+  if (!g.sm_clock_max_mhz.known()) return fact_text(g.sm_clock_max_mhz);
+  if (!g.sm_clock_target_mhz.known()) return fmt::format("max {} MHz", g.sm_clock_max_mhz.value);
+  return fmt::format("{} of {} MHz", g.sm_clock_target_mhz.value, g.sm_clock_max_mhz.value);
+}
+
 std::string pcie_text(const TopoGpu& g) {
   if (g.pcie.gen <= 0) return "?";
   const bool at_max = g.pcie.gen >= g.pcie.max_gen && g.pcie.width >= g.pcie.max_width;
@@ -121,19 +128,20 @@ std::string health_table(const Result& r) {
                         known ? fmt::format("GPU{}", it->index) : escape_html(bus),
                         known ? escape_html(pcie_text(*it)) : "?");
     if (facts == nullptr) {
-      rows += "<td colspan=\"4\">not read</td></tr>\n";
+      rows += "<td colspan=\"5\">not read</td></tr>\n";
       continue;
     }
-    rows +=
-        fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", escape_html(clocks_text(*facts)),
-                    escape_html(fact_text(facts->ecc_uncorrected_volatile)),
-                    escape_html(fact_text(facts->remapped_rows_pending) + " / " +
-                                fact_text(facts->remapped_rows_failure)),
-                    escape_html(fact_text(facts->persistence_mode)));
+    rows += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        escape_html(sm_clock_text(*facts)), escape_html(clocks_text(*facts)),
+                        escape_html(fact_text(facts->ecc_uncorrected_volatile)),
+                        escape_html(fact_text(facts->remapped_rows_pending) + " / " +
+                                    fact_text(facts->remapped_rows_failure)),
+                        escape_html(fact_text(facts->persistence_mode)));
   }
   if (rows.empty()) return "";
   const auto xid = scope.facts != nullptr ? fact_text(scope.facts->xid_count) : std::string("?");
-  return "<table class=\"gpu-health\"><tr><th>GPU</th><th>PCIe link</th><th>clocks held by</th><th>"
+  return "<table class=\"gpu-health\"><tr><th>GPU</th><th>PCIe link</th><th>SM clock</th><th>clocks held "
+         "by</th><th>"
          "ECC errors</th><th>row remaps waiting / failed</th><th>persistence</th></tr>\n" +
          rows +
          fmt::format("</table>\n<p class=\"note\">Xid lines in the kernel log: {}.</p>\n", escape_html(xid));

@@ -221,6 +221,7 @@ HostFacts probe_host(const fs::path& root, const std::vector<TopoGpu>& gpus, boo
     }
     const HostFact absent{"", "NVML", health ? "NVML does not list this GPU" : why};
     g.persistence_mode = g.clocks_event_reasons = g.ecc_uncorrected_volatile = absent;
+    g.sm_clock_max_mhz = g.sm_clock_target_mhz = absent;
     g.remapped_rows_pending = g.remapped_rows_failure = g.retired_pages_pending = absent;
   }
   return out;

@@ -173,6 +173,8 @@ constexpr int kEccVolatile = 0;     // NVML_VOLATILE_ECC: since the driver loade
 struct NvmlHealthApi {
   nvmlReturn_t (*PersistenceMode)(nvmlDevice_t, nvmlEnableState_t*);
   nvmlReturn_t (*ClocksEventReasons)(nvmlDevice_t, unsigned long long*);
+  nvmlReturn_t (*MaxClockInfo)(nvmlDevice_t, int, unsigned*);
+  nvmlReturn_t (*ApplicationsClock)(nvmlDevice_t, int, unsigned*);
   nvmlReturn_t (*TotalEccErrors)(nvmlDevice_t, int, int, unsigned long long*);
   nvmlReturn_t (*RemappedRows)(nvmlDevice_t, unsigned*, unsigned*, unsigned*, unsigned*);
   nvmlReturn_t (*RetiredPagesPending)(nvmlDevice_t, nvmlEnableState_t*);
@@ -183,6 +185,8 @@ void bind_health(void* lib, NvmlHealthApi& h) {
   // Renamed in driver 535 ("throttle" became "event"); the same call and bits.
   if (!bind(lib, h.ClocksEventReasons, "nvmlDeviceGetCurrentClocksEventReasons"))
     bind(lib, h.ClocksEventReasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
+  bind(lib, h.MaxClockInfo, "nvmlDeviceGetMaxClockInfo");
+  bind(lib, h.ApplicationsClock, "nvmlDeviceGetApplicationsClock");
   bind(lib, h.TotalEccErrors, "nvmlDeviceGetTotalEccErrors");
   bind(lib, h.RemappedRows, "nvmlDeviceGetRemappedRows");
   bind(lib, h.RetiredPagesPending, "nvmlDeviceGetRetiredPagesPendingStatus");
@@ -218,6 +222,16 @@ void read_clock_and_persistence(const Nvml& n, const NvmlHealthApi& h, nvmlDevic
     g.clocks_event_reasons =
         nvml_fact(n, "nvmlDeviceGetCurrentClocksEventReasons", r, fmt::format("{:#018x}", reasons));
   }
+  constexpr int kClockSm = 1;  // NVML_CLOCK_SM
+  g.sm_clock_max_mhz = missing_call("nvmlDeviceGetMaxClockInfo");
+  g.sm_clock_target_mhz = missing_call("nvmlDeviceGetApplicationsClock");
+  unsigned mhz = 0;
+  if (h.MaxClockInfo)
+    g.sm_clock_max_mhz = nvml_fact(n, "nvmlDeviceGetMaxClockInfo(SM)", h.MaxClockInfo(dev, kClockSm, &mhz),
+                                   std::to_string(mhz));
+  if (h.ApplicationsClock)
+    g.sm_clock_target_mhz = nvml_fact(n, "nvmlDeviceGetApplicationsClock(SM)",
+                                      h.ApplicationsClock(dev, kClockSm, &mhz), std::to_string(mhz));
 }
 
 void read_memory_health(const Nvml& n, const NvmlHealthApi& h, nvmlDevice_t dev, GpuHostFacts& g) {

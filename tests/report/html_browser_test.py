@@ -3,8 +3,8 @@
 checks what a reader sees.
 
 usage: html_browser_test.py FABRICBENCH FIXTURES_DIR OUT_DIR
-For each result document (real 2 x H200 results and the synthetic ones: 8-GPU NVSwitch, MI300X,
-PCIe, 16 GPUs, one GPU, a failed run), `report --baseline`, and `compare -o diff.html`, at 1280 and
+For each result document (real 2 x H200 and one-H200 results and the synthetic ones: 8-GPU
+NVSwitch, MI300X, PCIe, 16 GPUs, one GPU, a failed run), `report --baseline`, and `compare -o diff.html`, at 1280 and
 800 px: the banner's outcome, every chart's series, the heatmap's cells, the machine's GPUs, no text
 over other text, nothing cut off, every point where its value puts it on the axes. Screenshots of
 each land in OUT_DIR. A document with 1000 GPU ids must give a bounded page. Exit 0 when all hold.
@@ -37,6 +37,7 @@ PAGES = {
     "pcie8": ("synthetic-pcie8.json", "errors"),
     "16gpu-pairs": ("synthetic-16gpu-pairs.json", "healthy"),
     "1gpu": ("synthetic-1gpu.json", "healthy"),
+    "h200x1-doctor": ("h200x1-doctor.json", "healthy"),
     "failed": ("synthetic-failed.json", "failed"),
 }
 

@@ -36,6 +36,8 @@ inline constexpr const char* kEveryFieldJson = R"({
         "iommu_group_type" : {"value" : "DMA-FQ", "source" : "iommu_group/type", "note" : ""},
         "persistence_mode" : {"value" : "disabled", "source" : "NVML pm", "note" : ""},
         "clocks_event_reasons" : {"value" : "0x0000000000000048", "source" : "NVML ce", "note" : ""},
+        "sm_clock_max_mhz" : {"value" : "1980", "source" : "NVML mc", "note" : ""},
+        "sm_clock_target_mhz" : {"value" : "1500", "source" : "NVML ac", "note" : ""},
         "ecc_uncorrected_volatile" : {"value" : "3", "source" : "NVML ecc", "note" : ""},
         "remapped_rows_pending" : {"value" : "1", "source" : "NVML rr", "note" : ""},
         "remapped_rows_failure" : {"value" : "0", "source" : "NVML rr", "note" : ""},
@@ -152,6 +154,8 @@ inline fb::HostFacts every_field_host_facts() {
   g.iommu_group_type = {"DMA-FQ", "iommu_group/type", ""};
   g.persistence_mode = {"disabled", "NVML pm", ""};
   g.clocks_event_reasons = {"0x0000000000000048", "NVML ce", ""};
+  g.sm_clock_max_mhz = {"1980", "NVML mc", ""};
+  g.sm_clock_target_mhz = {"1500", "NVML ac", ""};
   g.ecc_uncorrected_volatile = {"3", "NVML ecc", ""};
   g.remapped_rows_pending = {"1", "NVML rr", ""};
   g.remapped_rows_failure = {"0", "NVML rr", ""};

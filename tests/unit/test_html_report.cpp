@@ -109,6 +109,8 @@ TEST(HtmlReport, EachGpuOnItsOwnWithItsExpectationsAndHealth) {
     facts.gpus[i].bus_id = r.topology->gpus[i].bus_id;
     facts.gpus[i].clocks_event_reasons = {i == 0 ? "0x0000000000000004" : "0x0000000000000000", "NVML", ""};
     facts.gpus[i].ecc_uncorrected_volatile = {"0", "NVML", ""};
+    facts.gpus[i].sm_clock_max_mhz = {"1980", "NVML", ""};
+    facts.gpus[i].sm_clock_target_mhz = {i == 0 ? "1980" : "1500", "NVML", ""};
   }
   facts.xid_count = {"0", "/dev/kmsg", ""};
   r.host.config = facts;
@@ -123,6 +125,7 @@ TEST(HtmlReport, EachGpuOnItsOwnWithItsExpectationsAndHealth) {
   EXPECT_NE(html.find("<table class=\"gpu-health\">"), std::string::npos);  // the host stage's facts
   EXPECT_NE(html.find("<td>SW power cap</td>"), std::string::npos);
   EXPECT_NE(html.find("<td>nothing</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>1500 of 1980 MHz</td>"), std::string::npos);  // an applications clock set low
   EXPECT_NE(html.find("Xid lines in the kernel log: 0."), std::string::npos);
   EXPECT_EQ(html.find("one-gpu-next"), std::string::npos);  // two GPUs: no one-GPU advice
   const auto one = fb::html_report(result_fixture("synthetic-1gpu.json"));

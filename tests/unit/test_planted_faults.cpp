@@ -40,7 +40,7 @@ TEST_P(Healthy, NoWarningOrErrorWithOnePercentNoise) {
 
 INSTANTIATE_TEST_SUITE_P(RealDocuments, Healthy,
                          testing::Values("h200x2-doctor-quick", "h200x2-combined",
-                                         "h200x2-run-6coll-1M-4G-procs"));
+                                         "h200x2-run-6coll-1M-4G-procs", "h200x1-doctor"));
 
 TEST(PlantedFaults, FailedRunIsAnError) {
   auto r = doctor();
