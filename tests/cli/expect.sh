@@ -6,12 +6,19 @@ run() {  # run ARGS... -> sets out, rc
   rc=$?
 }
 
+# Whether the last run exited CODE with NEEDLE in its output; says why and sets fail=1 if not.
+matches() {  # CODE NEEDLE ARGS...
+  local code=$1 needle=$2
+  shift 2
+  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: ${out:0:300}"; fail=1; return 1; fi
+  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return 1; fi
+}
+
 expect() {
   local code=$1 needle=$2
   shift 2
   run "$@"
-  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: ${out:0:300}"; fail=1; return; fi
-  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return; fi
+  matches "$code" "$needle" "$@" || return
   echo "ok: fabricbench $* -> $code${EXPECT_SHOW:+ ($out)}"
 }
 
@@ -21,8 +28,7 @@ expect_line() {
   local code=$1 needle=$2
   shift 2
   run "$@"
-  if [[ $rc -ne $code ]]; then echo "FAIL: fabricbench $* exited $rc, expected $code: ${out:0:300}"; fail=1; return; fi
-  if [[ "$out" != *"$needle"* ]]; then echo "FAIL: fabricbench $*: no '$needle' in: ${out:0:300}"; fail=1; return; fi
+  matches "$code" "$needle" "$@" || return
   if [[ "$out" == *$'\n'* || "$out" != "fabricbench: error: "* ]]; then
     echo "FAIL: fabricbench $*: not one line starting 'fabricbench: error: ': ${out:0:300}"; fail=1; return
   fi
