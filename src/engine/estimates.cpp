@@ -101,26 +101,29 @@ double pair_s(const P2pPlan& plan, const TopoPair& p, bool first_of_pair) {
   return s + chase_s(plan, kPeerLatencyNs);
 }
 
+// What a GPU's host link carries as trained now, by copy engine or SM copy (10 GB/s where unknown).
+double host_link_gbps(const TopoGpu* g, bool sm) {
+  const auto c = g != nullptr ? host_ce_ceiling(*g, false, sm) : PathCeiling{};
+  return c.known() ? c.gbps : kUnknownGbps;
+}
+
 // One GPU on its own: its host link each way by copy engine and SM copy, its memory copy, the
 // host side's fill, clears and checks and the pinning of its buffer, its host latency.
 double gpu_s(const P2pPlan& plan, const TopoGpu* g) {
-  const double ce = g && host_ce_ceiling(*g, false).known() ? host_ce_ceiling(*g, false).gbps : kUnknownGbps;
-  const double sm =
-      g && host_ce_ceiling(*g, false, true).known() ? host_ce_ceiling(*g, false, true).gbps : kUnknownGbps;
   const double bytes = gb(static_cast<double>(plan.bytes));
-  return 2 * test_gb(plan) / ce + 2 * test_gb(plan) / sm + test_gb(plan) / kLocalCopyGbps +
-         bytes / kHostFillGbps + 4 * bytes / kHostTouchGbps + bytes / kPinGbps +
-         chase_s(plan, kHostLatencyNs);
+  return 2 * test_gb(plan) / host_link_gbps(g, false) + 2 * test_gb(plan) / host_link_gbps(g, true) +
+         test_gb(plan) / kLocalCopyGbps + bytes / kHostFillGbps + 4 * bytes / kHostTouchGbps +
+         bytes / kPinGbps + chase_s(plan, kHostLatencyNs);
 }
 
 // Every GPU's host link at once, each way: shared uplinks leave about half the slowest link each.
 double all_at_once_s(const P2pPlan& plan, const Topology& t) {
   double slowest = 0;
-  for (const int g : plan.gpus)
-    if (const auto* tg = t.find_gpu(g); tg && host_ce_ceiling(*tg, false).known())
-      slowest = slowest > 0 ? std::min(slowest, host_ce_ceiling(*tg, false).gbps)
-                            : host_ce_ceiling(*tg, false).gbps;
-  return 2 * test_gb(plan) / (std::max(kUnknownGbps, slowest) / 2);
+  for (const int g : plan.gpus) {
+    const double link = host_link_gbps(t.find_gpu(g), false);
+    slowest = slowest > 0 ? std::min(slowest, link) : link;
+  }
+  return 2 * test_gb(plan) / (slowest / 2);
 }
 
 }  // namespace
