@@ -24,7 +24,9 @@ elif [[ -x /opt/rocm/llvm/bin/clang++ ]]; then
   configure_args+=(-DFABRICBENCH_GPU=hip -DCMAKE_HIP_COMPILER=/opt/rocm/llvm/bin/clang++ -DCMAKE_PREFIX_PATH=/opt/rocm)
   archs=$(/opt/rocm/bin/rocm_agent_enumerator 2> /dev/null | grep -v '^gfx000$' | sort -u | paste -sd';' || true)
   [[ -z $archs ]] || configure_args+=("-DCMAKE_HIP_ARCHITECTURES=$archs")
-elif ! command -v hipcc > /dev/null; then
+elif command -v hipcc > /dev/null; then
+  configure_args+=(-DFABRICBENCH_GPU=hip)  # Debian's ROCm (hipcc, libamdhip64-dev): cmake/gpu_backend.cmake
+else
   fail "no GPU compiler found: install the CUDA toolkit (nvcc: https://developer.nvidia.com/cuda-downloads) for NVIDIA GPUs, or ROCm (hipcc) for AMD GPUs, then run this again"
 fi
 
