@@ -65,7 +65,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   add_gpus(result, plan.gpus);
 
   if (!o.measure.quiet) {
-    const auto speed = prior_speed(*result.topology, plan.gpus, nccl_settings(plan));
+    const auto speed = after_other_workers(prior_speed(*result.topology, plan.gpus, nccl_settings(plan)));
     const AlgosGrid grid{plan.sizes, request.algos, request.protos, 0, false};
     fmt::print(
         stderr, "fabricbench: {} configurations of {} sizes on {} GPU{}, about {}\n",

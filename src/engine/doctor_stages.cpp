@@ -112,9 +112,10 @@ StagePlan plan_scaling(const DoctorContext& ctx) {
 // As its plan would cut it at the prior speed.
 double prior_scaling_s(const DoctorContext& ctx) {
   DoctorContext at_prior = ctx;
-  at_prior.speed = ctx.prior;
+  at_prior.speed = after_other_workers(ctx.prior);
   const auto plan = plan_scaling(at_prior);
-  return estimate_scaling_s(plan.scaling_bytes, scaling_counts(ctx), ctx.prior, ctx.collectives.sampling);
+  return estimate_scaling_s(plan.scaling_bytes, scaling_counts(ctx), at_prior.speed,
+                            ctx.collectives.sampling);
 }
 
 StageOutput measure_scaling(const DoctorContext& ctx) {
@@ -155,8 +156,8 @@ StagePlan plan_algorithms(const DoctorContext& ctx) {
 
 double prior_algorithms_s(const DoctorContext& ctx) {
   DoctorContext at_prior = ctx;
-  at_prior.speed = ctx.prior;
-  return estimate_algos_s(plan_algorithms(at_prior).algos, ctx.prior, ctx.collectives.sampling);
+  at_prior.speed = after_other_workers(ctx.prior);
+  return estimate_algos_s(plan_algorithms(at_prior).algos, at_prior.speed, ctx.collectives.sampling);
 }
 
 Plan algorithms_plan(const DoctorContext& ctx, const std::vector<std::uint64_t>& sizes) {
@@ -182,8 +183,8 @@ StagePlan plan_choices(const DoctorContext& ctx) {
 
 double prior_choices_s(const DoctorContext& ctx) {
   DoctorContext at_prior = ctx;
-  at_prior.speed = ctx.prior;
-  return estimate_choices_s(plan_choices(at_prior).algos.sizes, ctx.prior);
+  at_prior.speed = after_other_workers(ctx.prior);
+  return estimate_choices_s(plan_choices(at_prior).algos.sizes, at_prior.speed);
 }
 
 // NCCL's logged probe, one operation per size: what the fallback finding and the default

@@ -20,14 +20,18 @@ constexpr double kSocketGbps = 2;        // and NCCL_SHM_DISABLE=1: NET/Socket, 
 // with a process per GPU (shared/REFERENCE.md).
 constexpr double kLatencyOneGpuUs = 6;
 constexpr double kLatencyUs = 10;
+// A further set of workers first waits for the previous one's exit (its CUDA context torn down):
+// algos on one H200 took 11.4-13.3 s for 8 sets where their spawns and points come to 9.2 s.
+constexpr double kWorkerExitS = 0.4;
 // p2p's host side, as measured on an H200 host: a pattern written by one core, a region cleared
-// or checked.
-constexpr double kHostFillGbps = 2;
+// or checked, 512 MiB of fresh memory pinned (its first touch included); with them the one-GPU
+// p2p without latency tests came to 4.9 s.
+constexpr double kHostFillGbps = 1;
 constexpr double kHostTouchGbps = 10;
 constexpr double kP2pSetupS = 0.2;       // CUDA context, buffers, peer access: 0.17 s on one H200
 constexpr double kHostLatencyNs = 1200;  // one dependent load from pinned host memory
 constexpr double kPeerLatencyNs = 900;   // and from a peer over NVLink
-constexpr double kPinGbps = 20;          // cudaHostRegister of the pinned buffers
+constexpr double kPinGbps = 1;           // cudaHostRegister of fresh pages
 
 bool set(const std::map<std::string, std::string>& env, const char* name) {
   const auto it = env.find(name);
@@ -60,6 +64,11 @@ FabricSpeed prior_speed(const Topology& t, const std::vector<int>& gpus,
   if (set(env, "NCCL_P2P_DISABLE") && set(env, "NCCL_SHM_DISABLE")) s.busbw_gbps = kSocketGbps;
   s.algbw_gbps = s.busbw_gbps * n / (2.0 * (n - 1));  // all_reduce's bus factor
   return s;
+}
+
+FabricSpeed after_other_workers(FabricSpeed speed) {
+  speed.start_s += kWorkerExitS;
+  return speed;
 }
 
 double estimate_plan_s(const Plan& plan, const FabricSpeed& speed) {

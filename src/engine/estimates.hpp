@@ -26,6 +26,9 @@ FabricSpeed prior_speed(const Topology& t, const std::vector<int>& gpus,
 // The NCCL settings a plan's workers run with: the process's NCCL_* variables, the plan's on top.
 std::map<std::string, std::string> nccl_settings(const Plan& plan);
 
+// `speed` for a set of workers that starts after another's: it waits for that one's exit.
+FabricSpeed after_other_workers(FabricSpeed speed);
+
 // One set of workers and every point of `plan` at `speed` (each collective's bus bytes at its
 // busbw; on one GPU every byte at the local copy rate).
 double estimate_plan_s(const Plan& plan, const FabricSpeed& speed);

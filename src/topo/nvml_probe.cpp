@@ -225,13 +225,17 @@ void read_clock_and_persistence(const Nvml& n, const NvmlHealthApi& h, nvmlDevic
   constexpr int kClockSm = 1;  // NVML_CLOCK_SM
   g.sm_clock_max_mhz = missing_call("nvmlDeviceGetMaxClockInfo");
   g.sm_clock_target_mhz = missing_call("nvmlDeviceGetApplicationsClock");
-  unsigned mhz = 0;
-  if (h.MaxClockInfo)
-    g.sm_clock_max_mhz = nvml_fact(n, "nvmlDeviceGetMaxClockInfo(SM)", h.MaxClockInfo(dev, kClockSm, &mhz),
-                                   std::to_string(mhz));
-  if (h.ApplicationsClock)
-    g.sm_clock_target_mhz = nvml_fact(n, "nvmlDeviceGetApplicationsClock(SM)",
-                                      h.ApplicationsClock(dev, kClockSm, &mhz), std::to_string(mhz));
+  // Each call before its value is formatted (as arguments of one call they would be unordered).
+  if (h.MaxClockInfo) {
+    unsigned mhz = 0;
+    const auto r = h.MaxClockInfo(dev, kClockSm, &mhz);
+    g.sm_clock_max_mhz = nvml_fact(n, "nvmlDeviceGetMaxClockInfo(SM)", r, std::to_string(mhz));
+  }
+  if (h.ApplicationsClock) {
+    unsigned mhz = 0;
+    const auto r = h.ApplicationsClock(dev, kClockSm, &mhz);
+    g.sm_clock_target_mhz = nvml_fact(n, "nvmlDeviceGetApplicationsClock(SM)", r, std::to_string(mhz));
+  }
 }
 
 void read_memory_health(const Nvml& n, const NvmlHealthApi& h, nvmlDevice_t dev, GpuHostFacts& g) {
