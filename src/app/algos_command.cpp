@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <set>

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <iostream>
 
 #include "analyse/p2p_analysis.hpp"
