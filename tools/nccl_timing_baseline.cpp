@@ -80,22 +80,21 @@ std::vector<double> time_size(const fb::NcclApi& api, const Job& job, ncclComm_t
   std::vector<double> avg;
   for (int k = 0; k < job.repeats; ++k) {
     double t = 0;  // also the barrier before each batch, as nccl-tests' Barrier()
-    cudaMemcpy(t_dev, &t, sizeof t, cudaMemcpyHostToDevice);
+    check(cudaMemcpy(t_dev, &t, sizeof t, cudaMemcpyHostToDevice) == cudaSuccess, "cudaMemcpy");
     api.AllReduce(t_dev, t_dev, 1, ncclFloat64, ncclSum, comm, s);
     complete();
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < job.iters; ++i) launch(i);
     complete();
     t = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / job.iters;
-    cudaMemcpy(t_dev, &t, sizeof t, cudaMemcpyHostToDevice);
+    check(cudaMemcpy(t_dev, &t, sizeof t, cudaMemcpyHostToDevice) == cudaSuccess, "cudaMemcpy");
     api.AllReduce(t_dev, t_dev, 1, ncclFloat64, ncclSum, comm, s);
     complete();
-    cudaMemcpy(&t, t_dev, sizeof t, cudaMemcpyDeviceToHost);
+    check(cudaMemcpy(&t, t_dev, sizeof t, cudaMemcpyDeviceToHost) == cudaSuccess, "cudaMemcpy");
     avg.push_back(t / nranks);
   }
-  cudaFree(in);
-  cudaFree(out);
-  cudaFree(t_dev);
+  check(cudaFree(in) == cudaSuccess && cudaFree(out) == cudaSuccess && cudaFree(t_dev) == cudaSuccess,
+        "cudaFree");
   return avg;
 }
 
