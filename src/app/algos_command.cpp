@@ -48,10 +48,9 @@ AlgosTable table_of(const Plan& plan, AlgosSweep& sweep) {
 int algos_command(const AlgosOptions& o, const std::vector<std::string>& command_line) {
   const AlgosRequest request = algos_request(o);  // usage errors first, before touching GPU or NCCL
   gpu::device_count();
-  auto lib = NcclLibrary::load(request.measure.nccl_lib);
-  auto machine = probe_machine_facts(*lib);
+  auto lib = NcclLibrary::load(request.measure.settings.nccl_lib);
+  const auto machine = probe_machine_facts(*lib);
   const JobSession* job = JobSession::current();
-  if (job != nullptr) machine.mpi_local_ranks = job->local_ranks();
   Plan plan = build_plan(request.measure, machine);
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"})
     if (std::getenv(var))
@@ -65,12 +64,13 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
 
   if (!o.measure.quiet) {
     const auto speed = after_other_workers(prior_speed(*result.topology, plan.gpus, nccl_settings(plan)));
-    const AlgosGrid grid{plan.sizes, request.algos, request.protos, 0, false};
-    fmt::print(
-        stderr, "fabricbench: {} configurations of {} sizes on {} GPU{}, about {}\n",
-        forced_pairs(request.algos, request.protos, false).size() + 1, plan.sizes.size(), plan.nranks(),
-        plan.nranks() == 1 ? "" : "s",
-        format_seconds(estimate_choices_s(plan.sizes, speed) + estimate_algos_s(grid, speed, plan.sampling)));
+    const auto& sizes = request.measure.sizes;
+    const AlgosGrid grid{sizes, request.algos, request.protos, 0, false};
+    fmt::print(stderr, "fabricbench: {} configurations of {} sizes on {} GPU{}, about {}\n",
+               forced_pairs(request.algos, request.protos, false).size() + 1, sizes.size(), plan.nranks(),
+               plan.nranks() == 1 ? "" : "s",
+               format_seconds(estimate_choices_s(sizes, speed) +
+                              estimate_algos_s(grid, speed, plan.settings.sampling)));
   }
   AlgosSweep sweep;
   {

@@ -21,7 +21,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
             folder.begin(r);
           },
       .planned = [&](int stages,
-                     double estimate_s) { console.planned(stages, estimate_s, request.budget_s); },
+                     double estimate_s) { console.planned(stages, estimate_s, request.budget_or_default()); },
       .stage = [&](const DoctorStage& stage, int number, int total,
                    const std::string& estimate) { console.stage(number, total, stage.what, estimate); },
       .cut = [&](const DoctorCut& cut) { console.cut(cut); },

@@ -36,12 +36,12 @@ namespace fb {
 namespace {
 
 // Sizes a collective cannot run because they round to zero elements per rank are said, not hidden.
-void warn_dropped_sizes(const Plan& plan) {
+void warn_dropped_sizes(const RunRequest& request, const Plan& plan) {
   for (const auto& run : plan.runs) {
     const auto elem = dtype_info(run.dtype).size;
     const auto& spec = collective(run.collective);
     std::vector<std::string> dropped;
-    for (const auto bytes : plan.sizes)
+    for (const auto bytes : request.sizes)
       if (spec.counts(bytes / elem, plan.nranks(), elem).reported_elements() == 0)
         dropped.push_back(std::to_string(bytes));
     if (!dropped.empty())
@@ -69,7 +69,7 @@ int end_failed_run(const RunOptions& options, const Plan& plan, const PlanOutcom
 std::vector<std::uint64_t> planned_bytes(const Plan& plan) {
   std::vector<std::uint64_t> bytes;
   for (const auto& run : plan.runs)
-    for (const auto& p : plan_points(plan, run)) bytes.push_back(p.bytes);
+    for (const auto& p : run.points) bytes.push_back(p.bytes);
   return bytes;
 }
 
@@ -88,13 +88,12 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   std::vector<StartupPhase> startup{{"CUDA driver start-up", ms_since_process_start()}};
   gpu::device_count();  // no GPU: an environment error, before loading NCCL
   startup.push_back({"loading NCCL, describing the GPUs", ms_since_process_start()});
-  auto lib = NcclLibrary::load(request.nccl_lib);
-  auto machine = probe_machine_facts(*lib);
+  auto lib = NcclLibrary::load(request.settings.nccl_lib);
+  const auto machine = probe_machine_facts(*lib);
   startup.push_back({"building the plan, probing the topology", ms_since_process_start()});
   JobSession* job = JobSession::current();
-  if (job != nullptr) machine.mpi_local_ranks = job->local_ranks();
   Plan plan = build_plan(request, machine);
-  warn_dropped_sizes(plan);
+  warn_dropped_sizes(request, plan);
 
   Result result = make_result_header(command_line, lib.get());
   add_gpus(result, plan.gpus);
@@ -115,7 +114,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   if (!options.json_path.empty()) reporters.add(std::make_unique<JsonReporter>(options.json_path));
   if (!options.csv_path.empty()) reporters.add(std::make_unique<CsvReporter>(options.csv_path));
   if (!options.quiet)
-    reporters.add(std::make_unique<ProgressLine>(stderr, points, plan.sampling, plan.check));
+    reporters.add(
+        std::make_unique<ProgressLine>(stderr, points, plan.settings.sampling, plan.settings.check));
   reporters.begin(result);
 
   // Runs appear in the result as their first point arrives.

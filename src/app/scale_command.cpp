@@ -21,7 +21,7 @@ namespace fb {
 int scale_command(const ScaleOptions& o, const std::vector<std::string>& command_line) {
   const ScaleRequest request = scale_request(o);  // usage errors first, before touching GPU or NCCL
   gpu::device_count();                            // no GPU: an environment error, before loading NCCL
-  auto lib = NcclLibrary::load(request.measure.nccl_lib);
+  auto lib = NcclLibrary::load(request.measure.settings.nccl_lib);
   const auto facts = probe_machine_facts(*lib);
 
   Result result = make_result_header(command_line, lib.get());

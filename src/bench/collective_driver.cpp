@@ -51,8 +51,8 @@ class Driver {
       auto g = std::make_unique<LocalGpu>();
       g->device = local.devices[i];
       g->rank = local.ranks[i];
-      g->send = CommBuffer(coll, needs_.send, plan.alloc);
-      g->recv = CommBuffer(coll, needs_.recv, plan.alloc);
+      g->send = CommBuffer(coll, needs_.send, plan.settings.alloc);
+      g->recv = CommBuffer(coll, needs_.recv, plan.settings.alloc);
       g->barrier_word = gpu::DeviceBuffer(sizeof(float));
       fill(*g);
       gpus_.push_back(std::move(g));
@@ -63,7 +63,7 @@ class Driver {
   void run_all() {
     for (std::size_t r = 0; r < plan_.runs.size(); ++r) {
       const auto& run = plan_.runs[r];
-      for (const auto& p : plan_points(plan_, run)) {
+      for (const auto& p : run.points) {
         sink_.begin(label(run, p));
         const Point point = run_point(run, p);
         if (boot_.rank() == 0) sink_.point(static_cast<int>(r), point);
@@ -113,7 +113,7 @@ class Driver {
   // reduce_scatter at 2-4 GiB ran 2.4-4.5% slower on zeroed buffers (docs/metrics.md, "What
   // the buffers hold").
   void fill(LocalGpu& g) {
-    if (plan_.fill == BufferFill::zeros) {
+    if (plan_.settings.fill == BufferFill::zeros) {
       gpu::memset_async(g.send.data(), 0, needs_.send, g.stream);
       gpu::memset_async(g.recv.data(), 0, needs_.recv, g.stream);
       return;
@@ -149,7 +149,7 @@ class Driver {
       if (spec.verify.only_root_checks && g->rank != run.root) continue;
       gpu::set_device(g->device);
       const auto b = buffers(*g, p, info.size);
-      if (plan_.inject_corruption && g->rank == checked_rank)
+      if (plan_.settings.inject_corruption && g->rank == checked_rank)
         gpu::memset_async(b.recv, 0xff, info.size, g->stream);  // one element, for the self-test
       const gpu::VerifyParams vp{rule, spec.verify, g->rank, run.root, p.counts.param};
       wrong += g->verifier.count_wrong(b.recv, p.counts.recv, run.dtype, vp, g->stream);
@@ -178,7 +178,7 @@ class Driver {
 
   // Queues one timed batch (behind its barrier) in event slot `slot`; nothing waits for it.
   void enqueue_batch(const RunPlan& run, const PointPlan& p, int slot) {
-    const auto& s = plan_.sampling;
+    const auto& s = plan_.settings.sampling;
     align_ranks();
     for (auto& g : gpus_) g->start[slot].record(g->stream);
     if (s.graph_launches > 0) {
@@ -198,7 +198,7 @@ class Driver {
       worst_ms = std::max(worst_ms, gpu::Event::elapsed_ms(g->start[slot], g->stop[slot]));
     }
     coll_.check_errors();
-    const int ops = ops_per_batch_ * std::max(1, plan_.sampling.graph_launches);
+    const int ops = ops_per_batch_ * std::max(1, plan_.settings.sampling.graph_launches);
     return worst_ms * 1e3 / ops;
   }
 
@@ -210,7 +210,7 @@ class Driver {
   // more are not queued ahead: the gap is a fraction of a percent of them, and a slow fabric
   // would pay a whole extra batch per point.
   BatchSampler sample(const RunPlan& run, const PointPlan& p, double batch_s) {
-    BatchSampler sampler(plan_.sampling);
+    BatchSampler sampler(plan_.settings.sampling);
     const bool ahead = batch_s < kLookAheadMaxS;
     const auto t0 = Clock::now();
     int slot = 0;
@@ -254,7 +254,7 @@ class Driver {
   // Untimed chunks of operations, each synchronized and timed on the host, until the warm-up
   // is satisfied (bench/sampler.hpp), which then gives the per-operation time.
   WarmupPlanner warm_up(const RunPlan& run, const PointPlan& p) {
-    WarmupPlanner warmup(plan_.sampling);
+    WarmupPlanner warmup(plan_.settings.sampling);
     for (int chunk = warmup.next_chunk(); chunk > 0; chunk = warmup.next_chunk()) {
       const auto t0 = Clock::now();
       for (int i = 0; i < chunk; ++i) launch_once(run, p, warmup.ops() + i);
@@ -272,12 +272,12 @@ class Driver {
   Point run_point(const RunPlan& run, const PointPlan& p) {
     const auto& spec = collective(run.collective);
     const auto elem = dtype_info(run.dtype).size;
-    const auto& s = plan_.sampling;
+    const auto& s = plan_.settings.sampling;
     Point point;
     point.bytes = p.bytes;
     point.count = p.counts.param;  // nccl-tests' count column: NCCL's count argument
     point.in_place = p.in_place;
-    if (plan_.check) point.wrong = verify_point(run, p);
+    if (plan_.settings.check) point.wrong = verify_point(run, p);
 
     point_steps_ = rotation_steps(p, elem, needs_, s.iters > 0 ? s.iters : s.max_ops_per_batch);
     const WarmupPlanner warmup = warm_up(run, p);

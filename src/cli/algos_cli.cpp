@@ -82,14 +82,15 @@ Examples:
       ->group(grp);
   algos->add_option("--tuner-csv", o.tuner_csv, "Write the winners for NCCL's example tuner plugin here")
       ->group(grp);
-  algos->add_option("--keep-logs", o.keep_logs, "Keep NCCL's debug logs in this directory")->group(grp);
+  algos->add_option("--keep-logs", o.request.keep_logs, "Keep NCCL's debug logs in this directory")
+      ->group(grp);
   algos->add_option("--json", o.measure.json_path, "Write the result document here")->group(grp);
   algos->add_flag("-q,--quiet", o.measure.quiet, "No progress lines")->group(grp);
   return algos;
 }
 
 AlgosRequest algos_request(const AlgosOptions& o) {
-  AlgosRequest r;
+  AlgosRequest r = o.request;
   refuse_run_only_flags(o.measure, "algos");
   r.measure = run_request(o.measure);
   if (o.measure.collectives.size() != 1) FB_USAGE_ERROR("algos takes exactly one collective");
@@ -97,7 +98,6 @@ AlgosRequest algos_request(const AlgosOptions& o) {
   r.algos = checked(o.algos.empty() ? default_algos(coll) : parse_name_list(o.algos, "--algos"),
                     default_algos(coll), "algorithm");
   r.protos = checked(parse_name_list(o.protos, "--protos"), {"LL", "LL128", "Simple"}, "protocol");
-  r.keep_logs = o.keep_logs;
   return r;
 }
 

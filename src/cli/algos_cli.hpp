@@ -2,8 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "bench/request.hpp"
 #include "cli/run_options.hpp"
+#include "request/command_requests.hpp"
 
 namespace fb {
 
@@ -12,7 +12,7 @@ struct AlgosOptions {
   std::string algos;   // "" = those NCCL offers for the collective (never NVLS while NCCL_NVLS_ENABLE=0)
   std::string protos = "LL,LL128,Simple";
   std::string tuner_csv;
-  std::string keep_logs;  // directory to keep NCCL's debug logs in
+  AlgosRequest request;  // --keep-logs binds here; algos_request fills the rest
 };
 
 CLI::App* add_algos_subcommand(CLI::App& app, AlgosOptions& opts);

@@ -18,30 +18,26 @@ as each stage completes. Exit 1 with an error-level finding.
 Examples:
   fabricbench doctor --quick          # a 20 s budget (13-19 s on 2 x H200)
   fabricbench doctor --out results/ --gpus 0-3)");
-  doc->add_flag("--quick", o.quick, "Fewer sizes and samples, within a 20 s budget");
+  doc->add_flag("--quick", o.request.quick, "Fewer sizes and samples, within a 20 s budget");
   doc->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range (default all)");
   doc->add_option("--out", o.out_dir, "Results folder (default fabricbench-doctor)");
-  doc->add_option("--nccl-lib", o.nccl_lib,
+  doc->add_option("--nccl-lib", o.request.settings.nccl_lib,
                   fmt::format("NCCL library to load (default: {})", gpu::default_collective_library()));
-  doc->add_option("--timeout", o.timeout_s, "Seconds one step may take before it is stopped (default 120)");
+  doc->add_option("--timeout", o.request.settings.timeout_s,
+                  "Seconds one step may take before it is stopped (default 120)");
   doc->add_option(
-      "--budget", o.budget_s,
+      "--budget", o.request.budget_s,
       "Seconds the whole doctor may take: later stages are estimated from the measured speed and "
       "cut to fit, each cut said on stderr and in the report (default 20 with --quick, else 600)");
-  doc->add_flag("--debug-corrupt", o.inject_corruption)->group("");
+  doc->add_flag("--debug-corrupt", o.request.settings.inject_corruption)->group("");
   return doc;
 }
 
 DoctorRequest doctor_request(const DoctorOptions& o) {
-  DoctorRequest r;
-  r.quick = o.quick;
+  DoctorRequest r = o.request;
   r.gpus = parse_gpu_selection(o.gpus);
-  r.nccl_lib = o.nccl_lib;
-  check_timeout(o.timeout_s, "--timeout");
-  r.timeout_s = o.timeout_s;
-  r.inject_corruption = o.inject_corruption;
-  if (o.budget_s) check_timeout(*o.budget_s, "--budget");  // 0, NaN and infinity are refused
-  r.budget_s = o.budget_s.value_or(o.quick ? kQuickBudgetS : kThoroughBudgetS);
+  check_timeout(r.settings.timeout_s, "--timeout");
+  if (r.budget_s) check_timeout(*r.budget_s, "--budget");  // 0, NaN and infinity are refused
   return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/enum_option.hpp"
 #include "core/error.hpp"
 #include "gpu/vendor.hpp"
 
@@ -31,51 +32,71 @@ void add_data_options(CLI::App* app, RunOptions& o, bool verification) {
       ->group(grp);
   app->add_option("-o,--op", o.op, "sum prod max min avg, a comma list of them, or 'all' (default sum)")
       ->group(grp);
-  app->add_option("-r,--root", o.root, "Root rank of broadcast, reduce, gather and scatter (default 0)")
+  app->add_option("-r,--root", o.request.root,
+                  "Root rank of broadcast, reduce, gather and scatter (default 0)")
       ->group(grp);
+  auto& check = o.request.settings.check;
+  const auto set_check = [&check](int c) {
+    if (c != 0 && c != 1) FB_USAGE_ERROR(fmt::format("-c/--check takes 0 or 1 (got {})", c));
+    check = c == 1;
+  };
   if (!verification) {
     // Not this command's, yet parsed (and hidden): refuse_run_only_flags says so plainly, where
     // CLI11 would take the value for a second collective.
-    app->add_option("-c,--check", o.check)->group("");
+    app->add_option_function<int>("-c,--check", set_check)->group("");
     app->add_option("--in-place", o.in_place)->group("");
     return;
   }
   app->add_option("--in-place", o.in_place, "off | on | both: in-place variants (default off)")
       ->check(CLI::IsMember({"off", "on", "both"}))
       ->group(grp);
-  app->add_option("-c,--check", o.check,
-                  "0 | 1: 1 verifies every point's results, wrong elements -> exit 1 (default 0)")
+  app->add_option_function<int>(
+         "-c,--check", set_check,
+         "0 | 1: 1 verifies every point's results, wrong elements -> exit 1 (default 0)")
       ->group(grp);
 }
 
 void add_timing_options(CLI::App* app, RunOptions& o) {
   const char* grp = "Timing";
-  app->add_option("-n,--iters", o.iters,
-                  "Operations per timed batch (default: as many as ~1 ms of GPU time needs, 1 to 1000)")
+  auto& s = o.request.settings.sampling;
+  app->add_option_function<int>(
+         "-n,--iters",
+         [&s](int n) {
+           if (n < 1) FB_USAGE_ERROR(fmt::format("-n/--iters must be at least 1 (got {})", n));
+           s.iters = n;
+         },
+         "Operations per timed batch (default: as many as ~1 ms of GPU time needs, 1 to 1000)")
       ->group(grp);
-  app->add_option("-w,--warmup_iters", o.warmup,
-                  "Untimed operations before timing (default: at least 2 operations and 30 ms)")
+  app->add_option_function<int>(
+         "-w,--warmup_iters",
+         [&s](int n) {
+           if (n < 0) FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", n));
+           s.warmup = n;
+         },
+         "Untimed operations before timing (default: at least 2 operations and 30 ms)")
       ->group(grp);
-  app->add_option("-G,--cudagraph", o.graph_launches,
+  app->add_option("-G,--cudagraph", s.graph_launches,
                   "Capture a batch in a CUDA graph and launch it N times (default 0: off)")
       ->group(grp);
-  app->add_option("--batches", o.min_batches, "Timed batches per point, at least (default 6)")->group(grp);
-  app->add_option("--max-batches", o.max_batches, "Timed batches per point, at most (default 200)")
+  app->add_option("--batches", s.min_batches, "Timed batches per point, at least (default 6)")->group(grp);
+  app->add_option("--max-batches", s.max_batches, "Timed batches per point, at most (default 200)")
       ->group(grp);
-  app->add_option("--target-ci", o.target_ci,
+  app->add_option("--target-ci", s.target_ci,
                   "Stop a point once its median time is known to +-this fraction at 95% "
                   "(default 0.01; 0 = exactly --batches batches)")
       ->group(grp);
   app->add_option(
-         "--max-time", o.max_time_s,
+         "--max-time", s.max_time_s,
          "Time budget of a point's timed batches in seconds, overrun by one batch at most (default 1)")
       ->group(grp);
 }
 
 void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
   const char* grp = "GPUs and launch";
+  auto& settings = o.request.settings;
   app->add_option("--gpus", o.gpus,
-                  "N (the first N GPUs) or a list/range: 0,2 or 0-3 (default all; under mpirun: per host)")
+                  "N (the first N GPUs) or a list/range: 0,2 or 0-3 (default all; in a job of mpirun, "
+                  "torchrun or srun: per host)")
       ->group(grp);
   if (launcher)
     app->add_option("--launcher", o.launcher,
@@ -84,33 +105,30 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
                     "their variables); local ignores those variables, mpi|torchrun|slurm forces one")
         ->check(CLI::IsMember({"auto", "processes", "threads", "local", "mpi", "torchrun", "slurm"}))
         ->group(grp);
-  app->add_option("--cpu-bind", o.cpu_bind,
+  add_enum_option(app, "--cpu-bind", settings.cpu_bind,
                   "none | numa (each worker on its GPU's local CPUs) | core (one of them per rank, as mpirun "
                   "binds) (default none)")
-      ->check(CLI::IsMember({"none", "numa", "core"}))
       ->group(grp);
-  app->add_option("--alloc", o.alloc,
+  add_enum_option(app, "--alloc", settings.alloc,
                   "Buffers from nccl (ncclMemAlloc, as nccl-tests 2.19+ allocates; default) or runtime "
                   "(cudaMalloc, as PyTorch's caching allocator does)")
-      ->check(CLI::IsMember({"nccl", "runtime"}))
       ->group(grp);
-  app->add_option("--fill", o.fill,
+  add_enum_option(app, "--fill", settings.fill,
                   "What the timed buffers hold: pattern (random-looking bits; default) or zeros (as a "
                   "script timing torch.zeros tensors; slower at large all_gather/reduce_scatter on H200; "
                   "not with -c)")
-      ->check(CLI::IsMember({"pattern", "zeros"}))
       ->group(grp);
-  app->add_option("--timeout", o.timeout_s,
+  app->add_option("--timeout", settings.timeout_s,
                   "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120)")
       ->group(grp);
-  app->add_option("--nccl-lib", o.nccl_lib,
+  app->add_option("--nccl-lib", settings.nccl_lib,
                   fmt::format("NCCL library to load (default: {})", gpu::default_collective_library()))
       ->group(grp);
 }
 
 void refuse_run_only_flags(const RunOptions& o, const char* command) {
   const RunOptions defaults;
-  if (o.check != defaults.check || o.in_place != defaults.in_place)
+  if (o.request.settings.check != defaults.request.settings.check || o.in_place != defaults.in_place)
     FB_USAGE_ERROR(
         fmt::format("-c/--check and --in-place are not flags of `{}`: only `run` verifies results "
                     "and runs in place",

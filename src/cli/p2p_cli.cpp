@@ -20,12 +20,16 @@ Examples:
   fabricbench p2p --no-host --no-latency)");
   p2p->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range: 0,2 or 0-3 (default all)");
   p2p->add_option("--size", o.size, "Bytes per copy; K/M/G are powers of 2 (default 512M; a multiple of 4K)");
-  p2p->add_option("--copies", o.copies, "Copies timed together per sample (default 16)");
-  p2p->add_option("--samples", o.samples, "Samples per figure; the median is reported (default 5)");
-  p2p->add_flag("--no-host", o.no_host, "Skip host<->GPU tests");
-  p2p->add_flag("--no-pairs", o.no_pairs, "Skip GPU<->GPU tests");
-  p2p->add_flag("--no-latency", o.no_latency, "Skip latency tests");
-  p2p->add_option("--margin", o.margin,
+  auto& plan = o.request.measure;
+  p2p->add_option("--copies", plan.copies_per_sample, "Copies timed together per sample (default 16)");
+  p2p->add_option("--samples", plan.samples, "Samples per figure; the median is reported (default 5)");
+  p2p->add_flag_callback(
+      "--no-host", [&plan] { plan.host = false; }, "Skip host<->GPU tests");
+  p2p->add_flag_callback(
+      "--no-pairs", [&plan] { plan.pairs = false; }, "Skip GPU<->GPU tests");
+  p2p->add_flag_callback(
+      "--no-latency", [&plan] { plan.latency = false; }, "Skip latency tests");
+  p2p->add_option("--margin", o.request.margin,
                   "Flag figures this fraction below their class's median (default 0.10 = 10%)");
   p2p->add_option("--latency-size", o.latency_size, "Pointer-chase buffer in bytes (default 2M = 2 MiB)");
   p2p->add_option("--latency-stride", o.latency_stride, "Bytes between chased loads (default 256)");
@@ -36,27 +40,22 @@ Examples:
 }
 
 P2pRequest p2p_request(const P2pOptions& o) {
-  P2pRequest r;
+  P2pRequest r = o.request;
   P2pPlan& plan = r.measure;
   plan.bytes = parse_size(o.size, "--size");
   if (plan.bytes % 4096 != 0) FB_USAGE_ERROR(fmt::format("--size {} is not a multiple of 4 KiB", o.size));
-  if (o.copies < 1) FB_USAGE_ERROR(fmt::format("--copies must be at least 1 (got {})", o.copies));
-  if (o.samples < 1) FB_USAGE_ERROR(fmt::format("--samples must be at least 1 (got {})", o.samples));
-  if (!(o.margin > 0 && o.margin < 1))
-    FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", o.margin));
+  if (plan.copies_per_sample < 1)
+    FB_USAGE_ERROR(fmt::format("--copies must be at least 1 (got {})", plan.copies_per_sample));
+  if (plan.samples < 1) FB_USAGE_ERROR(fmt::format("--samples must be at least 1 (got {})", plan.samples));
+  if (!(r.margin > 0 && r.margin < 1))
+    FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", r.margin));
   plan.latency_bytes = parse_size(o.latency_size, "--latency-size");
   plan.latency_stride = parse_size(o.latency_stride, "--latency-stride");
   if (plan.latency_stride % 8 != 0 || plan.latency_stride > plan.latency_bytes / 2)
     FB_USAGE_ERROR("--latency-stride must be a multiple of 8 bytes and at most half of --latency-size");
-  plan.copies_per_sample = o.copies;
-  plan.samples = o.samples;
-  plan.pairs = !o.no_pairs;
-  plan.host = !o.no_host;
-  plan.latency = !o.no_latency;
   if (!plan.host && !plan.pairs)
     FB_USAGE_ERROR("nothing to measure: --no-pairs and --no-host drop everything; drop one of them");
   r.gpus = parse_gpu_selection(o.gpus);
-  r.margin = o.margin;
   return r;
 }
 

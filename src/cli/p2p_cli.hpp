@@ -2,19 +2,14 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "bench/request.hpp"
+#include "request/command_requests.hpp"
 
 namespace fb {
 
 struct P2pOptions {
+  P2pRequest request;  // the typed flags bind here; the texts below are parsed into it
   std::string gpus;
   std::string size = "512M";
-  int copies = 16;
-  int samples = 5;
-  bool no_host = false;
-  bool no_pairs = false;
-  bool no_latency = false;
-  double margin = 0.10;
   std::string latency_size = "2M";
   std::string latency_stride = "256";
   std::string json_path;

@@ -33,7 +33,7 @@ Examples:
                 "Also print where the start-up time went (ms from launch to the first point)")
       ->group(grp);
   // Testing aid for the verification path: corrupts one output element on rank 0.
-  run->add_flag("--debug-corrupt", o.inject_corruption)->group("");
+  run->add_flag("--debug-corrupt", o.request.settings.inject_corruption)->group("");
   return run;
 }
 

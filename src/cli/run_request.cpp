@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "bench/collective_spec.hpp"
 #include "core/error.hpp"
 #include "core/json_limits.hpp"
 #include "core/parse_number.hpp"
@@ -58,23 +59,23 @@ std::vector<RedOp> parse_redops(const std::string& text) {
   });
 }
 
-void check_sampling(const RunOptions& o) {
-  if (o.iters != kNotGiven && o.iters < 1)
-    FB_USAGE_ERROR(fmt::format("-n/--iters must be at least 1 (got {})", o.iters));
-  if (o.warmup != kNotGiven && o.warmup < 0)
-    FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", o.warmup));
-  if (o.graph_launches < 0)
-    FB_USAGE_ERROR(fmt::format("-G/--cudagraph must be >= 0 (got {})", o.graph_launches));
-  if (o.check != 0 && o.check != 1) FB_USAGE_ERROR(fmt::format("-c/--check takes 0 or 1 (got {})", o.check));
-  if (o.min_batches < 1) FB_USAGE_ERROR(fmt::format("--batches must be at least 1 (got {})", o.min_batches));
-  if (o.max_batches < o.min_batches)
-    FB_USAGE_ERROR(fmt::format("--max-batches ({}) is below --batches ({})", o.max_batches, o.min_batches));
-  if (!(o.target_ci >= 0 && o.target_ci < 1))
-    FB_USAGE_ERROR(fmt::format("--target-ci must be in [0, 1) (got {})", o.target_ci));
-  if (!(o.max_time_s > 0 && o.max_time_s <= kMaxSeconds))
-    FB_USAGE_ERROR(fmt::format("--max-time must be in (0, {}] s (got {})", kMaxSeconds, o.max_time_s));
-  check_timeout(o.timeout_s, "--timeout");
-  if (o.root < 0) FB_USAGE_ERROR(fmt::format("-r/--root must be >= 0 (got {})", o.root));
+// What the flags bound into the request: -n and -w are checked as they are read.
+void check_settings(const RunRequest& r) {
+  const auto& s = r.settings.sampling;
+  if (s.graph_launches < 0)
+    FB_USAGE_ERROR(fmt::format("-G/--cudagraph must be >= 0 (got {})", s.graph_launches));
+  if (s.min_batches < 1) FB_USAGE_ERROR(fmt::format("--batches must be at least 1 (got {})", s.min_batches));
+  if (s.max_batches < s.min_batches)
+    FB_USAGE_ERROR(fmt::format("--max-batches ({}) is below --batches ({})", s.max_batches, s.min_batches));
+  if (!(s.target_ci >= 0 && s.target_ci < 1))
+    FB_USAGE_ERROR(fmt::format("--target-ci must be in [0, 1) (got {})", s.target_ci));
+  if (!(s.max_time_s > 0 && s.max_time_s <= kMaxSeconds))
+    FB_USAGE_ERROR(fmt::format("--max-time must be in (0, {}] s (got {})", kMaxSeconds, s.max_time_s));
+  check_timeout(r.settings.timeout_s, "--timeout");
+  if (r.root < 0) FB_USAGE_ERROR(fmt::format("-r/--root must be >= 0 (got {})", r.root));
+  // The check writes its own inputs before the timing.
+  if (r.settings.fill == BufferFill::zeros && r.settings.check)
+    FB_USAGE_ERROR("--fill zeros cannot be kept with -c 1: the data check fills the buffers with its inputs");
 }
 
 std::vector<bool> in_place_variants(const std::string& in_place) {
@@ -147,32 +148,15 @@ std::vector<std::string> parse_name_list(const std::string& text, const char* wh
 }
 
 RunRequest run_request(const RunOptions& o) {
-  check_sampling(o);
-  RunRequest r;
+  RunRequest r = o.request;
+  check_settings(r);
   r.collectives = expand_collectives(o.collectives);
   r.dtypes = parse_dtypes(o.dtype);
   r.ops = parse_redops(o.op);
-  r.root = o.root;
   r.sizes = build_sizes(o);
   r.gpus = parse_gpu_selection(o.gpus);
-  r.placements = in_place_variants(o.in_place);
-  r.sampling.iters = o.iters == kNotGiven ? 0 : o.iters;
-  r.sampling.warmup = o.warmup == kNotGiven ? -1 : o.warmup;
-  r.sampling.graph_launches = o.graph_launches;
-  r.sampling.min_batches = o.min_batches;
-  r.sampling.max_batches = o.max_batches;
-  r.sampling.target_ci = o.target_ci;
-  r.sampling.max_time_s = o.max_time_s;
+  r.settings.placements = in_place_variants(o.in_place);
   r.launcher = o.launcher == "threads" ? LauncherKind::threads : LauncherKind::processes;
-  r.check = o.check == 1;
-  r.inject_corruption = o.inject_corruption;
-  r.timeout_s = o.timeout_s;
-  r.nccl_lib = o.nccl_lib;
-  r.cpu_bind = parse_cpu_bind(o.cpu_bind);
-  r.alloc = parse_buffer_alloc(o.alloc);
-  r.fill = parse_buffer_fill(o.fill);
-  if (r.fill == BufferFill::zeros && r.check)  // the check writes its own inputs before the timing
-    FB_USAGE_ERROR("--fill zeros cannot be kept with -c 1: the data check fills the buffers with its inputs");
   return r;
 }
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/request.hpp"
 #include "cli/run_options.hpp"
+#include "request/collective_request.hpp"
 
 namespace fb {
 

@@ -2,8 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "bench/request.hpp"
 #include "cli/run_options.hpp"
+#include "request/command_requests.hpp"
 
 namespace fb {
 

@@ -38,10 +38,10 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
                             : fs::path(keep_logs);
   fs::create_directories(logs);
   Plan probe = plan;
-  probe.sampling = {1, 0, 0, 1, 1, 0, 1.0};
-  probe.nccl_env.insert_or_assign("NCCL_DEBUG", "INFO");
-  probe.nccl_env.insert_or_assign("NCCL_DEBUG_SUBSYS", "INIT,TUNING");
-  probe.nccl_env.insert_or_assign("NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string());
+  probe.settings.sampling = {1, 0, 0, 1, 1, 0, 1.0};
+  probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG", "INFO");
+  probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG_SUBSYS", "INIT,TUNING");
+  probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string());
   if (!quiet) fmt::print(stderr, "fabricbench: reading NCCL's own choices from its log\n");
   const auto probed = run_plan(probe, [&](int, const Point& p) {
     if (points != nullptr) points->push_back(p);
@@ -81,17 +81,25 @@ void attach_nccl_choices(Run& run, const NcclLogSummary& log) {
   }
 }
 
+// The points up to `max_bytes`, or the smallest one where none is that small.
+void keep_points_up_to(std::vector<PointPlan>& points, std::uint64_t max_bytes) {
+  if (points.empty()) return;
+  const auto smallest = *std::min_element(
+      points.begin(), points.end(), [](const PointPlan& a, const PointPlan& b) { return a.bytes < b.bytes; });
+  std::erase_if(points, [&](const PointPlan& p) { return p.bytes > max_bytes; });
+  if (points.empty()) points = {smallest};
+}
+
 // One configuration's timed sweep in fresh workers. A failed default ends the sweep; a failed
 // forced pair is recorded and the others go on. Interrupted, each keeps the points it measured.
 Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log,
                         const AlgosSweepOptions& o, const std::string& progress) {
   const bool quiet = o.quiet;
   Plan forced = plan;
-  if (!c.algo.empty()) forced.nccl_env["NCCL_ALGO"] = c.algo;
-  if (!c.proto.empty()) forced.nccl_env["NCCL_PROTO"] = c.proto;
+  if (!c.algo.empty()) forced.settings.nccl_env["NCCL_ALGO"] = c.algo;
+  if (!c.proto.empty()) forced.settings.nccl_env["NCCL_PROTO"] = c.proto;
   if ((c.proto == "LL" || c.proto == "LL128") && o.low_latency_max_bytes > 0)
-    std::erase_if(forced.sizes, [&](std::uint64_t b) { return b > o.low_latency_max_bytes; });
-  if (forced.sizes.empty()) forced.sizes = {*std::min_element(plan.sizes.begin(), plan.sizes.end())};
+    for (auto& run : forced.runs) keep_points_up_to(run.points, o.low_latency_max_bytes);
   if (!quiet) fmt::print(stderr, "fabricbench: sweeping {} ({})\n", c.label(), progress);
   const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
   end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped

@@ -33,7 +33,7 @@ std::string estimate_text(const DoctorStage& stage, const DoctorContext& ctx) {
 double up_front_s(const std::vector<const DoctorStage*>& stages, DoctorContext ctx) {
   double total = 0;
   for (const auto* stage : stages) {
-    ctx.budget_left_s = ctx.request.budget_s - total;
+    ctx.budget_left_s = ctx.request.budget_or_default() - total;
     total += stage->prior_s(ctx);
   }
   return total;
@@ -58,7 +58,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                   const DoctorProgress& progress) {
   const auto start = Clock::now();
   const int visible = gpu::device_count();
-  auto lib = NcclLibrary::load(request.nccl_lib);
+  auto lib = NcclLibrary::load(request.settings.nccl_lib);
   const auto facts = probe_machine_facts(*lib);
   const auto gpus = resolve_gpus(request.gpus, visible);
 
@@ -68,13 +68,13 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   result.findings = analyse_result(result);
   progress.begun(result);
 
-  result.doctor = DoctorInfo{request.budget_s, {}, {}};
+  result.doctor = DoctorInfo{request.budget_or_default(), {}, {}};
   DoctorContext ctx{request,
                     facts,
                     gpus,
                     doctor_collectives_request(request, facts, gpus),
                     result,
-                    request.budget_s,
+                    request.budget_or_default(),
                     prior_speed(*result.topology, gpus, capture_comm_env()),
                     FabricSpeed{},
                     StagePlan{},
@@ -86,7 +86,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   const InterruptScope ctrl_c;  // Ctrl-C ends the stage running and the doctor, keeping the report
   for (std::size_t i = 0; i < stages.size() && !interrupt_requested(); ++i) {
     const DoctorStage& stage = *stages[i];
-    ctx.budget_left_s = request.budget_s - seconds_since(start);
+    ctx.budget_left_s = request.budget_or_default() - seconds_since(start);
     ctx.plan = stage.plan != nullptr ? stage.plan(ctx) : StagePlan{};
     progress.stage(stage, static_cast<int>(i + 1), static_cast<int>(stages.size()),
                    estimate_text(stage, ctx));

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/request.hpp"
 #include "core/result.hpp"
 #include "engine/doctor_stages.hpp"
+#include "request/command_requests.hpp"
 
 namespace fb {
 

@@ -83,9 +83,9 @@ StageOutput measure_collectives(const DoctorContext& ctx) {
 // The one all_reduce request the scaling and algorithm stages share.
 RunRequest unverified_all_reduce(const RunRequest& collectives) {
   RunRequest r = collectives;
-  r.inject_corruption = false;
+  r.settings.inject_corruption = false;
   r.collectives = {"all_reduce"};
-  r.check = false;
+  r.settings.check = false;
   return r;
 }
 
@@ -100,7 +100,7 @@ constexpr double kScalingShare = 0.4;
 
 StagePlan plan_scaling(const DoctorContext& ctx) {
   StagePlan plan;
-  const auto& sampling = ctx.collectives.sampling;
+  const auto& sampling = ctx.collectives.settings.sampling;
   const auto counts = scaling_counts(ctx);
   plan.scaling_bytes = fit_scaling(ctx.request.quick ? 256ULL << 20 : 1ULL << 30, counts, ctx.speed, sampling,
                                    ctx.budget_left_s * kScalingShare, plan.cuts);
@@ -115,7 +115,7 @@ double prior_scaling_s(const DoctorContext& ctx) {
   at_prior.speed = after_other_workers(ctx.prior);
   const auto plan = plan_scaling(at_prior);
   return estimate_scaling_s(plan.scaling_bytes, scaling_counts(ctx), at_prior.speed,
-                            ctx.collectives.sampling);
+                            ctx.collectives.settings.sampling);
 }
 
 StageOutput measure_scaling(const DoctorContext& ctx) {
@@ -148,7 +148,7 @@ AlgosGrid algorithms_grid(const DoctorContext& ctx) {
 
 StagePlan plan_algorithms(const DoctorContext& ctx) {
   StagePlan plan;
-  const auto& sampling = ctx.collectives.sampling;
+  const auto& sampling = ctx.collectives.settings.sampling;
   plan.algos = fit_algos(algorithms_grid(ctx), ctx.speed, sampling, ctx.budget_left_s, plan.cuts);
   if (ctx.speed.known()) plan.estimate_s = estimate_algos_s(plan.algos, ctx.speed, sampling);
   return plan;
@@ -157,7 +157,7 @@ StagePlan plan_algorithms(const DoctorContext& ctx) {
 double prior_algorithms_s(const DoctorContext& ctx) {
   DoctorContext at_prior = ctx;
   at_prior.speed = after_other_workers(ctx.prior);
-  return estimate_algos_s(plan_algorithms(at_prior).algos, at_prior.speed, ctx.collectives.sampling);
+  return estimate_algos_s(plan_algorithms(at_prior).algos, at_prior.speed, ctx.collectives.settings.sampling);
 }
 
 Plan algorithms_plan(const DoctorContext& ctx, const std::vector<std::uint64_t>& sizes) {
@@ -175,8 +175,8 @@ StagePlan plan_choices(const DoctorContext& ctx) {
   FabricSpeed cheapest = ctx.speed;
   cheapest.start_s = kMinStartS;
   std::vector<DoctorCut> not_yet;  // the algorithms stage says what it cuts
-  plan.algos =
-      fit_algos(algorithms_grid(ctx), cheapest, ctx.collectives.sampling, ctx.budget_left_s, not_yet);
+  plan.algos = fit_algos(algorithms_grid(ctx), cheapest, ctx.collectives.settings.sampling, ctx.budget_left_s,
+                         not_yet);
   if (ctx.speed.known()) plan.estimate_s = estimate_choices_s(plan.algos.sizes, ctx.speed);
   return plan;
 }
@@ -299,13 +299,11 @@ RunRequest doctor_collectives_request(const DoctorRequest& request, const Machin
   RunRequest m;
   m.collectives = {"all_reduce", "all_gather", "reduce_scatter", "alltoall", "sendrecv"};
   m.gpus = GpuSelection::these(gpus);
-  m.nccl_lib = request.nccl_lib;
-  m.timeout_s = request.timeout_s;
-  m.check = true;
-  m.inject_corruption = request.inject_corruption;
+  m.settings = request.settings;  // the library, the timeout and the testing aid the user gave
+  m.settings.check = true;
   if (request.quick) {
     m.sizes = {1ULL << 20, 16ULL << 20, 256ULL << 20, 1ULL << 30};
-    m.sampling.max_time_s = 0.3;
+    m.settings.sampling.max_time_s = 0.3;
   } else {
     m.sizes = size_sweep(1ULL << 20, largest_fitting_size(facts, gpus), 4, 0);
   }

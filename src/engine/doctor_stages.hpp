@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "bench/p2p_plan.hpp"
-#include "bench/request.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
 #include "core/result.hpp"
 #include "engine/doctor_budget.hpp"
 #include "engine/machine_facts.hpp"
+#include "request/command_requests.hpp"
 
 namespace fb {
 

@@ -44,7 +44,7 @@ double gb(double bytes) { return bytes / 1e9; }
 
 std::map<std::string, std::string> nccl_settings(const Plan& plan) {
   auto env = capture_comm_env();
-  for (const auto& [k, v] : plan.nccl_env) env.insert_or_assign(k, v);
+  for (const auto& [k, v] : plan.settings.nccl_env) env.insert_or_assign(k, v);
   return env;
 }
 
@@ -77,12 +77,12 @@ double estimate_plan_s(const Plan& plan, const FabricSpeed& speed) {
   for (const auto& run : plan.runs) {
     const auto& spec = collective(run.collective);
     const double factor = n > 1 ? spec.bus_factor(n) : 0;
-    for (const auto& p : plan_points(plan, run)) {
+    for (const auto& p : run.points) {
       const double bytes = static_cast<double>(p.bytes);
       const double moved_s = factor > 0 && speed.busbw_gbps > 0 ? gb(bytes * factor) / speed.busbw_gbps
                                                                 : gb(bytes) / std::max(1.0, speed.algbw_gbps);
       const double latency_s = speed.latency_us * 1e-6;
-      total += point_seconds(plan.sampling, latency_s + moved_s, plan.check,
+      total += point_seconds(plan.settings.sampling, latency_s + moved_s, plan.settings.check,
                              prior_batches(moved_s, latency_s, speed.batches));
     }
   }

@@ -1,5 +1,6 @@
 #include "engine/machine_facts.hpp"
 
+#include "comm/job_session.hpp"
 #include "gpu/runtime.hpp"
 
 namespace fb {
@@ -12,6 +13,10 @@ MachineFacts probe_machine_facts(const NcclLibrary& lib) {
     facts.devices.push_back({p.compute_capability, p.memory_bytes, p.name, p.arch});
   }
   facts.nccl_version = lib.version_code();
+  if (const JobSession* job = JobSession::current()) {
+    facts.job_local_ranks = job->local_ranks();
+    facts.job_command = job->launcher_command();
+  }
   return facts;
 }
 

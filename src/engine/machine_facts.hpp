@@ -18,11 +18,14 @@ struct DeviceSummary {
 struct MachineFacts {
   std::vector<DeviceSummary> devices;  // runtime ordinals 0..n-1
   int nccl_version = 0;                // NCCL_VERSION_CODE of the loaded library
-  // Launched by mpirun/srun: each MPI rank's index among the ranks of its host (empty otherwise).
-  std::vector<int> mpi_local_ranks;
+  // A rank of an outside job (mpirun, torchrun, srun): each rank's index among the ranks of its
+  // host (empty otherwise), and what the user typed to start the job, for messages.
+  std::vector<int> job_local_ranks;
+  std::string job_command;
 };
 
-// The GPUs the runtime sees and the loaded NCCL's version, for plan validation.
+// The GPUs the runtime sees, the loaded NCCL's version and, in an outside job, its ranks, for
+// plan validation.
 MachineFacts probe_machine_facts(const NcclLibrary& lib);
 
 }  // namespace fb

@@ -45,7 +45,7 @@ int follow(JobSession& session) {
     if (!message) return 0;
     const Plan plan = message->plan.get<Plan>();
     const ScopedEnv env(message->env);
-    RankConsole console(session, plan.timeout_s);
+    RankConsole console(session, plan.settings.timeout_s);
     std::unique_ptr<Collectives> collectives;
     try {
       run_worker(plan, session.rank(), session.bootstrap(), console, collectives);

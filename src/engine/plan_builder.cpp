@@ -50,10 +50,10 @@ std::vector<RunPlan> expand_runs(const RunRequest& r) {
     const int root = spec.rooted ? r.root : 0;
     for (const auto t : r.dtypes) {
       if (!spec.reduces) {
-        runs.push_back({name, t, RedOp::sum, root});
+        runs.push_back({name, t, RedOp::sum, root, {}});
         continue;
       }
-      for (const auto op : r.ops) runs.push_back({name, t, op, root});
+      for (const auto op : r.ops) runs.push_back({name, t, op, root, {}});
     }
   }
   return runs;
@@ -61,7 +61,7 @@ std::vector<RunPlan> expand_runs(const RunRequest& r) {
 
 void check_some_point(const Plan& plan) {
   for (const auto& run : plan.runs)
-    if (!plan_points(plan, run).empty()) return;
+    if (!run.points.empty()) return;
   FB_USAGE_ERROR(
       fmt::format("no size in the list holds a single element per rank on {} GPUs; "
                   "raise -e/--maxbytes",
@@ -92,20 +92,24 @@ std::vector<int> resolve_gpus(const GpuSelection& selection, int available) {
   return selection.ids;
 }
 
-std::vector<int> gpus_of_mpi_ranks(const RunRequest& request, const std::vector<int>& selected,
-                                   const std::vector<int>& local_ranks) {
+std::vector<int> gpus_of_job_ranks(const RunRequest& request, const std::vector<int>& selected,
+                                   const MachineFacts& machine) {
+  const std::string& command = machine.job_command.empty() ? "the job's launcher" : machine.job_command;
   if (request.launcher == LauncherKind::threads)
-    FB_USAGE_ERROR("under mpirun every MPI rank drives one GPU: drop --launcher threads");
-  if (request.cpu_bind != CpuBind::none)
+    FB_USAGE_ERROR(fmt::format("under {} every rank drives one GPU: drop --launcher threads", command));
+  if (request.settings.cpu_bind != CpuBind::none)
     FB_USAGE_ERROR(
-        "under mpirun the ranks are bound by mpirun: use its --bind-to (or --map-by) instead of --cpu-bind");
+        fmt::format("under {} the ranks are bound by {}: bind them there (mpirun --bind-to, srun "
+                    "--cpu-bind) instead of with --cpu-bind",
+                    command, command));
   const auto gpus_text = request.gpus.text();
+  const auto& local_ranks = machine.job_local_ranks;
   std::vector<int> gpus;
   for (std::size_t r = 0; r < local_ranks.size(); ++r) {
     const auto local = static_cast<std::size_t>(local_ranks[r]);
     if (local >= selected.size())
       FB_USAGE_ERROR(fmt::format(
-          "MPI rank {} is process {} on its host, but {} GPU{} {} selected per host{}: "
+          "rank {} is process {} on its host, but {} GPU{} {} selected per host{}: "
           "start at most {} process{} per host",
           r, local + 1, selected.size(), selected.size() == 1 ? "" : "s", selected.size() == 1 ? "is" : "are",
           gpus_text.empty() ? "" : fmt::format(" (--gpus {})", gpus_text), selected.size(),
@@ -115,11 +119,12 @@ std::vector<int> gpus_of_mpi_ranks(const RunRequest& request, const std::vector<
   return gpus;
 }
 
+// Every run's points, expanded here once: the workers, the estimates and the reports read them.
 Plan build_plan(const RunRequest& r, const MachineFacts& machine) {
   Plan plan;
   plan.gpus = resolve_gpus(r.gpus, static_cast<int>(machine.devices.size()));
-  const bool mpi = !machine.mpi_local_ranks.empty();
-  if (mpi) plan.gpus = gpus_of_mpi_ranks(r, plan.gpus, machine.mpi_local_ranks);
+  const bool job = !machine.job_local_ranks.empty();
+  if (job) plan.gpus = gpus_of_job_ranks(r, plan.gpus, machine);
   // Only a collective with a root reads it: `run all_reduce -r 2` on 2 GPUs is not an error.
   const bool rooted = std::any_of(r.collectives.begin(), r.collectives.end(),
                                   [](const std::string& c) { return collective(c).rooted; });
@@ -127,18 +132,9 @@ Plan build_plan(const RunRequest& r, const MachineFacts& machine) {
     FB_USAGE_ERROR(fmt::format("-r/--root {} is not a rank of this run (0-{})", r.root, plan.nranks() - 1));
   for (const auto t : r.dtypes) check_dtype_supported(t, machine, plan.gpus);
   plan.runs = expand_runs(r);
-  plan.sizes = r.sizes;
-  plan.placements = r.placements;
-  plan.launcher = mpi ? LauncherKind::mpi : r.launcher;
-  plan.sampling = r.sampling;
-  plan.check = r.check;
-  plan.inject_corruption = r.inject_corruption;
-  plan.timeout_s = r.timeout_s;
-  plan.nccl_lib = r.nccl_lib;
-  plan.nccl_env = r.nccl_env;
-  plan.cpu_bind = r.cpu_bind;
-  plan.alloc = r.alloc;
-  plan.fill = r.fill;
+  for (auto& run : plan.runs) run.points = expand_points(run, r.sizes, r.settings.placements, plan.nranks());
+  plan.launcher = job ? LauncherKind::job : r.launcher;
+  plan.settings = r.settings;
   check_some_point(plan);
   check_fits(plan, machine);
   return plan;

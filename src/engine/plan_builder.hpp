@@ -1,22 +1,22 @@
 #pragma once
 // Turns a request (bench/request.hpp) and the machine's facts into the immutable Plan, with the
-// checks that need the machine: GPU ids, MPI ranks, data type support, fit in memory. The
+// checks that need the machine: GPU ids, the ranks of an outside job, data type support, fit in memory. The
 // request's own syntax was checked where it was built.
 #include <vector>
 
 #include "bench/plan.hpp"
-#include "bench/request.hpp"
 #include "core/topology.hpp"
 #include "engine/machine_facts.hpp"
+#include "request/command_requests.hpp"
 
 namespace fb {
 
 // The device ordinals a selection names, checked against the `available` GPUs.
 std::vector<int> resolve_gpus(const GpuSelection& selection, int available);
 
-// Under MPI: rank r drives the local_ranks[r]-th of the GPUs selected on its host.
-std::vector<int> gpus_of_mpi_ranks(const RunRequest& request, const std::vector<int>& selected,
-                                   const std::vector<int>& local_ranks);
+// In an outside job: rank r drives the job_local_ranks[r]-th of the GPUs selected on its host.
+std::vector<int> gpus_of_job_ranks(const RunRequest& request, const std::vector<int>& selected,
+                                   const MachineFacts& machine);
 
 Plan build_plan(const RunRequest& request, const MachineFacts& machine);
 

@@ -82,12 +82,12 @@ Run make_run(const Plan& plan, std::size_t index) {
   run.gpus = plan.gpus;
   const JobSession* job = JobSession::current();
   run.launcher =
-      job != nullptr && plan.launcher == LauncherKind::mpi ? job->launcher() : to_string(plan.launcher);
-  run.graph_launches = plan.sampling.graph_launches;
-  run.alloc = to_string(plan.alloc);
-  if (plan.fill != BufferFill::pattern) run.fill = to_string(plan.fill);
+      job != nullptr && plan.launcher == LauncherKind::job ? job->launcher() : to_string(plan.launcher);
+  run.graph_launches = plan.settings.sampling.graph_launches;
+  run.alloc = to_string(plan.settings.alloc);
+  if (plan.settings.fill != BufferFill::pattern) run.fill = to_string(plan.settings.fill);
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"}) {
-    if (const auto it = plan.nccl_env.find(var); it != plan.nccl_env.end())
+    if (const auto it = plan.settings.nccl_env.find(var); it != plan.settings.nccl_env.end())
       run.forced[var] = it->second;
     else if (const char* v = std::getenv(var))
       run.forced[var] = v;
@@ -111,7 +111,7 @@ void attach_cpulists(Plan& plan, const Topology& topology) {
 }
 
 PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
-  const auto& env = plan.nccl_env;
+  const auto& env = plan.settings.nccl_env;
   std::vector<nlohmann::json> starts;
   const int nprocs = process_count(plan);
   starts.reserve(static_cast<std::size_t>(nprocs));
@@ -137,20 +137,20 @@ PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
   out.startup.push_back({"starting the workers", ms_since_process_start()});
   {
     const ScopedEnv scoped(env);  // inherited by the workers started below
-    Supervisor supervisor(start_workers(plan), plan.timeout_s, on_message);
+    Supervisor supervisor(start_workers(plan), plan.settings.timeout_s, on_message);
     out.supervisor = supervisor.run(starts);
   }
   if (!out.supervisor.ok) {
     out.failure = fmt::format("{} {} during '{}'", who_failed(plan, out.supervisor), out.supervisor.reason,
                               out.supervisor.step);
-    if (plan.launcher == LauncherKind::mpi) name_the_job_failure(out);
+    if (plan.launcher == LauncherKind::job) name_the_job_failure(out);
   }
   return out;
 }
 
 void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome) {
   JobSession* job = JobSession::current();
-  if (outcome.supervisor.ok || job == nullptr || plan.launcher != LauncherKind::mpi) return;
+  if (outcome.supervisor.ok || job == nullptr || plan.launcher != LauncherKind::job) return;
   fmt::print(stderr, "fabricbench: ending every rank: {}\n", outcome.failure);
   job->abort(outcome.supervisor.code, outcome.failure);
 }

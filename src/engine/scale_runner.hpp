@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/request.hpp"
 #include "core/result.hpp"
 #include "engine/machine_facts.hpp"
+#include "request/command_requests.hpp"
 #include "topo/placement.hpp"
 
 namespace fb {

@@ -19,11 +19,11 @@ namespace fb {
 namespace {
 
 void bind_worker_cpus(const Plan& plan, int process, ProgressSink& sink) {
-  if (plan.cpu_bind == CpuBind::none || plan.launcher != LauncherKind::processes) return;
+  if (plan.settings.cpu_bind == CpuBind::none || plan.launcher != LauncherKind::processes) return;
   const auto i = static_cast<std::size_t>(process);
   const std::string list = i < plan.cpulists.size() ? plan.cpulists[i] : std::string();
   auto cpus = parse_cpulist(list);
-  if (plan.cpu_bind == CpuBind::core && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
+  if (plan.settings.cpu_bind == CpuBind::core && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
   if (!bind_to_cpus(cpus))
     sink.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
                           process, list));
@@ -48,9 +48,9 @@ void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSin
   bind_worker_cpus(plan, process, sink);
   sink.begin("start-up: CUDA context and GPU memory check");
   check_free_memory(plan, local);
-  if (plan.launcher == LauncherKind::mpi) gather_gpus(local, bootstrap, sink);
+  if (plan.launcher == LauncherKind::job) gather_gpus(local, bootstrap, sink);
   sink.begin("start-up: NCCL initialisation");
-  auto lib = NcclLibrary::load(plan.nccl_lib);
+  auto lib = NcclLibrary::load(plan.settings.nccl_lib);
   const auto id = bootstrap.broadcast(process == 0 ? make_nccl_unique_id(*lib) : std::string(), 0);
   collectives = make_nccl_collectives(lib, local.devices, local.ranks, plan.nranks(), id);
   bootstrap.barrier();
@@ -72,7 +72,7 @@ int worker_main(int fd) {
     if (!start || start->at("t") != msg::start) return static_cast<int>(ExitCode::run_failed);
     const Plan plan = start->at("plan").get<Plan>();
     const int process = start->at("process").get<int>();
-    if (plan.launcher == LauncherKind::mpi) {
+    if (plan.launcher == LauncherKind::job) {
       // This is the job's rank 0's in-process worker: hand the plan to the other ranks first.
       auto& session = *JobSession::current();
       session.set_plan_running(true);

@@ -53,18 +53,17 @@ TEST(Estimates, PlanIsOneSetOfWorkersAndEachPointAtItsBusBytes) {
   fb::Plan plan;
   plan.gpus = {0, 1};
   plan.runs = {{"all_reduce"}, {"all_gather"}};
-  plan.sizes = {1ULL << 30};
-  plan.placements = {false};
+  for (auto& run : plan.runs) run.points = fb::expand_points(run, {1ULL << 30}, {false}, plan.nranks());
   fb::FabricSpeed speed;
   speed.busbw_gbps = 340;
   speed.algbw_gbps = 340;
   speed.latency_us = 20;
   speed.start_s = 1.05;
   // 1 GiB: all_reduce moves 1 x 1 GiB of bus bytes on 2 GPUs, all_gather 1/2 x 1 GiB.
-  const double ar = fb::point_seconds(plan.sampling, 20e-6 + 1.073741824 / 340, false);
-  const double ag = fb::point_seconds(plan.sampling, 20e-6 + 0.536870912 / 340, false);
+  const double ar = fb::point_seconds(plan.settings.sampling, 20e-6 + 1.073741824 / 340, false);
+  const double ag = fb::point_seconds(plan.settings.sampling, 20e-6 + 0.536870912 / 340, false);
   EXPECT_NEAR(fb::estimate_plan_s(plan, speed), 1.05 + ar + ag, 1e-9);
-  plan.check = true;  // verified: one more operation each
+  plan.settings.check = true;  // verified: one more operation each
   EXPECT_NEAR(fb::estimate_plan_s(plan, speed), 1.05 + ar + ag + 20e-6 * 2 + 1.610612736 / 340, 1e-9);
 }
 
@@ -87,11 +86,10 @@ TEST(Estimates, LaunchBoundPointsExpectManyBatches) {
   fb::Plan plan;
   plan.gpus = {0};
   plan.runs = {{"all_reduce"}};
-  plan.sizes = {8, 1ULL << 30};
-  plan.placements = {false};
+  plan.runs[0].points = fb::expand_points(plan.runs[0], {8, 1ULL << 30}, {false}, plan.nranks());
   const auto speed = fb::prior_speed(gpus_on_gen5(1, 0), {0}, {});  // 1000 GB/s, 6 us, 0.7 s
-  const double small = fb::point_seconds(plan.sampling, 6e-6 + 8e-9 / 1000, false, 80);
-  const double large = fb::point_seconds(plan.sampling, 6e-6 + 1.073741824 / 1000, false);
+  const double small = fb::point_seconds(plan.settings.sampling, 6e-6 + 8e-9 / 1000, false, 80);
+  const double large = fb::point_seconds(plan.settings.sampling, 6e-6 + 1.073741824 / 1000, false);
   EXPECT_NEAR(fb::estimate_plan_s(plan, speed), 0.7 + small + large, 1e-9);
   EXPECT_GT(small, 0.1);  // 80 batches of about 1 ms, after a 31 ms warm-up
   EXPECT_LT(large, 0.06);

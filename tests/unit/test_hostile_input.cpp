@@ -13,7 +13,6 @@
 #include <string>
 
 #include "bench/plan.hpp"
-#include "bench/request.hpp"
 #include "cli/p2p_cli.hpp"
 #include "cli/run_request.hpp"
 #include "comm/nccl_log.hpp"
@@ -22,6 +21,7 @@
 #include "core/parse_number.hpp"
 #include "core/result_json.hpp"
 #include "expect_error.hpp"
+#include "request/command_requests.hpp"
 #include "topo/smi_text.hpp"
 
 namespace {
@@ -333,7 +333,7 @@ TEST(HostileArithmetic, TimeoutsAndRootAreCheckedEarly) {
     expect_usage_error([t] { fb::check_timeout(t, "--timeout"); }, "--timeout must be in (0, 604800]");
   fb::RunOptions o;
   o.collectives = {"broadcast"};
-  o.root = -1;
+  o.request.root = -1;
   expect_usage_error([&] { fb::run_request(o); }, "-r/--root must be >= 0");
   expect_usage_error([] { fb::parse_gpu_selection("0-2000000000"); }, "is out of range");
 }

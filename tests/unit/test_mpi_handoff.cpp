@@ -7,9 +7,10 @@
 
 TEST(MpiHandoff, PlanAndEnvironmentReachTheOtherRanksButNotNcclsLogSettings) {
   fb::Plan plan;
-  plan.launcher = fb::LauncherKind::mpi;
+  plan.launcher = fb::LauncherKind::job;
   plan.gpus = {0, 1, 0, 1};
-  plan.sizes = {1 << 20};
+  plan.runs = {{"all_reduce"}};
+  plan.runs[0].points = fb::expand_points(plan.runs[0], {1 << 20}, {false}, plan.nranks());
   const std::map<std::string, std::string> env{{"NCCL_ALGO", "Tree"},
                                                {"NCCL_PROTO", "Simple"},
                                                {"NCCL_DEBUG", "INFO"},
@@ -20,9 +21,12 @@ TEST(MpiHandoff, PlanAndEnvironmentReachTheOtherRanksButNotNcclsLogSettings) {
   EXPECT_EQ(message->env,
             (std::map<std::string, std::string>{{"NCCL_ALGO", "Tree"}, {"NCCL_PROTO", "Simple"}}));
   const auto back = message->plan.get<fb::Plan>();
-  EXPECT_EQ(back.launcher, fb::LauncherKind::mpi);
+  EXPECT_EQ(back.launcher, fb::LauncherKind::job);
   EXPECT_EQ(back.gpus, plan.gpus);
-  EXPECT_EQ(back.sizes, plan.sizes);
+  ASSERT_EQ(back.runs.size(), 1u);
+  ASSERT_EQ(back.runs[0].points.size(), 1u);
+  EXPECT_EQ(back.runs[0].points[0].bytes, 1u << 20);
+  EXPECT_EQ(back.runs[0].points[0].counts.param, (1u << 20) / 4);
 }
 
 TEST(MpiHandoff, DoneEndsTheLoopAndGarbageIsAnError) {

@@ -40,30 +40,30 @@ TEST(Requests, RunRequestIsTyped) {
   o.gpus = "0,2";
   o.in_place = "both";
   o.launcher = "threads";
-  o.cpu_bind = "numa";
-  o.alloc = "runtime";
-  o.check = 1;
+  o.request.settings.cpu_bind = fb::CpuBind::numa;
+  o.request.settings.alloc = fb::BufferAlloc::runtime;
+  o.request.settings.check = true;
   const auto r = fb::run_request(o);
   EXPECT_EQ(r.collectives, (std::vector<std::string>{"all_reduce", "broadcast"}));
   EXPECT_EQ(r.dtypes, (std::vector<fb::DType>{fb::DType::float16, fb::DType::float32}));
   EXPECT_EQ(r.ops, (std::vector<fb::RedOp>{fb::RedOp::max}));
   EXPECT_EQ(r.sizes, (std::vector<std::uint64_t>{kMiB, 1024 * kMiB}));
   EXPECT_EQ(r.gpus.ids, (std::vector<int>{0, 2}));
-  EXPECT_EQ(r.placements, (std::vector<bool>{false, true}));
+  EXPECT_EQ(r.settings.placements, (std::vector<bool>{false, true}));
   EXPECT_EQ(r.launcher, fb::LauncherKind::threads);
-  EXPECT_EQ(r.cpu_bind, fb::CpuBind::numa);
-  EXPECT_EQ(r.alloc, fb::BufferAlloc::runtime);
-  EXPECT_EQ(r.fill, fb::BufferFill::pattern);
-  EXPECT_TRUE(r.check);
+  EXPECT_EQ(r.settings.cpu_bind, fb::CpuBind::numa);
+  EXPECT_EQ(r.settings.alloc, fb::BufferAlloc::runtime);
+  EXPECT_EQ(r.settings.fill, fb::BufferFill::pattern);
+  EXPECT_TRUE(r.settings.check);
 }
 
 // Zeros compare with nccl-tests -c 0; the data check would write its own inputs over them.
 TEST(Requests, ZeroFillIsRefusedWithTheDataCheck) {
   fb::RunOptions o;
   o.collectives = {"all_reduce"};
-  o.fill = "zeros";
-  EXPECT_EQ(fb::run_request(o).fill, fb::BufferFill::zeros);
-  o.check = 1;
+  o.request.settings.fill = fb::BufferFill::zeros;
+  EXPECT_EQ(fb::run_request(o).settings.fill, fb::BufferFill::zeros);
+  o.request.settings.check = true;
   expect_usage_error([&] { fb::run_request(o); }, "--fill zeros cannot be kept with -c 1");
 }
 
@@ -124,7 +124,7 @@ TEST(Requests, P2pSettingsAndGpus) {
   fb::P2pOptions o;
   o.size = "64M";
   o.gpus = "1";
-  o.no_latency = true;
+  o.request.measure.latency = false;
   const auto r = fb::p2p_request(o);
   EXPECT_EQ(r.measure.bytes, 64 * kMiB);
   EXPECT_FALSE(r.measure.latency);
@@ -137,12 +137,12 @@ TEST(Requests, P2pSettingsAndGpus) {
   auto plan = fb::build_p2p_plan(r, 2, topo);
   EXPECT_EQ(plan.gpus, (std::vector<int>{0}));
   EXPECT_EQ(plan.cpulists, (std::vector<std::string>{"0-31"}));
-  o.no_host = true;
+  o.request.measure.host = false;
   expect_usage_error([&] { fb::build_p2p_plan(fb::p2p_request(o), 2, topo); },
                      "one GPU selected means host<->device only");
   o.gpus = "";
   EXPECT_EQ(fb::build_p2p_plan(fb::p2p_request(o), 2, topo).gpus, (std::vector<int>{0, 1}));
-  o.no_pairs = true;
+  o.request.measure.pairs = false;
   expect_usage_error([&] { fb::p2p_request(o); }, "--no-pairs and --no-host drop everything");
 }
 
@@ -150,25 +150,25 @@ TEST(Requests, P2pSettingsAndGpus) {
 // tests/cli/hostile_input.sh).
 TEST(Doctor, BudgetDefaultsToTheMode) {
   fb::DoctorOptions o;
-  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_s, fb::kThoroughBudgetS);
-  o.quick = true;
-  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_s, fb::kQuickBudgetS);
-  o.budget_s = 45.5;
-  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_s, 45.5);
-  o.budget_s = 0.0;
+  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_or_default(), fb::kThoroughBudgetS);
+  o.request.quick = true;
+  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_or_default(), fb::kQuickBudgetS);
+  o.request.budget_s = 45.5;
+  EXPECT_DOUBLE_EQ(fb::doctor_request(o).budget_or_default(), 45.5);
+  o.request.budget_s = 0.0;
   expect_usage_error([&] { fb::doctor_request(o); }, "--budget must be in (0,");
 }
 
 TEST(Doctor, CollectivesRequestQuickAndThorough) {
   fb::DoctorOptions o;
   o.gpus = "1-2";
-  o.quick = true;
+  o.request.quick = true;
   const auto quick_request = fb::doctor_request(o);
   const auto facts = h200_facts(4);
   const auto quick = fb::doctor_collectives_request(quick_request, facts, {1, 2});
   EXPECT_EQ(quick.sizes, (std::vector<std::uint64_t>{kMiB, 16 * kMiB, 256 * kMiB, 1024 * kMiB}));
-  EXPECT_TRUE(quick.check);
-  EXPECT_DOUBLE_EQ(quick.sampling.max_time_s, 0.3);
+  EXPECT_TRUE(quick.settings.check);
+  EXPECT_DOUBLE_EQ(quick.settings.sampling.max_time_s, 0.3);
   EXPECT_EQ(fb::build_plan(quick, facts).gpus, (std::vector<int>{1, 2}));
   // Thorough: 1 MiB by 4 up to the largest power of two that fits 141 GiB with room (8 GiB).
   auto thorough_request = quick_request;
@@ -235,7 +235,7 @@ TEST(Doctor, ChoicesStageMeasuresWhatASetOfWorkersCosts) {
   const fb::Result result;
   fb::DoctorContext ctx{request, facts, {0, 1}, {}, result};
   ctx.budget_left_s = 30;
-  ctx.collectives.sampling.max_time_s = 0.3;
+  ctx.collectives.settings.sampling.max_time_s = 0.3;
   ctx.speed.algbw_gbps = 3;  // sockets: the quick grid's 256 MiB and 1 GiB stay at 0.5 s a set
   ctx.speed.busbw_gbps = 3;
   ctx.speed.latency_us = 20;

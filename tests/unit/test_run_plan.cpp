@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli/run_cli.hpp"
 #include "cli/run_request.hpp"
+#include "cli_args.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
 #include "engine/plan_builder.hpp"
@@ -17,6 +19,10 @@ fb::RunOptions opts(std::vector<std::string> collectives) {
   fb::RunOptions o;
   o.collectives = std::move(collectives);
   return o;
+}
+
+fb::RunOptions run_args(std::vector<std::string> args) {
+  return parse_subcommand<fb::RunOptions>(fb::add_run_subcommand, "run", std::move(args));
 }
 
 // The user's options through the CLI's request into the engine's plan, as `run` does.
@@ -114,7 +120,7 @@ TEST(RunPlan, ExpandsAllCollectivesDtypesAndOps) {
   // 3 reducing collectives x 12 types x 5 ops + 6 others (gather and scatter among them) x 12 types.
   EXPECT_EQ(plan.runs.size(), 3u * 12 * 5 + 6u * 12);
   EXPECT_EQ(plan.nranks(), 2);
-  EXPECT_EQ(plan.placements, (std::vector<bool>{false}));
+  EXPECT_EQ(plan.settings.placements, (std::vector<bool>{false}));
 }
 
 TEST(RunPlan, InPlaceVariantsOnlyWhereSupported) {
@@ -122,8 +128,8 @@ TEST(RunPlan, InPlaceVariantsOnlyWhereSupported) {
   o.sizes = {"1M"};
   o.in_place = "both";
   const auto plan = plan_of(o, h200_facts());
-  EXPECT_EQ(fb::plan_points(plan, plan.runs[0]).size(), 2u);
-  EXPECT_EQ(fb::plan_points(plan, plan.runs[1]).size(), 1u);
+  EXPECT_EQ(plan.runs[0].points.size(), 2u);
+  EXPECT_EQ(plan.runs[1].points.size(), 1u);
 }
 
 TEST(RunPlan, RejectsBadNamesAndValues) {
@@ -137,20 +143,23 @@ TEST(RunPlan, RejectsBadNamesAndValues) {
   o.op = "xor";
   expect_usage_error([&] { plan_of(o, m); }, "unknown reduction op");
   o = opts({"broadcast"});
-  o.root = 2;
+  o.request.root = 2;
   expect_usage_error([&] { plan_of(o, m); }, "-r/--root 2");
   o.collectives = {"all_reduce", "sendrecv"};  // no root to read: -r is not checked
   EXPECT_EQ(plan_of(o, m).runs.size(), 2u);
   o.collectives = {"all_reduce", "reduce"};  // one of them reads it
   expect_usage_error([&] { plan_of(o, m); }, "-r/--root 2");
+  expect_usage_error([] { run_args({"all_reduce", "-n", "0"}); }, "--iters");
+  expect_usage_error([] { run_args({"all_reduce", "-w", "-1"}); }, "--warmup_iters");
+  expect_usage_error([] { run_args({"all_reduce", "-c", "2"}); }, "0 or 1");
+  o = run_args({"all_reduce", "-n", "5", "-c", "1", "--alloc", "runtime", "--max-time", "0.5"});
+  EXPECT_EQ(o.request.settings.sampling.iters, 5);
+  EXPECT_TRUE(o.request.settings.check);
+  EXPECT_EQ(o.request.settings.alloc, fb::BufferAlloc::runtime);
+  EXPECT_EQ(o.request.settings.sampling.max_time_s, 0.5);
+  EXPECT_EQ(plan_of(o, m).settings.sampling.iters, 5);  // the plan holds the same settings
   o = opts({"all_reduce"});
-  o.iters = 0;
-  expect_usage_error([&] { plan_of(o, m); }, "--iters");
-  o = opts({"all_reduce"});
-  o.check = 2;
-  expect_usage_error([&] { plan_of(o, m); }, "0 or 1");
-  o = opts({"all_reduce"});
-  o.timeout_s = 0;
+  o.request.settings.timeout_s = 0;
   expect_usage_error([&] { plan_of(o, m); }, "--timeout");
 }
 
@@ -202,8 +211,8 @@ TEST(RunPlan, SizesTooSmallForEveryRankAreAnError) {
 TEST(RunPlan, PlanSurvivesJsonToWorkers) {
   auto o = opts({"all_reduce", "broadcast"});
   o.sizes = {"1M", "4M"};
-  o.root = 1;
-  o.graph_launches = 10;
+  o.request.root = 1;
+  o.request.settings.sampling.graph_launches = 10;
   o.launcher = "threads";
   const auto plan = plan_of(o, h200_facts());
   const fb::Plan back = nlohmann::json(plan).get<fb::Plan>();
@@ -230,14 +239,14 @@ TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {
   // all_reduce 64M: 64 MiB send and receive; all_gather 64M: 32 MiB per rank sent.
   EXPECT_EQ(needs.send, 64ULL << 20);
   EXPECT_EQ(needs.recv, 64ULL << 20);
-  const auto ar = fb::plan_points(plan, plan.runs[0]);
+  const auto& ar = plan.runs[0].points;
   // 16 MiB in 64 MiB buffers: offsets 0, 16, 32, 48 MiB -> 4 steps; 1 MiB: 64, capped at -n 20.
   EXPECT_EQ(fb::rotation_steps(ar[1], 4, needs, 20), 4u);
   EXPECT_EQ(fb::rotation_steps(ar[0], 4, needs, 20), 20u);
   EXPECT_EQ(fb::rotation_steps(ar[0], 4, needs, 5), 5u);
   EXPECT_EQ(fb::rotation_steps(ar[2], 4, needs, 20), 1u);  // the largest point stays put
   // all_gather 16M: receives 16 MiB (the larger buffer), sends 8 MiB: (64-16)/16+1 = 4 steps.
-  const auto ag = fb::plan_points(plan, plan.runs[1]);
+  const auto& ag = plan.runs[1].points;
   EXPECT_EQ(fb::rotation_steps(ag[1], 4, needs, 20), 4u);
   // A point larger than the buffers (never planned) does not move.
   fb::PointPlan huge = ar[2];
@@ -245,51 +254,55 @@ TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {
   EXPECT_EQ(fb::rotation_steps(huge, 4, needs, 20), 1u);
 }
 
-TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
+TEST(RunPlan, InAJobEachRankDrivesItsHostsNthGpu) {
   auto machine = h200_facts();
-  machine.mpi_local_ranks = {0, 1, 0, 1};  // 2 hosts x 2 ranks
+  machine.job_local_ranks = {0, 1, 0, 1};  // 2 hosts x 2 ranks
   auto o = opts({"all_reduce"});
   o.sizes = {"1M"};
   auto plan = plan_of(o, machine);
-  EXPECT_EQ(plan.launcher, fb::LauncherKind::mpi);
+  EXPECT_EQ(plan.launcher, fb::LauncherKind::job);
   EXPECT_EQ(plan.gpus, (std::vector<int>{0, 1, 0, 1}));
   EXPECT_EQ(plan.nranks(), 4);
   EXPECT_EQ(fb::process_count(plan), 1);  // rank 0's own worker; mpirun started the others
   EXPECT_EQ(fb::assignment_for(plan, 3).devices, (std::vector<int>{1}));
   EXPECT_EQ(fb::assignment_for(plan, 3).ranks, (std::vector<int>{3}));
   o.gpus = "1";  // one GPU per host selected: GPU 0 on each
-  machine.mpi_local_ranks = {0, 0};
+  machine.job_local_ranks = {0, 0};
   EXPECT_EQ(plan_of(o, machine).gpus, (std::vector<int>{0, 0}));
   o.gpus = "";
-  machine.mpi_local_ranks = {0, 1, 2};  // three ranks on a host with two GPUs
-  expect_usage_error([&] { plan_of(o, machine); }, "MPI rank 2 is process 3 on its host");
+  machine.job_local_ranks = {0, 1, 2};  // three ranks on a host with two GPUs
+  expect_usage_error([&] { plan_of(o, machine); }, "rank 2 is process 3 on its host");
   o.launcher = "threads";
-  machine.mpi_local_ranks = {0, 1};
+  machine.job_local_ranks = {0, 1};
   expect_usage_error([&] { plan_of(o, machine); }, "drop --launcher threads");
   o.launcher = "processes";
-  o.cpu_bind = "numa";
-  expect_usage_error([&] { plan_of(o, machine); }, "use its --bind-to");
-  o.cpu_bind = "none";
-  o.root = 3;  // ranks are MPI ranks: root 3 exists only with 4 of them
+  machine.job_command = "torchrun";
+  o.request.settings.cpu_bind = fb::CpuBind::numa;
+  expect_usage_error([&] { plan_of(o, machine); }, "under torchrun the ranks are bound by torchrun");
+  o.request.settings.cpu_bind = fb::CpuBind::none;
+  o.request.root = 3;  // ranks are the job's ranks: root 3 exists only with 4 of them
   o.collectives = {"broadcast"};
   expect_usage_error([&] { plan_of(o, machine); }, "-r/--root 3");
-  machine.mpi_local_ranks = {0, 1, 0, 1};
+  machine.job_local_ranks = {0, 1, 0, 1};
   EXPECT_EQ(plan_of(o, machine).runs[0].root, 3);
 }
 
-TEST(RunPlan, MpiLauncherSurvivesJson) {
+TEST(RunPlan, JobLauncherSurvivesJson) {
   fb::Plan p;
-  p.launcher = fb::LauncherKind::mpi;
-  p.alloc = fb::BufferAlloc::runtime;
-  p.fill = fb::BufferFill::zeros;
+  p.launcher = fb::LauncherKind::job;
+  p.settings.alloc = fb::BufferAlloc::runtime;
+  p.settings.fill = fb::BufferFill::zeros;
   p.gpus = {0, 1, 0, 1};
   fb::Plan back = nlohmann::json(p).get<fb::Plan>();
-  EXPECT_EQ(back.launcher, fb::LauncherKind::mpi);
-  EXPECT_EQ(fb::to_string(back.launcher), "mpi");
-  EXPECT_EQ(back.alloc, fb::BufferAlloc::runtime);
-  EXPECT_EQ(fb::parse_buffer_alloc("nccl"), fb::BufferAlloc::nccl);
-  expect_usage_error([] { fb::parse_buffer_alloc("cudaMalloc"); }, "--alloc 'cudaMalloc'");
-  EXPECT_EQ(back.fill, fb::BufferFill::zeros);
-  EXPECT_EQ(fb::parse_buffer_fill("pattern"), fb::BufferFill::pattern);
-  expect_usage_error([] { fb::parse_buffer_fill("random"); }, "--fill 'random'");
+  EXPECT_EQ(back.launcher, fb::LauncherKind::job);
+  EXPECT_EQ(fb::to_string(back.launcher), "job");
+  EXPECT_EQ(back.settings.alloc, fb::BufferAlloc::runtime);
+  EXPECT_EQ(back.settings.fill, fb::BufferFill::zeros);
+  // A name this build does not know is an error, never a silent fallback to `processes`.
+  auto j = nlohmann::json(p);
+  j["launcher"] = "mpi";
+  expect_usage_error([&] { (void)j.get<fb::Plan>(); }, "unknown launcher 'mpi'");
+  j["launcher"] = "job";
+  j["settings"]["alloc"] = "cudaMalloc";
+  expect_usage_error([&] { (void)j.get<fb::Plan>(); }, "'cudaMalloc'");
 }

@@ -1,4 +1,4 @@
-#include "bench/request.hpp"
+#include "request/collective_request.hpp"
 
 #include <fmt/format.h>
 

@@ -1,0 +1,58 @@
+#pragma once
+// What each measuring command asks of the engine, beyond one collective measurement: the
+// command line binds into these (cli/), the engine's entry points take them (engine/).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/p2p_plan.hpp"
+#include "request/collective_request.hpp"
+
+namespace fb {
+
+// `fabricbench algos`: one collective's sweep, NCCL's choice against forced ones.
+struct AlgosRequest {
+  RunRequest measure;
+  std::vector<std::string> algos;   // NCCL_ALGO values; "default" leaves it to NCCL
+  std::vector<std::string> protos;  // NCCL_PROTO values; "default" likewise
+  std::string keep_logs;            // directory to keep NCCL's debug logs in ("" = delete them)
+};
+
+// `fabricbench scale`: one collective at one size on growing groups of GPUs.
+struct ScaleRequest {
+  RunRequest measure;       // one collective, one size; the GPUs are chosen per group
+  std::vector<int> counts;  // group sizes; empty: 1, 2, 4, ... up to every GPU
+  bool best = true;         // groups on the strongest links
+  bool worst = true;        // groups spread over sockets and switches
+};
+
+// `fabricbench p2p`: every pair and every host link.
+struct P2pRequest {
+  GpuSelection gpus;
+  P2pPlan measure;       // every setting but gpus and cpulists, which come from the machine
+  double margin = 0.10;  // flag figures this far below their class's median
+};
+
+// Default doctor budgets: quick aims at issue 12's healthy target (20 s on 2 x H200: the full
+// quick grid took 24 s there, so the budget cuts the forced LL/LL128 points above 16 MiB first);
+// slow fabrics are cut further. Thorough is a sweep of every size and protocol.
+inline constexpr double kQuickBudgetS = 20;
+inline constexpr double kThoroughBudgetS = 600;
+
+// `fabricbench doctor`: the whole check; what it measures follows from quick or thorough.
+struct DoctorRequest {
+  bool quick = false;
+  GpuSelection gpus;
+  // nccl_lib, timeout_s and inject_corruption (the testing aid) apply to every stage; the
+  // stages choose their own sizes, sampling and checks.
+  RunSettings settings;
+  // Seconds the whole doctor may take: later stages are estimated from the measured speed and
+  // cut to fit (engine/doctor_budget.hpp). Not given: the mode's default.
+  std::optional<double> budget_s;
+
+  [[nodiscard]] double budget_or_default() const {
+    return budget_s.value_or(quick ? kQuickBudgetS : kThoroughBudgetS);
+  }
+};
+
+}  // namespace fb
