@@ -12,6 +12,7 @@ namespace fb {
 template <NamedEnum E>
 CLI::Option* add_enum_option(CLI::App* app, const std::string& name, E& target, const std::string& help) {
   std::vector<std::string> names;
+  names.reserve(EnumNames<E>::table.size());
   for (const auto& row : EnumNames<E>::table) names.emplace_back(row.name);
   return app
       ->add_option_function<std::string>(
