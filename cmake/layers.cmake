@@ -1,5 +1,6 @@
-# fb_layer(NAME SOURCES ... [LAYERS lower ...] [LIBS other ...])
-# Builds the folder src/NAME as the library fb_NAME. Its include root is a folder that holds only
+# fb_layer(NAME [EXCLUDE file ...] [LAYERS lower ...] [LIBS other ...])
+# Builds the folder src/NAME as the library fb_NAME: every .cpp and .cu file in it (and in its
+# subfolders) but the EXCLUDEd ones, so a new file joins its layer without a list to edit. Its include root is a folder that holds only
 # a link to src/NAME, so a file sees the headers of its own folder and of the LAYERS it names (and
 # theirs), and no others: an include that points up the layer graph fails to compile.
 #
@@ -34,7 +35,11 @@ function(fb_layer_is_imported name out)
 endfunction()
 
 function(fb_layer name)
-  cmake_parse_arguments(L "" "" "SOURCES;LAYERS;LIBS" ${ARGN})
+  cmake_parse_arguments(L "" "" "EXCLUDE;LAYERS;LIBS" ${ARGN})
+  file(GLOB_RECURSE L_SOURCES CONFIGURE_DEPENDS RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} ${name}/*.cpp ${name}/*.cu)
+  if(L_EXCLUDE)
+    list(REMOVE_ITEM L_SOURCES ${L_EXCLUDE})
+  endif()
   set(root ${FB_LAYER_ROOT}/${name})
   file(MAKE_DIRECTORY ${root})
   file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR}/${name} ${root}/${name} SYMBOLIC)
