@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The one list of what fabricbench needs from the distribution, and the one place that installs it
-# (Debian/Ubuntu, apt-get; PyPI for the two Python tools the tests use).
+# (Debian/Ubuntu, apt-get; PyPI for the Python tools the tests use).
 #   scripts/deps.sh build        what building the binary needs (scripts/fabricbench.sh)
 #   scripts/deps.sh test         that, and what the tests need: linters, browser, MPI, the sanitizer
-#                                and HIP toolchains, playwright and lizard (scripts/test.sh)
+#                                and HIP toolchains, playwright, lizard and jsonschema (scripts/test.sh)
 #   scripts/deps.sh list SET     prints SET's Debian packages, one line
 # Installs only what is missing; as root directly, else through sudo. Where it cannot (no apt-get,
 # or neither root nor sudo), it names what to install and exits 3. The GPU compiler itself (the
@@ -18,8 +18,9 @@ test_packages=("${build_packages[@]}" libgtest-dev python3 git
   clang libclang-rt-14-dev         # the sanitizer build: clang and its libFuzzer/ASan/UBSan runtimes
   hipcc libamdhip64-dev)           # the HIP build: Debian's ROCm 5.2 compiler (clang-15) and runtime
 # Python module:pip requirement. The browser test's driver; lint_function_and_file_size;
-# lint_clang_tidy's clang-tidy, pinned (scripts/lint.sh checks the version).
-test_python=(playwright:playwright lizard:lizard clang_tidy:clang-tidy==23.1.4)
+# lint_clang_tidy's clang-tidy, pinned (scripts/lint.sh checks the version); result_schema's
+# JSON-Schema validator (draft 2020-12: jsonschema 4 or later).
+test_python=(playwright:playwright lizard:lizard clang_tidy:clang-tidy==23.1.4 "jsonschema:jsonschema>=4")
 
 fail() {
   echo "fabricbench: error: $*" >&2

@@ -11,12 +11,11 @@
 #include "core/p2p_tests.hpp"
 #include "core/projection.hpp"
 #include "core/result_enums.hpp"
+#include "core/result_version.hpp"
 #include "core/stats.hpp"
 #include "core/topology.hpp"
 
 namespace fb {
-
-inline constexpr const char* kResultSchema = "fabricbench.result/1";
 
 struct ToolInfo {
   std::string version;

@@ -11,6 +11,7 @@
 #include "core/json_limits.hpp"
 #include "core/json_optional.hpp"
 #include "core/projection_json.hpp"
+#include "core/result_version.hpp"
 #include "core/topology_json.hpp"
 
 namespace fb {
@@ -154,9 +155,12 @@ void from_json(const json& j, DoctorInfo& v) {
 }
 
 // p2p is absent from documents written before the p2p command, doctor from all but the
-// doctor's (and its documents written before cuts were recorded).
+// doctor's (and its documents written before cuts were recorded). The version read is not kept:
+// what was read is this build's model, so written again it says this build's version (members
+// of a later minor that it does not know are gone from it).
 void from_json(const json& j, Result& v) {
-  j.at("schema").get_to(v.schema);
+  (void)j.at("schema");  // required; parse_result has checked its version
+  v.schema = kResultSchema;
   j.at("tool").get_to(v.tool);
   j.at("command").get_to(v.command);
   j.at("started").get_to(v.started);
@@ -185,10 +189,7 @@ Result parse_result(const std::string& text) {
   }
   if (!j.is_object())
     FB_USAGE_ERROR(fmt::format("$: expected a result document (an object), got {}", j.type_name()));
-  const auto& schema = j.contains("schema") ? j.at("schema") : json();
-  if (!schema.is_string() || schema.get<std::string>() != kResultSchema)
-    FB_USAGE_ERROR(fmt::format("$.schema: unsupported result schema {}: this build reads '{}'",
-                               schema.is_null() ? "(none)" : schema.dump(), kResultSchema));
+  check_result_schema(j.contains("schema") ? j.at("schema") : json());
   check_json_limits(j);
   try {
     return j.get<Result>();

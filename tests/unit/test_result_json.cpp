@@ -25,7 +25,7 @@ TEST(ResultJson, RoundTripKeepsEveryField) {
 
 TEST(ResultJson, DocumentShape) {
   const auto j = nlohmann::json(sample_result());
-  EXPECT_EQ(j.at("schema"), "fabricbench.result/1");
+  EXPECT_EQ(j.at("schema"), "fabricbench.result/1.1");
   const auto& p = j.at("runs").at(0).at("points").at(0);
   EXPECT_EQ(p.at("bytes"), 1048576);
   EXPECT_DOUBLE_EQ(p.at("time_us").at("median").get<double>(), 25.7);
@@ -50,7 +50,7 @@ TEST(ResultJson, MalformedInputIsAUsageError) {
 // (a) Every field of a hand-written document arrives in its C++ field.
 TEST(ResultJsonText, ParsesHeaderFields) {
   const auto r = fb::parse_result(kEveryFieldJson);
-  EXPECT_EQ(r.schema, "fabricbench.result/1");
+  EXPECT_EQ(r.schema, "fabricbench.result/1.1");
   EXPECT_EQ(r.tool.version, "9.8.7");
   EXPECT_EQ(r.tool.git, "f00dcafe");
   EXPECT_EQ(r.command, (std::vector<std::string>{"fabricbench", "doctor", "--quick"}));
@@ -251,12 +251,15 @@ TEST(ResultJsonText, NoTopologyIsNull) {
 }
 
 // Saved documents from before still load: re-serialised, each equals its file, except that
-// fields older documents lack come back with their documented defaults.
+// fields older documents lack come back with their documented defaults and the version is this
+// build's (they are all 1.0 documents: "fabricbench.result/1").
 TEST(ResultJsonText, SavedDocumentsLoadAndReserialiseEqual) {
   for (const char* name :
        {"h200x2-combined", "h200x2-doctor-quick", "h200x2-run-6coll-1M-4G-procs", "synthetic-scale"}) {
     const auto text = fb::read_file(std::string(FB_FIXTURE_DIR) + "/results/" + name + ".json");
     auto expected = nlohmann::json::parse(text);
+    EXPECT_EQ(expected.at("schema"), "fabricbench.result/1") << name;
+    expected["schema"] = fb::kResultSchema;
     int defaulted = 0;
     if (!expected.at("host").contains("config")) expected["host"]["config"] = nullptr;  // before host facts
     if (expected.contains("doctor") && !expected.at("doctor").contains("stages"))       // before stage times
