@@ -149,7 +149,10 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
     if (const auto job = fb::choose_job_launcher(args, fb::process_env); job != fb::JobLauncher::none)
       return fb::job_main(job, fb::timeout_from_args(args, 120), [&] { return front_end(argc, argv); });
     return front_end(argc, argv);
-  } catch (const std::exception& e) {  // the worker's or MPI's set-up, before their own handlers
+  } catch (const fb::Error& e) {  // an unknown --launcher, before the command line is parsed
+    fb::print_error(e.what());
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {  // the worker's or the job's set-up, before their own handlers
     fb::print_error(e.what(), true);
     return static_cast<int>(fb::ExitCode::run_failed);
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "comm/bootstrap.hpp"
+#include "comm/launch_env.hpp"
 #include "core/error.hpp"
 
 namespace fb {
@@ -44,10 +45,14 @@ class JobSession {
   static void install(JobSession* session);
 
   [[nodiscard]] virtual Bootstrap& bootstrap() = 0;
+  // Its row of the launcher table (comm/launch_env.hpp).
+  [[nodiscard]] virtual JobLauncher launcher_kind() const = 0;
   // "mpi", "torchrun" or "slurm": the result document's run.launcher.
-  [[nodiscard]] virtual std::string launcher() const = 0;
+  [[nodiscard]] std::string launcher() const { return std::string(launcher_row(launcher_kind()).name); }
   // What users typed to start the job ("mpirun", "torchrun", "srun"), for messages.
-  [[nodiscard]] virtual std::string launcher_command() const = 0;
+  [[nodiscard]] std::string launcher_command() const {
+    return std::string(launcher_row(launcher_kind()).command);
+  }
 
   [[nodiscard]] int rank() const { return rank_; }
   [[nodiscard]] int size() const { return static_cast<int>(hosts_.size()); }

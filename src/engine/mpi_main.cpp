@@ -64,9 +64,8 @@ int follow(JobSession& session) {
 }
 
 JobSession& start_session(JobLauncher launcher, double timeout_s) {
-  if (launcher == JobLauncher::mpi) return MpiSession::start();
-  const auto job = launcher == JobLauncher::torchrun ? torchrun_env(process_env) : slurm_env(process_env);
-  return TcpSession::start(job, timeout_s);
+  if (launcher_row(launcher).wiring == RankWiring::mpi_plugin) return MpiSession::start();
+  return TcpSession::start(tcp_job_env(launcher, process_env), timeout_s);
 }
 
 // Rank 0 after its command: the other ranks wait for a next plan; tell them there is none.
