@@ -51,7 +51,7 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   auto lib = NcclLibrary::load(request.measure.nccl_lib);
   auto machine = probe_machine_facts(*lib);
   const JobSession* job = JobSession::current();
-  if (job != nullptr) machine.mpi_local_ranks = job->local_ranks();
+  if (job != nullptr) machine.job_local_ranks = job->local_ranks();
   Plan plan = build_plan(request.measure, machine);
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"})
     if (std::getenv(var))

@@ -37,7 +37,7 @@
 #include "core/interrupt.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
-#include "engine/mpi_main.hpp"
+#include "engine/job_main.hpp"
 #include "engine/worker.hpp"
 #include "launch/protocol.hpp"
 

@@ -16,7 +16,7 @@ class ProgressSink {
   // A point of plan.runs[run_index] is complete (sent by process 0 only).
   virtual void point(int run_index, const Point& point) = 0;
   virtual void warn(const std::string& text) = 0;
-  // Every rank's GPU, as its own process saw it (under MPI, where ranks span hosts).
+  // Every rank's GPU, as its own process saw it (in a job, where ranks span hosts).
   virtual void gpus(const std::vector<GpuInfo>& /*all*/) {}
 };
 

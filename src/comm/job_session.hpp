@@ -1,7 +1,7 @@
 #pragma once
 // A job whose ranks an outside launcher started (mpirun, torchrun, srun, a Kubernetes
 // PyTorchJob): one fabricbench process per GPU, possibly on many hosts. Rank 0 runs the command,
-// the others serve it (engine/mpi_main). Everything above comm/ speaks only this interface;
+// the others serve it (engine/job_main). Everything above comm/ speaks only this interface;
 // the implementations are MpiSession (the MPI plugin) and TcpSession (the launcher's
 // environment variables and a TCP rendezvous with rank 0).
 #include <functional>
@@ -23,14 +23,14 @@ std::vector<int> local_ranks_of(const std::vector<std::string>& hosts);
 // What rank 0 broadcasts to the other ranks: each plan with the environment its workers need
 // (NCCL_ALGO, NCCL_PROTO, ...; NCCL's debug-log settings stay on rank 0, which alone reads the
 // log), then "done" when its command is over.
-inline constexpr const char* kMpiNoMorePlans = "done";
-std::string mpi_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env);
-struct MpiPlanMessage {
+inline constexpr const char* kJobNoMorePlans = "done";
+std::string job_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env);
+struct JobPlanMessage {
   nlohmann::json plan;
   std::map<std::string, std::string> env;
 };
-// nullopt for kMpiNoMorePlans; throws on anything else that is not a plan message.
-std::optional<MpiPlanMessage> parse_mpi_plan_message(const std::string& text);
+// nullopt for kJobNoMorePlans; throws on anything else that is not a plan message.
+std::optional<JobPlanMessage> parse_job_plan_message(const std::string& text);
 
 class JobSession {
  public:

@@ -46,7 +46,7 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
   const auto probed = run_plan(probe, [&](int, const Point& p) {
     if (points != nullptr) points->push_back(p);
   });
-  end_mpi_job_if_failed(probe, probed);
+  end_job_if_failed(probe, probed);
   auto log = read_logs(logs);
   if (keep_logs.empty()) fs::remove_all(logs);
   if (!probed.supervisor.ok && !interrupt_requested())  // interrupted: the caller ends the sweep
@@ -94,7 +94,7 @@ Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& l
   if (forced.sizes.empty()) forced.sizes = {*std::min_element(plan.sizes.begin(), plan.sizes.end())};
   if (!quiet) fmt::print(stderr, "fabricbench: sweeping {} ({})\n", c.label(), progress);
   const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
-  end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped
+  end_job_if_failed(forced, outcome);  // in a job a failed pair cannot be skipped
   if (!outcome.supervisor.ok) c.failure = outcome.failure;
   if (c.is_default() && !outcome.supervisor.ok && !interrupt_requested())
     throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);

@@ -18,7 +18,7 @@ namespace {
 std::vector<WorkerHandle> start_workers(const Plan& plan) {
   wait_for_exiting_workers();  // the previous plan's workers hold GPU memory until they are gone
   std::vector<WorkerHandle> workers;
-  if (plan.launcher != LauncherKind::processes) {  // threads; under MPI, rank 0's share
+  if (plan.launcher != LauncherKind::processes) {  // threads; in a job, rank 0's share
     workers.push_back(spawn_thread(0, [](int fd) { worker_main(fd); }));
     return workers;
   }
@@ -82,7 +82,7 @@ Run make_run(const Plan& plan, std::size_t index) {
   run.gpus = plan.gpus;
   const JobSession* job = JobSession::current();
   run.launcher =
-      job != nullptr && plan.launcher == LauncherKind::mpi ? job->launcher() : to_string(plan.launcher);
+      job != nullptr && plan.launcher == LauncherKind::job ? job->launcher() : to_string(plan.launcher);
   run.graph_launches = plan.sampling.graph_launches;
   run.alloc = to_string(plan.alloc);
   if (plan.fill != BufferFill::pattern) run.fill = to_string(plan.fill);
@@ -143,14 +143,14 @@ PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
   if (!out.supervisor.ok) {
     out.failure = fmt::format("{} {} during '{}'", who_failed(plan, out.supervisor), out.supervisor.reason,
                               out.supervisor.step);
-    if (plan.launcher == LauncherKind::mpi) name_the_job_failure(out);
+    if (plan.launcher == LauncherKind::job) name_the_job_failure(out);
   }
   return out;
 }
 
-void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome) {
+void end_job_if_failed(const Plan& plan, const PlanOutcome& outcome) {
   JobSession* job = JobSession::current();
-  if (outcome.supervisor.ok || job == nullptr || plan.launcher != LauncherKind::mpi) return;
+  if (outcome.supervisor.ok || job == nullptr || plan.launcher != LauncherKind::job) return;
   fmt::print(stderr, "fabricbench: ending every rank: {}\n", outcome.failure);
   job->abort(outcome.supervisor.code, outcome.failure);
 }

@@ -17,7 +17,7 @@ using PointHandler = std::function<void(int run_index, const Point& point)>;
 struct PlanOutcome {
   SupervisorOutcome supervisor;
   std::string failure;                // one line naming the rank(s), the step and the reason; empty when ok
-  std::vector<GpuInfo> gpus;          // under MPI: every rank's GPU as its own host saw it
+  std::vector<GpuInfo> gpus;          // in a job: every rank's GPU as its own host saw it
   std::vector<StartupPhase> startup;  // rank 0's steps up to its first point, as they began
 };
 
@@ -28,7 +28,7 @@ PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point);
 // In a job of several ranks (mpirun, torchrun, srun), after a failed plan the other ranks may
 // wait in a collective for ever: the only way on is to end the whole job (JobSession::abort).
 // Call once the failure is reported and written.
-void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome);
+void end_job_if_failed(const Plan& plan, const PlanOutcome& outcome);
 
 // Each of `gpus`' local CPUs ("0-31"), from the topology; "" where unknown.
 std::vector<std::string> local_cpulists(const Topology& topology, const std::vector<int>& gpus);

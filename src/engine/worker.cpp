@@ -29,7 +29,7 @@ void bind_worker_cpus(const Plan& plan, int process, ProgressSink& sink) {
                           process, list));
 }
 
-// Under MPI the ranks span hosts: each describes its own GPU, and rank 0 reports them all.
+// In a job the ranks span hosts: each describes its own GPU, and rank 0 reports them all.
 void gather_gpus(const LocalAssignment& local, Bootstrap& bootstrap, ProgressSink& sink) {
   const auto props = gpu::device_props(local.devices.at(0));
   const GpuInfo mine{local.devices[0],   local.ranks.at(0),        props.name, props.pci_bus_id,
@@ -48,7 +48,7 @@ void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSin
   bind_worker_cpus(plan, process, sink);
   sink.begin("start-up: CUDA context and GPU memory check");
   check_free_memory(plan, local);
-  if (plan.launcher == LauncherKind::mpi) gather_gpus(local, bootstrap, sink);
+  if (plan.launcher == LauncherKind::job) gather_gpus(local, bootstrap, sink);
   sink.begin("start-up: NCCL initialisation");
   auto lib = NcclLibrary::load(plan.nccl_lib);
   const auto id = bootstrap.broadcast(process == 0 ? make_nccl_unique_id(*lib) : std::string(), 0);
@@ -72,12 +72,12 @@ int worker_main(int fd) {
     if (!start || start->at("t") != msg::start) return static_cast<int>(ExitCode::run_failed);
     const Plan plan = start->at("plan").get<Plan>();
     const int process = start->at("process").get<int>();
-    if (plan.launcher == LauncherKind::mpi) {
+    if (plan.launcher == LauncherKind::job) {
       // This is the job's rank 0's in-process worker: hand the plan to the other ranks first.
       auto& session = *JobSession::current();
       session.set_plan_running(true);
       session.bootstrap().broadcast(
-          mpi_plan_message(start->at("plan"), start->value("env", std::map<std::string, std::string>{})), 0);
+          job_plan_message(start->at("plan"), start->value("env", std::map<std::string, std::string>{})), 0);
       run_worker(plan, process, session.bootstrap(), link, collectives);
       session.set_plan_running(false);
     } else {

@@ -1,10 +1,10 @@
 #pragma once
 // Message types between the launcher and its workers (JSON over comm/channel.hpp).
 //   launcher -> worker: start {plan, process, nprocs, env: the variables set for this plan's
-//                       workers (already in their environment; under MPI passed on to the
+//                       workers (already in their environment; in a job passed on to the
 //                       other ranks)}; allgather replies {all}
-//   worker -> launcher: allgather {d}; begin {label}; gpus {gpus: every rank's GpuInfo, under
-//                       MPI}; point {run, point}; warn {text}; fatal {code, text}; done
+//   worker -> launcher: allgather {d}; begin {label}; gpus {gpus: every rank's GpuInfo, in a
+//                       job}; point {run, point}; warn {text}; fatal {code, text}; done
 namespace fb::msg {
 
 inline constexpr const char* start = "start";

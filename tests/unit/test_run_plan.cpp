@@ -245,47 +245,47 @@ TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {
   EXPECT_EQ(fb::rotation_steps(huge, 4, needs, 20), 1u);
 }
 
-TEST(RunPlan, UnderMpiEachRankDrivesItsHostsNthGpu) {
+TEST(RunPlan, InAJobEachRankDrivesItsHostsNthGpu) {
   auto machine = h200_facts();
-  machine.mpi_local_ranks = {0, 1, 0, 1};  // 2 hosts x 2 ranks
+  machine.job_local_ranks = {0, 1, 0, 1};  // 2 hosts x 2 ranks
   auto o = opts({"all_reduce"});
   o.sizes = {"1M"};
   auto plan = plan_of(o, machine);
-  EXPECT_EQ(plan.launcher, fb::LauncherKind::mpi);
+  EXPECT_EQ(plan.launcher, fb::LauncherKind::job);
   EXPECT_EQ(plan.gpus, (std::vector<int>{0, 1, 0, 1}));
   EXPECT_EQ(plan.nranks(), 4);
-  EXPECT_EQ(fb::process_count(plan), 1);  // rank 0's own worker; mpirun started the others
+  EXPECT_EQ(fb::process_count(plan), 1);  // rank 0's own worker; the outside launcher started the others
   EXPECT_EQ(fb::assignment_for(plan, 3).devices, (std::vector<int>{1}));
   EXPECT_EQ(fb::assignment_for(plan, 3).ranks, (std::vector<int>{3}));
   o.gpus = "1";  // one GPU per host selected: GPU 0 on each
-  machine.mpi_local_ranks = {0, 0};
+  machine.job_local_ranks = {0, 0};
   EXPECT_EQ(plan_of(o, machine).gpus, (std::vector<int>{0, 0}));
   o.gpus = "";
-  machine.mpi_local_ranks = {0, 1, 2};  // three ranks on a host with two GPUs
-  expect_usage_error([&] { plan_of(o, machine); }, "MPI rank 2 is process 3 on its host");
+  machine.job_local_ranks = {0, 1, 2};  // three ranks on a host with two GPUs
+  expect_usage_error([&] { plan_of(o, machine); }, "rank 2 is process 3 on its host");
   o.launcher = "threads";
-  machine.mpi_local_ranks = {0, 1};
+  machine.job_local_ranks = {0, 1};
   expect_usage_error([&] { plan_of(o, machine); }, "drop --launcher threads");
   o.launcher = "processes";
   o.cpu_bind = "numa";
   expect_usage_error([&] { plan_of(o, machine); }, "use its --bind-to");
   o.cpu_bind = "none";
-  o.root = 3;  // ranks are MPI ranks: root 3 exists only with 4 of them
+  o.root = 3;  // ranks are the job's ranks: root 3 exists only with 4 of them
   o.collectives = {"broadcast"};
   expect_usage_error([&] { plan_of(o, machine); }, "-r/--root 3");
-  machine.mpi_local_ranks = {0, 1, 0, 1};
+  machine.job_local_ranks = {0, 1, 0, 1};
   EXPECT_EQ(plan_of(o, machine).runs[0].root, 3);
 }
 
-TEST(RunPlan, MpiLauncherSurvivesJson) {
+TEST(RunPlan, JobLauncherSurvivesJson) {
   fb::Plan p;
-  p.launcher = fb::LauncherKind::mpi;
+  p.launcher = fb::LauncherKind::job;
   p.alloc = fb::BufferAlloc::runtime;
   p.fill = fb::BufferFill::zeros;
   p.gpus = {0, 1, 0, 1};
   fb::Plan back = nlohmann::json(p).get<fb::Plan>();
-  EXPECT_EQ(back.launcher, fb::LauncherKind::mpi);
-  EXPECT_EQ(fb::to_string(back.launcher), "mpi");
+  EXPECT_EQ(back.launcher, fb::LauncherKind::job);
+  EXPECT_EQ(fb::to_string(back.launcher), "job");
   EXPECT_EQ(back.alloc, fb::BufferAlloc::runtime);
   EXPECT_EQ(fb::parse_buffer_alloc("nccl"), fb::BufferAlloc::nccl);
   expect_usage_error([] { fb::parse_buffer_alloc("cudaMalloc"); }, "--alloc 'cudaMalloc'");

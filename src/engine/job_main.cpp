@@ -1,4 +1,4 @@
-#include "engine/mpi_main.hpp"
+#include "engine/job_main.hpp"
 
 #include <fmt/format.h>
 
@@ -41,7 +41,7 @@ class RankConsole final : public ProgressSink {
 
 int follow(JobSession& session) {
   for (;;) {
-    const auto message = parse_mpi_plan_message(session.bootstrap().broadcast(std::string(), 0));
+    const auto message = parse_job_plan_message(session.bootstrap().broadcast(std::string(), 0));
     if (!message) return 0;
     const Plan plan = message->plan.get<Plan>();
     const ScopedEnv env(message->env);
@@ -78,7 +78,7 @@ void release_other_ranks(JobSession& session, int code) {
     print_error(failure);
     session.abort(code == 0 ? session.peer_failure_code() : static_cast<ExitCode>(code), failure);
   }
-  session.bootstrap().broadcast(kMpiNoMorePlans, 0);
+  session.bootstrap().broadcast(kJobNoMorePlans, 0);
 }
 
 }  // namespace
