@@ -25,8 +25,10 @@ void bind_worker_cpus(const Plan& plan, int process, ProgressSink& sink) {
   auto cpus = parse_cpulist(list);
   if (plan.cpu_bind == CpuBind::core && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
   if (!bind_to_cpus(cpus))
-    sink.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
-                          process, list));
+    sink.emit(
+        make_event(EventKind::warning,
+                   fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
+                               process, list)));
 }
 
 // In a job the ranks span hosts: each describes its own GPU, and rank 0 reports them all.
