@@ -45,7 +45,7 @@ AlgosTable table_of(const Plan& plan, AlgosSweep& sweep) {
 
 }  // namespace
 
-int algos_command(const AlgosOptions& o, const std::vector<std::string>& command_line) {
+int algos_command(const AlgosOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
   const AlgosRequest request = algos_request(o);  // usage errors first, before touching GPU or NCCL
   gpu::device_count();
   auto lib = NcclLibrary::load(request.measure.settings.nccl_lib);
@@ -54,8 +54,8 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
   Plan plan = build_plan(request.measure, machine);
   for (const char* var : {"NCCL_ALGO", "NCCL_PROTO"})
     if (std::getenv(var))
-      fmt::print(stderr, "fabricbench: warning: {} is set; the 'default' sweep is not NCCL's own choice\n",
-                 var);
+      events.emit(make_event(EventKind::warning,
+                             fmt::format("{} is set; the 'default' sweep is not NCCL's own choice", var)));
 
   Result result = make_result_header(command_line, lib.get());
   result.topology = probe_topology({});
@@ -66,24 +66,27 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
     const auto speed = after_other_workers(prior_speed(*result.topology, plan.gpus, nccl_settings(plan)));
     const auto& sizes = request.measure.sizes;
     const AlgosGrid grid{sizes, request.algos, request.protos, 0, false};
-    fmt::print(stderr, "fabricbench: {} configurations of {} sizes on {} GPU{}, about {}\n",
-               forced_pairs(request.algos, request.protos, false).size() + 1, sizes.size(), plan.nranks(),
-               plan.nranks() == 1 ? "" : "s",
-               format_seconds(estimate_choices_s(sizes, speed) +
-                              estimate_algos_s(grid, speed, plan.settings.sampling)));
+    events.emit(make_event(EventKind::stage,
+                           fmt::format("{} configurations of {} sizes on {} GPU{}, about {}",
+                                       forced_pairs(request.algos, request.protos, false).size() + 1,
+                                       sizes.size(), plan.nranks(), plan.nranks() == 1 ? "" : "s",
+                                       format_seconds(estimate_choices_s(sizes, speed) +
+                                                      estimate_algos_s(grid, speed, plan.settings.sampling)))));
   }
   AlgosSweep sweep;
   {
     const InterruptScope ctrl_c;  // Ctrl-C ends the sweep, keeping the configurations measured
-    sweep = run_algos(plan, request.algos, request.protos, request.keep_logs, o.measure.quiet);
+    sweep = run_algos(plan, request.algos, request.protos, request.keep_logs, o.measure.quiet, events);
   }
   for (auto& run : sweep.runs) result.runs.push_back(std::move(run));
   result.findings = forced_beats_default(sweep.configs, 0.01, 0);
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
   if (interrupt_requested())
-    mark_interrupted(result, fmt::format("interrupted after {} of {} configurations began",
-                                         sweep.configs.size(), sweep.planned));
+    mark_interrupted(
+        result,
+        fmt::format("interrupted after {} of {} configurations began", sweep.configs.size(), sweep.planned),
+        events);
 
   const AlgosTable table = table_of(plan, sweep);
   ReporterSet reporters;

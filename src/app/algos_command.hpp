@@ -3,9 +3,12 @@
 #include <vector>
 
 #include "cli/algos_cli.hpp"
+#include "core/events.hpp"
 
 namespace fb {
 
-int algos_command(const AlgosOptions& options, const std::vector<std::string>& command_line);
+// What the engine says while it works goes to `events`.
+int algos_command(const AlgosOptions& options, const std::vector<std::string>& command_line,
+                  EventSink& events);
 
 }  // namespace fb

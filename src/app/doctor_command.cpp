@@ -10,7 +10,7 @@
 
 namespace fb {
 
-int doctor_command(const DoctorOptions& o, const std::vector<std::string>& command_line) {
+int doctor_command(const DoctorOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
   const DoctorRequest request = doctor_request(o);
   DoctorConsoleReporter console(std::cout, std::cerr, o.out_dir, request.quick);
   DoctorFolderReporter folder(o.out_dir);
@@ -27,7 +27,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
       .cut = [&](const DoctorCut& cut) { console.cut(cut); },
       .updated = [&](const Result& r) { folder.update(r); },
   };
-  const Result result = run_doctor(request, command_line, progress);
+  const Result result = run_doctor(request, command_line, progress, events);
   console.end(result);
   if (result.status == RunStatus::failed) {  // interrupted
     fmt::print(stderr, "fabricbench doctor: {}: the report holds the stages measured\n", result.failure);

@@ -3,9 +3,12 @@
 #include <vector>
 
 #include "cli/doctor_cli.hpp"
+#include "core/events.hpp"
 
 namespace fb {
 
-int doctor_command(const DoctorOptions& options, const std::vector<std::string>& command_line);
+// What the engine says while it works goes to `events`.
+int doctor_command(const DoctorOptions& options, const std::vector<std::string>& command_line,
+                   EventSink& events);
 
 }  // namespace fb

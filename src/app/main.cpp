@@ -15,6 +15,7 @@
 #include "app/compare_command.hpp"
 #include "app/doctor_command.hpp"
 #include "app/p2p_command.hpp"
+#include "app/progress_output.hpp"
 #include "app/project_command.hpp"
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
@@ -37,7 +38,7 @@
 #include "core/interrupt.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
-#include "engine/mpi_main.hpp"
+#include "engine/job_main.hpp"
 #include "engine/worker.hpp"
 #include "launch/protocol.hpp"
 
@@ -66,10 +67,11 @@ std::string help_command(CLI::App& app) {
   return command;
 }
 
-int main_with_errors(int argc, char** argv) {
+int main_with_errors(int argc, char** argv, fb::EventSink& events) {
   CLI::App app{"fabricbench: measure what the GPU interconnect really delivers (NCCL/RCCL)"};
   app.set_version_flag("--version", fmt::format("fabricbench {} ({})\n", fb::kToolVersion, fb::kToolGit));
   app.require_subcommand(0, 1);
+  fb::add_progress_flag(app);  // also before the command: a bare `fabricbench` runs doctor
   app.footer(R"(Without a command: doctor. `fabricbench COMMAND --help` for each one.
 
 Exit codes (every command; docs/cli.md has each case):
@@ -84,16 +86,20 @@ Exit codes (every command; docs/cli.md has each case):
   const std::vector<std::string> line(argv, argv + argc);
   // The last one, doctor, is also what a bare `fabricbench` runs.
   const std::vector<Command> commands{
-      command(app, fb::add_run_subcommand, [&](const auto& o) { return fb::run_command(o, line); }),
+      command(app, fb::add_run_subcommand, [&](const auto& o) { return fb::run_command(o, line, events); }),
       command(app, fb::add_topo_subcommand, [&](const auto& o) { return fb::topo_command(o, line); }),
-      command(app, fb::add_p2p_subcommand, [&](const auto& o) { return fb::p2p_command(o, line); }),
-      command(app, fb::add_algos_subcommand, [&](const auto& o) { return fb::algos_command(o, line); }),
-      command(app, fb::add_scale_subcommand, [&](const auto& o) { return fb::scale_command(o, line); }),
+      command(app, fb::add_p2p_subcommand, [&](const auto& o) { return fb::p2p_command(o, line, events); }),
+      command(app, fb::add_algos_subcommand,
+              [&](const auto& o) { return fb::algos_command(o, line, events); }),
+      command(app, fb::add_scale_subcommand,
+              [&](const auto& o) { return fb::scale_command(o, line, events); }),
       command(app, fb::add_compare_subcommand, [](const auto& o) { return fb::compare_command(o); }),
       command(app, fb::add_report_subcommand, [](const auto& o) { return fb::report_command(o); }),
       command(app, fb::add_project_subcommand, [&](const auto& o) { return fb::project_command(o, line); }),
-      command(app, fb::add_doctor_subcommand, [&](const auto& o) { return fb::doctor_command(o, line); }),
+      command(app, fb::add_doctor_subcommand,
+              [&](const auto& o) { return fb::doctor_command(o, line, events); }),
   };
+  for (const auto& c : commands) fb::add_progress_flag(*c.app);
   fb::refuse_empty_values(app);
   try {
     app.parse(argc, argv);
@@ -116,17 +122,18 @@ Exit codes (every command; docs/cli.md has each case):
   return code;
 }
 
-// Runs the command line; the only place that turns errors into messages and exit codes.
-int front_end(int argc, char** argv) {
+// Runs the command line; the only place that turns errors into messages (said to `events`, one
+// line each whatever a value echoed from a file holds) and exit codes.
+int front_end(int argc, char** argv, fb::EventSink& events) {
   try {
-    return main_with_errors(argc, argv);
-  } catch (const fb::Error& e) {  // one line, whatever a value echoed from a file holds
-    fb::print_error(e.what());
+    return main_with_errors(argc, argv, events);
+  } catch (const fb::Error& e) {
+    events.emit(fb::make_event(fb::EventKind::error, e.what()));
     if (!e.where().empty() && std::getenv("FABRICBENCH_DEBUG"))
       fmt::print(stderr, "fabricbench:   at {}\n", e.where());
     return static_cast<int>(e.code());
   } catch (const std::exception& e) {
-    fb::print_error(e.what(), true);
+    events.emit(fb::make_event(fb::EventKind::internal_error, e.what()));
     return static_cast<int>(fb::ExitCode::run_failed);
   }
 }
@@ -146,10 +153,15 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
     }
     fb::install_interrupt_handlers();  // Ctrl-C: core/interrupt.hpp says what it does
     const std::vector<std::string> args(argv, argv + argc);
+    const auto events = fb::make_event_renderer(fb::progress_format_from_args(args), stderr);
     if (const auto job = fb::choose_job_launcher(args, fb::process_env); job != fb::JobLauncher::none)
-      return fb::job_main(job, fb::timeout_from_args(args, 120), [&] { return front_end(argc, argv); });
-    return front_end(argc, argv);
-  } catch (const std::exception& e) {  // the worker's or MPI's set-up, before their own handlers
+      return fb::job_main(job, fb::timeout_from_args(args, 120), *events,
+                          [&] { return front_end(argc, argv, *events); });
+    return front_end(argc, argv, *events);
+  } catch (const fb::Error& e) {  // an unknown --launcher or --progress, before the command line is parsed
+    fb::print_error(e.what());
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {  // the worker's or the job's set-up, before their own handlers
     fb::print_error(e.what(), true);
     return static_cast<int>(fb::ExitCode::run_failed);
   }

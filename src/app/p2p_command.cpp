@@ -22,7 +22,7 @@
 
 namespace fb {
 
-int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_line) {
+int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
   const P2pRequest request = p2p_request(o);  // usage errors here, before any GPU is touched
   const int visible = gpu::device_count();    // no GPU: environment error
   Result result = make_result_header(command_line, nullptr);
@@ -30,11 +30,13 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   const P2pPlan plan = build_p2p_plan(request, visible, *result.topology);
   add_gpus(result, plan.gpus);
   if (plan.gpus.size() == 1 && plan.pairs)
-    fmt::print(stderr, "fabricbench: note: one GPU selected: measuring host<->device and its memory only\n");
+    events.emit(make_event(EventKind::note, "one GPU selected: measuring host<->device and its memory only"));
   const double estimate_s = estimate_p2p_s(plan, *result.topology);
   if (!o.quiet)
-    fmt::print(stderr, "fabricbench: p2p on {} GPU{}, {} per copy, about {}\n", plan.gpus.size(),
-               plan.gpus.size() == 1 ? "" : "s", format_bytes(plan.bytes), format_seconds(estimate_s));
+    events.emit(make_event(
+        EventKind::stage,
+        fmt::format("p2p on {} GPU{}, {} per copy, about {}", plan.gpus.size(),
+                    plan.gpus.size() == 1 ? "" : "s", format_bytes(plan.bytes), format_seconds(estimate_s))));
 
   ReporterSet reporters;
   reporters.add(std::make_unique<P2pConsoleReporter>(
@@ -47,8 +49,9 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   const ProgressFn progress = [&](const std::string& step) {
     if (o.quiet) return;
     const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fmt::print(stderr, "fabricbench: measuring {} ({:.0f} s so far, about {} left)\n", step, so_far,
-               format_seconds(std::max(0.1, estimate_s - so_far)));
+    events.emit(make_event(EventKind::stage,
+                           fmt::format("measuring {} ({:.0f} s so far, about {} left)", step, so_far,
+                                       format_seconds(std::max(0.1, estimate_s - so_far)))));
   };
   bool stopped = false;
   {
@@ -60,7 +63,7 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
   if (stopped)
-    mark_interrupted(result, fmt::format("interrupted after {} measurement(s)", result.p2p.size()));
+    mark_interrupted(result, fmt::format("interrupted after {} measurement(s)", result.p2p.size()), events);
   reporters.end(result);
   if (stopped) return static_cast<int>(ExitCode::run_failed);
   return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;

@@ -51,11 +51,12 @@ void warn_dropped_sizes(const RunRequest& request, const Plan& plan) {
 }
 
 // Says why the run ended early and where its points are; the exit code is the failure's.
-int end_failed_run(const RunOptions& options, const Plan& plan, const PlanOutcome& outcome) {
+int end_failed_run(const RunOptions& options, const Plan& plan, const PlanOutcome& outcome,
+                   EventSink& events) {
   print_error(outcome.failure);
   if (!options.json_path.empty())
     fmt::print(stderr, "fabricbench: the points completed before the failure are in {}\n", options.json_path);
-  end_mpi_job_if_failed(plan, outcome);
+  end_job_if_failed(plan, outcome, events);
   // A worker thread stuck in NCCL cannot be joined: leave without running destructors.
   if (plan.launcher == LauncherKind::threads) {
     std::cout.flush();
@@ -82,7 +83,7 @@ bool has_wrong_data(const Result& result) {
 
 }  // namespace
 
-int run_command(const RunOptions& options, const std::vector<std::string>& command_line) {
+int run_command(const RunOptions& options, const std::vector<std::string>& command_line, EventSink& events) {
   const RunRequest request = run_request(options);  // usage errors first, before touching GPU or NCCL
   // Each step is stamped as it begins; it lasts until the next one begins.
   std::vector<StartupPhase> startup{{"CUDA driver start-up", ms_since_process_start()}};
@@ -129,7 +130,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
     run.points.push_back(point);
     reporters.point(result, run_slot[index], run.points.size() - 1);
   };
-  const auto outcome = run_plan(plan, on_point);
+  const auto outcome = run_plan(plan, on_point, events);
 
   if (!outcome.gpus.empty()) result.gpus = outcome.gpus;
   startup.insert(startup.end(), outcome.startup.begin(), outcome.startup.end());
@@ -141,7 +142,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   result.failure = outcome.failure;
   reporters.end(result);
 
-  if (!outcome.supervisor.ok) return end_failed_run(options, plan, outcome);
+  if (!outcome.supervisor.ok) return end_failed_run(options, plan, outcome, events);
   return has_wrong_data(result) ? static_cast<int>(ExitCode::finding) : 0;
 }
 

@@ -18,7 +18,7 @@
 
 namespace fb {
 
-int scale_command(const ScaleOptions& o, const std::vector<std::string>& command_line) {
+int scale_command(const ScaleOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
   const ScaleRequest request = scale_request(o);  // usage errors first, before touching GPU or NCCL
   gpu::device_count();                            // no GPU: an environment error, before loading NCCL
   auto lib = NcclLibrary::load(request.measure.settings.nccl_lib);
@@ -36,18 +36,21 @@ int scale_command(const ScaleOptions& o, const std::vector<std::string>& command
   bool failed = false;
   {
     const InterruptScope ctrl_c;  // Ctrl-C ends the scaling, keeping the groups measured
-    run_scaling(request, facts, *result.topology, [&](const Run& run) {
-      result.runs.push_back(run);
-      failed = failed || !run.failure.empty();
-      if (!run.points.empty()) reporters.point(result, result.runs.size() - 1, 0);
-    });
+    run_scaling(
+        request, facts, *result.topology,
+        [&](const Run& run) {
+          result.runs.push_back(run);
+          failed = failed || !run.failure.empty();
+          if (!run.points.empty()) reporters.point(result, result.runs.size() - 1, 0);
+        },
+        events);
   }
   result.findings = check_scaling(result);
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
   if (interrupt_requested()) {
     failed = true;
-    mark_interrupted(result, fmt::format("interrupted after {} GPU group(s)", result.runs.size()));
+    mark_interrupted(result, fmt::format("interrupted after {} GPU group(s)", result.runs.size()), events);
   }
   reporters.end(result);
   return failed ? static_cast<int>(ExitCode::run_failed) : 0;

@@ -98,22 +98,6 @@ double point_seconds(const Sampling& sampling, double op_s, bool verified, doubl
   return verify + warmup + batches * batch + queued_ahead;
 }
 
-std::string to_string(SamplingStop s) {
-  switch (s) {
-    case SamplingStop::target:
-      return "target";
-    case SamplingStop::budget:
-      return "budget";
-    case SamplingStop::max_batches:
-      return "max_batches";
-    case SamplingStop::count:
-      return "count";
-    case SamplingStop::none:
-      break;
-  }
-  return "";
-}
-
 bool BatchSampler::done(double elapsed_s) {
   const int n = static_cast<int>(samples_.size());
   if (n == 0) return false;

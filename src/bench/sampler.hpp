@@ -6,10 +6,12 @@
 // - ops_per_batch: operations per timed batch (about batch_target_s of GPU time, or -n);
 // - BatchSampler: timed batches until the median is known to +-target_ci, the point's budget
 //   is spent or max_batches is reached. It never claims an interval it did not reach.
+#include <array>
 #include <string>
 #include <vector>
 
 #include "bench/plan.hpp"
+#include "core/enum_names.hpp"
 #include "core/result.hpp"
 #include "core/stats.hpp"
 
@@ -70,7 +72,15 @@ double prior_batches(double moved_s, double floor_s, double measured);
 
 // Why a point stopped taking batches (the result's `sampling.stop`).
 enum class SamplingStop { none, target, budget, max_batches, count };
-std::string to_string(SamplingStop s);
+template <>
+struct EnumNames<SamplingStop> {
+  static constexpr std::string_view what = "sampling stop";
+  static constexpr std::array<EnumName<SamplingStop>, 5> table{{{SamplingStop::none, ""},
+                                                                {SamplingStop::target, "target"},
+                                                                {SamplingStop::budget, "budget"},
+                                                                {SamplingStop::max_batches, "max_batches"},
+                                                                {SamplingStop::count, "count"}}};
+};
 
 class BatchSampler {
  public:

@@ -1,8 +1,8 @@
 #pragma once
 // Bootstrap: how the worker processes of one run find each other and agree (rank/size,
 // allgather, broadcast, barrier). Implementations: the launcher's hub over local sockets
-// (launch/hub_bootstrap), and MPI under mpirun/srun (comm/mpi_bootstrap_plugin, loaded by
-// comm/mpi_session).
+// (launch/hub_bootstrap), and a job's ranks: MPI under mpirun (comm/mpi_bootstrap_plugin, loaded
+// by comm/mpi_session) or rank 0's TCP exchange under torchrun and srun (comm/tcp_session).
 #include <string>
 #include <vector>
 

@@ -15,17 +15,17 @@ std::vector<int> local_ranks_of(const std::vector<std::string>& hosts) {
   return out;
 }
 
-std::string mpi_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env) {
+std::string job_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env) {
   std::map<std::string, std::string> passed;
   for (const auto& [k, v] : env)
     if (!k.starts_with("NCCL_DEBUG")) passed[k] = v;
   return nlohmann::json{{"plan", plan}, {"env", passed}}.dump();
 }
 
-std::optional<MpiPlanMessage> parse_mpi_plan_message(const std::string& text) {
-  if (text == kMpiNoMorePlans) return std::nullopt;
+std::optional<JobPlanMessage> parse_job_plan_message(const std::string& text) {
+  if (text == kJobNoMorePlans) return std::nullopt;
   const auto j = nlohmann::json::parse(text);
-  return MpiPlanMessage{j.at("plan"), j.at("env").get<std::map<std::string, std::string>>()};
+  return JobPlanMessage{j.at("plan"), j.at("env").get<std::map<std::string, std::string>>()};
 }
 
 JobSession* JobSession::current() { return g_session; }

@@ -1,7 +1,7 @@
 #pragma once
 // A job whose ranks an outside launcher started (mpirun, torchrun, srun, a Kubernetes
 // PyTorchJob): one fabricbench process per GPU, possibly on many hosts. Rank 0 runs the command,
-// the others serve it (engine/mpi_main). Everything above comm/ speaks only this interface;
+// the others serve it (engine/job_main). Everything above comm/ speaks only this interface;
 // the implementations are MpiSession (the MPI plugin) and TcpSession (the launcher's
 // environment variables and a TCP rendezvous with rank 0).
 #include <functional>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "comm/bootstrap.hpp"
+#include "comm/launch_env.hpp"
 #include "core/error.hpp"
 
 namespace fb {
@@ -22,14 +23,14 @@ std::vector<int> local_ranks_of(const std::vector<std::string>& hosts);
 // What rank 0 broadcasts to the other ranks: each plan with the environment its workers need
 // (NCCL_ALGO, NCCL_PROTO, ...; NCCL's debug-log settings stay on rank 0, which alone reads the
 // log), then "done" when its command is over.
-inline constexpr const char* kMpiNoMorePlans = "done";
-std::string mpi_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env);
-struct MpiPlanMessage {
+inline constexpr const char* kJobNoMorePlans = "done";
+std::string job_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env);
+struct JobPlanMessage {
   nlohmann::json plan;
   std::map<std::string, std::string> env;
 };
-// nullopt for kMpiNoMorePlans; throws on anything else that is not a plan message.
-std::optional<MpiPlanMessage> parse_mpi_plan_message(const std::string& text);
+// nullopt for kJobNoMorePlans; throws on anything else that is not a plan message.
+std::optional<JobPlanMessage> parse_job_plan_message(const std::string& text);
 
 class JobSession {
  public:
@@ -44,10 +45,14 @@ class JobSession {
   static void install(JobSession* session);
 
   [[nodiscard]] virtual Bootstrap& bootstrap() = 0;
+  // Its row of the launcher table (comm/launch_env.hpp).
+  [[nodiscard]] virtual JobLauncher launcher_kind() const = 0;
   // "mpi", "torchrun" or "slurm": the result document's run.launcher.
-  [[nodiscard]] virtual std::string launcher() const = 0;
+  [[nodiscard]] std::string launcher() const { return std::string(launcher_row(launcher_kind()).name); }
   // What users typed to start the job ("mpirun", "torchrun", "srun"), for messages.
-  [[nodiscard]] virtual std::string launcher_command() const = 0;
+  [[nodiscard]] std::string launcher_command() const {
+    return std::string(launcher_row(launcher_kind()).command);
+  }
 
   [[nodiscard]] int rank() const { return rank_; }
   [[nodiscard]] int size() const { return static_cast<int>(hosts_.size()); }

@@ -16,8 +16,7 @@ class MpiSession final : public JobSession {
   static MpiSession& start();
 
   [[nodiscard]] Bootstrap& bootstrap() override { return *world_; }
-  [[nodiscard]] std::string launcher() const override { return "mpi"; }
-  [[nodiscard]] std::string launcher_command() const override { return "mpirun"; }
+  [[nodiscard]] JobLauncher launcher_kind() const override { return JobLauncher::mpi; }
   // MPI_Abort: mpirun ends every rank (the callers have printed why).
   [[noreturn]] void abort(ExitCode code, const std::string& why) override;
   void finish() override;

@@ -27,10 +27,7 @@ class TcpSession final : public JobSession {
   static TcpSession& start(const TcpJobEnv& job, double timeout_s);
 
   [[nodiscard]] Bootstrap& bootstrap() override { return exchange_; }
-  [[nodiscard]] std::string launcher() const override { return to_string(job_.launcher); }
-  [[nodiscard]] std::string launcher_command() const override {
-    return job_.launcher == JobLauncher::slurm ? "srun" : "torchrun";
-  }
+  [[nodiscard]] JobLauncher launcher_kind() const override { return job_.launcher; }
   void begin_step(const std::string& label, double timeout_s) override;
   void end_steps() override;
   [[nodiscard]] std::string peer_failure() const override;

@@ -8,8 +8,12 @@
 
 namespace fb {
 
+std::string error_line(std::string_view message, bool internal) {
+  return fmt::format("fabricbench: {}: {}", internal ? "internal error" : "error", escape_control(message));
+}
+
 void print_error(std::string_view message, bool internal) {
-  fmt::print(stderr, "fabricbench: {}: {}\n", internal ? "internal error" : "error", escape_control(message));
+  fmt::print(stderr, "{}\n", error_line(message, internal));
 }
 
 void raise(ExitCode code, const std::string& message, const char* file, int line, const char* expr) {

@@ -28,8 +28,10 @@ class Error : public std::runtime_error {
   std::string where_;
 };
 
-// Writes "fabricbench: error: MESSAGE" (or "internal error") to stderr as one line: control
+// "fabricbench: error: MESSAGE" (or "internal error"), one line without its newline: control
 // characters in the message (a value echoed from a file) are written out (core/text.hpp).
+std::string error_line(std::string_view message, bool internal = false);
+// Writes error_line to stderr.
 void print_error(std::string_view message, bool internal = false);
 
 [[noreturn]] void raise(ExitCode code, const std::string& message, const char* file, int line,

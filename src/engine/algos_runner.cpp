@@ -32,7 +32,7 @@ NcclLogSummary read_logs(const fs::path& dir) {
 // NCCL's own choices, transports and channels, from a short logged pass (logging every call
 // would slow the timed default sweep, so it runs apart).
 NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
-                                  std::vector<Point>* points) {
+                                  EventSink& events, std::vector<Point>* points) {
   const fs::path logs = keep_logs.empty()
                             ? fs::temp_directory_path() / fmt::format("fabricbench-nccl-{}", ::getpid())
                             : fs::path(keep_logs);
@@ -42,11 +42,14 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
   probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG", "INFO");
   probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG_SUBSYS", "INIT,TUNING");
   probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string());
-  if (!quiet) fmt::print(stderr, "fabricbench: reading NCCL's own choices from its log\n");
-  const auto probed = run_plan(probe, [&](int, const Point& p) {
-    if (points != nullptr) points->push_back(p);
-  });
-  end_mpi_job_if_failed(probe, probed);
+  if (!quiet) events.emit(make_event(EventKind::stage, "reading NCCL's own choices from its log"));
+  const auto probed = run_plan(
+      probe,
+      [&](int, const Point& p) {
+        if (points != nullptr) points->push_back(p);
+      },
+      events);
+  end_job_if_failed(probe, probed, events);
   auto log = read_logs(logs);
   if (keep_logs.empty()) fs::remove_all(logs);
   if (!probed.supervisor.ok && !interrupt_requested())  // interrupted: the caller ends the sweep
@@ -93,16 +96,15 @@ void keep_points_up_to(std::vector<PointPlan>& points, std::uint64_t max_bytes) 
 // One configuration's timed sweep in fresh workers. A failed default ends the sweep; a failed
 // forced pair is recorded and the others go on. Interrupted, each keeps the points it measured.
 Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& log,
-                        const AlgosSweepOptions& o, const std::string& progress) {
-  const bool quiet = o.quiet;
+                        const AlgosSweepOptions& o, EventSink& events) {
   Plan forced = plan;
   if (!c.algo.empty()) forced.settings.nccl_env["NCCL_ALGO"] = c.algo;
   if (!c.proto.empty()) forced.settings.nccl_env["NCCL_PROTO"] = c.proto;
   if ((c.proto == "LL" || c.proto == "LL128") && o.low_latency_max_bytes > 0)
     for (auto& run : forced.runs) keep_points_up_to(run.points, o.low_latency_max_bytes);
-  if (!quiet) fmt::print(stderr, "fabricbench: sweeping {} ({})\n", c.label(), progress);
-  const auto outcome = run_plan(forced, [&](int, const Point& p) { c.points.push_back(p); });
-  end_mpi_job_if_failed(forced, outcome);  // under MPI a failed pair cannot be skipped
+  const auto outcome = run_plan(
+      forced, [&](int, const Point& p) { c.points.push_back(p); }, events);
+  end_job_if_failed(forced, outcome, events);  // in a job a failed pair cannot be skipped
   if (!outcome.supervisor.ok) c.failure = outcome.failure;
   if (c.is_default() && !outcome.supervisor.ok && !interrupt_requested())
     throw Error(outcome.supervisor.code, "NCCL's default sweep failed: " + outcome.failure);
@@ -139,26 +141,30 @@ std::vector<std::pair<std::string, std::string>> forced_pairs(const std::vector<
 }
 
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
-                     const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet) {
-  return run_algos(plan, algos, protos, AlgosSweepOptions{keep_logs, quiet, 0, false});
+                     const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet,
+                     EventSink& events) {
+  return run_algos(plan, algos, protos, AlgosSweepOptions{keep_logs, quiet, 0, false}, events);
 }
 
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
-                     const std::vector<std::string>& protos, const AlgosSweepOptions& options) {
+                     const std::vector<std::string>& protos, const AlgosSweepOptions& options,
+                     EventSink& events) {
   return sweep_configurations(plan, algos, protos, options,
-                              probe_nccl_choices(plan, options.keep_logs, options.quiet));
+                              probe_nccl_choices(plan, options.keep_logs, options.quiet, events), events);
 }
 
 AlgosSweep sweep_configurations(const Plan& plan, const std::vector<std::string>& algos,
                                 const std::vector<std::string>& protos, const AlgosSweepOptions& options,
-                                NcclLogSummary log) {
+                                NcclLogSummary log, EventSink& events) {
   AlgosSweep out;
   out.log = std::move(log);
   out.configs = configurations(algos, protos, options.one_axis);
   out.planned = out.configs.size();
-  const SweepProgress progress(out.configs.size());
-  for (std::size_t i = 0; i < out.configs.size() && !interrupt_requested(); ++i)
-    out.runs.push_back(sweep_configuration(plan, out.configs[i], out.log, options, progress.at(i)));
+  SweepProgress progress(out.configs.size(), events);
+  for (std::size_t i = 0; i < out.configs.size() && !interrupt_requested(); ++i) {
+    if (!options.quiet) progress.announce(i, fmt::format("sweeping {}", out.configs[i].label()));
+    out.runs.push_back(sweep_configuration(plan, out.configs[i], out.log, options, events));
+  }
   out.configs.resize(out.runs.size());  // interrupted: only those begun
   return out;
 }

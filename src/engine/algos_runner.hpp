@@ -9,6 +9,7 @@
 #include "analyse/algo_selection.hpp"
 #include "bench/plan.hpp"
 #include "comm/nccl_log.hpp"
+#include "core/events.hpp"
 #include "core/result.hpp"
 
 namespace fb {
@@ -31,8 +32,11 @@ struct AlgosSweep {
 // `algos`/`protos` may contain "default" (left to NCCL). Throws when the default sweep fails;
 // a forced configuration that fails is recorded in its AlgoConfig::failure. On Ctrl-C
 // (core/interrupt.hpp) it returns what was begun, the last configuration's points cut short.
+// Each configuration is announced to `events` (with where the sweep stands) unless quiet; the
+// workers' warnings go there too.
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
-                     const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet);
+                     const std::vector<std::string>& protos, const std::string& keep_logs, bool quiet,
+                     EventSink& events);
 
 struct AlgosSweepOptions {
   std::string keep_logs;  // where NCCL's logs are kept ("": a temporary folder, removed)
@@ -42,16 +46,17 @@ struct AlgosSweepOptions {
   bool one_axis = false;  // forced_pairs: one axis at a time instead of crossed
 };
 AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
-                     const std::vector<std::string>& protos, const AlgosSweepOptions& options);
+                     const std::vector<std::string>& protos, const AlgosSweepOptions& options,
+                     EventSink& events);
 
 // The two halves of run_algos, for the doctor, which times its first set of workers (the probe)
 // before it plans the configurations. The probe runs one logged operation per size of `plan` in
 // fresh workers and returns what NCCL's log said (and, into `points` when given, each operation
 // as timed); it throws when that run fails.
 NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
-                                  std::vector<Point>* points = nullptr);
+                                  EventSink& events, std::vector<Point>* points = nullptr);
 AlgosSweep sweep_configurations(const Plan& plan, const std::vector<std::string>& algos,
                                 const std::vector<std::string>& protos, const AlgosSweepOptions& options,
-                                NcclLogSummary log);
+                                NcclLogSummary log, EventSink& events);
 
 }  // namespace fb

@@ -55,7 +55,7 @@ StageOutput run_stage(const DoctorStage& stage, const DoctorContext& ctx) {
 }  // namespace
 
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
-                  const DoctorProgress& progress) {
+                  const DoctorProgress& progress, EventSink& events) {
   const auto start = Clock::now();
   const int visible = gpu::device_count();
   auto lib = NcclLibrary::load(request.settings.nccl_lib);
@@ -74,6 +74,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                     gpus,
                     doctor_collectives_request(request, facts, gpus),
                     result,
+                    events,
                     request.budget_or_default(),
                     prior_speed(*result.topology, gpus, capture_comm_env()),
                     FabricSpeed{},

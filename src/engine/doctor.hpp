@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/events.hpp"
 #include "core/result.hpp"
 #include "engine/doctor_stages.hpp"
 #include "request/command_requests.hpp"
@@ -25,7 +26,9 @@ struct DoctorProgress {
 // the document with status "failed" (seen by `updated`) and throws Error with its exit code.
 // Ctrl-C (core/interrupt.hpp) ends the stage running and returns the document so far, with
 // status "failed" and failure "interrupted during the ... stage".
+// What the stages that measure say besides (the workers' warnings, the scaling groups) goes to
+// `events`.
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
-                  const DoctorProgress& progress);
+                  const DoctorProgress& progress, EventSink& events);
 
 }  // namespace fb

@@ -63,13 +63,16 @@ StageOutput measure_collectives(const DoctorContext& ctx) {
   attach_cpulists(plan, *ctx.result.topology);
   StageOutput out;
   std::map<int, std::size_t> slot;  // runs appear as their first point arrives
-  const auto outcome = run_plan(plan, [&](int index, const Point& p) {
-    if (!slot.contains(index)) {
-      slot[index] = out.runs.size();
-      out.runs.push_back(make_run(plan, static_cast<std::size_t>(index)));
-    }
-    out.runs[slot[index]].points.push_back(p);
-  });
+  const auto outcome = run_plan(
+      plan,
+      [&](int index, const Point& p) {
+        if (!slot.contains(index)) {
+          slot[index] = out.runs.size();
+          out.runs.push_back(make_run(plan, static_cast<std::size_t>(index)));
+        }
+        out.runs[slot[index]].points.push_back(p);
+      },
+      ctx.events);
   // Their exit (the driver reclaiming contexts and buffers) belongs to this stage: the next one
   // times its own set of workers (engine/doctor_budget: probe_start_seconds).
   wait_for_exiting_workers();
@@ -125,7 +128,8 @@ StageOutput measure_scaling(const DoctorContext& ctx) {
   scale.measure.gpus = GpuSelection::all();
   scale.counts = scaling_counts(ctx);
   StageOutput out;
-  out.runs = run_scaling(scale, ctx.facts, *ctx.result.topology, [](const Run&) {});
+  out.runs = run_scaling(
+      scale, ctx.facts, *ctx.result.topology, [](const Run&) {}, ctx.events);
   for (const auto& run : out.runs)  // a failed group fails the doctor as it fails `scale`
     if (!run.failure.empty() && out.failure.empty())
       out.failure = fmt::format("{} GPUs, {} placement: {}", run.gpus.size(), run.label, run.failure);
@@ -192,7 +196,8 @@ double prior_choices_s(const DoctorContext& ctx) {
 // later stages are priced from.
 StageOutput read_nccl_choices(const DoctorContext& ctx) {
   StageOutput out;
-  out.log = probe_nccl_choices(algorithms_plan(ctx, ctx.plan.algos.sizes), "", true, &out.probe_points);
+  out.log =
+      probe_nccl_choices(algorithms_plan(ctx, ctx.plan.algos.sizes), "", true, ctx.events, &out.probe_points);
   wait_for_exiting_workers();
   return out;
 }
@@ -210,7 +215,7 @@ StageOutput measure_algorithms(const DoctorContext& ctx) {
   const auto& grid = ctx.plan.algos;
   auto sweep = sweep_configurations(algorithms_plan(ctx, grid.sizes), grid.algos, grid.protos,
                                     AlgosSweepOptions{"", true, grid.low_latency_max_bytes, grid.one_axis},
-                                    ctx.nccl_log);
+                                    ctx.nccl_log, ctx.events);
   StageOutput out;
   out.runs = std::move(sweep.runs);
   return out;

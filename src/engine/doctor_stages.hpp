@@ -8,6 +8,7 @@
 #include "bench/p2p_plan.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
+#include "core/events.hpp"
 #include "core/result.hpp"
 #include "engine/doctor_budget.hpp"
 #include "engine/machine_facts.hpp"
@@ -31,6 +32,7 @@ struct DoctorContext {
   std::vector<int> gpus;
   RunRequest collectives;  // the verified sweep; the later stages derive theirs from it
   const Result& result;
+  EventSink& events;         // what the measuring stages say (warnings, the scaling groups)
   double budget_left_s = 0;  // of --budget, as the stage starts
   FabricSpeed prior;         // what the topology promises (engine/estimates.hpp), before measuring
   FabricSpeed speed;         // measured by the collectives stage (unknown before it)

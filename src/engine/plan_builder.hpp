@@ -1,5 +1,5 @@
 #pragma once
-// Turns a request (bench/request.hpp) and the machine's facts into the immutable Plan, with the
+// Turns a request (request/collective_request.hpp) and the machine's facts into the immutable Plan, with the
 // checks that need the machine: GPU ids, the ranks of an outside job, data type support, fit in memory. The
 // request's own syntax was checked where it was built.
 #include <vector>

@@ -18,7 +18,7 @@ namespace {
 std::vector<WorkerHandle> start_workers(const Plan& plan) {
   wait_for_exiting_workers();  // the previous plan's workers hold GPU memory until they are gone
   std::vector<WorkerHandle> workers;
-  if (plan.launcher != LauncherKind::processes) {  // threads; under MPI, rank 0's share
+  if (plan.launcher != LauncherKind::processes) {  // threads; in a job, rank 0's share
     workers.push_back(spawn_thread(0, [](int fd) { worker_main(fd); }));
     return workers;
   }
@@ -110,7 +110,7 @@ void attach_cpulists(Plan& plan, const Topology& topology) {
   plan.cpulists = local_cpulists(topology, plan.gpus);
 }
 
-PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
+PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point, EventSink& events) {
   const auto& env = plan.settings.nccl_env;
   std::vector<nlohmann::json> starts;
   const int nprocs = process_count(plan);
@@ -131,7 +131,7 @@ PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
       measuring = measuring || (!start_up && label != "teardown");
     }
     if (type == msg::gpus) out.gpus = m.at("gpus").get<std::vector<GpuInfo>>();
-    if (type == msg::warn) fmt::print(stderr, "fabricbench: warning: {}\n", m.at("text").get<std::string>());
+    if (type == msg::event) events.emit(m.at("event").get<Event>());
     if (type == msg::point) on_point(m.at("run").get<int>(), m.at("point").get<Point>());
   };
   out.startup.push_back({"starting the workers", ms_since_process_start()});
@@ -148,10 +148,10 @@ PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point) {
   return out;
 }
 
-void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome) {
+void end_job_if_failed(const Plan& plan, const PlanOutcome& outcome, EventSink& events) {
   JobSession* job = JobSession::current();
   if (outcome.supervisor.ok || job == nullptr || plan.launcher != LauncherKind::job) return;
-  fmt::print(stderr, "fabricbench: ending every rank: {}\n", outcome.failure);
+  events.emit(make_event(EventKind::stage, fmt::format("ending every rank: {}", outcome.failure)));
   job->abort(outcome.supervisor.code, outcome.failure);
 }
 

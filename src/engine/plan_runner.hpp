@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bench/plan.hpp"
+#include "core/events.hpp"
 #include "core/result.hpp"
 #include "launch/supervisor.hpp"
 
@@ -17,18 +18,19 @@ using PointHandler = std::function<void(int run_index, const Point& point)>;
 struct PlanOutcome {
   SupervisorOutcome supervisor;
   std::string failure;                // one line naming the rank(s), the step and the reason; empty when ok
-  std::vector<GpuInfo> gpus;          // under MPI: every rank's GPU as its own host saw it
+  std::vector<GpuInfo> gpus;          // in a job: every rank's GPU as its own host saw it
   std::vector<StartupPhase> startup;  // rank 0's steps up to its first point, as they began
 };
 
 // plan.nccl_env is set for the workers only (NCCL reads NCCL_ALGO and the like when a
-// communicator is created, so each setting needs fresh processes: the processes launcher).
-PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point);
+// communicator is created, so each setting needs fresh processes: the processes launcher). The
+// workers' warnings go to `events`.
+PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point, EventSink& events);
 
 // In a job of several ranks (mpirun, torchrun, srun), after a failed plan the other ranks may
 // wait in a collective for ever: the only way on is to end the whole job (JobSession::abort).
-// Call once the failure is reported and written.
-void end_mpi_job_if_failed(const Plan& plan, const PlanOutcome& outcome);
+// Call once the failure is reported and written; `events` hears that every rank is ended.
+void end_job_if_failed(const Plan& plan, const PlanOutcome& outcome, EventSink& events);
 
 // Each of `gpus`' local CPUs ("0-31"), from the topology; "" where unknown.
 std::vector<std::string> local_cpulists(const Topology& topology, const std::vector<int>& gpus);

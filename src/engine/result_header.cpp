@@ -32,10 +32,11 @@ void add_gpus(Result& result, const std::vector<int>& gpus) {
   }
 }
 
-void mark_interrupted(Result& result, std::string failure) {
+void mark_interrupted(Result& result, std::string failure, EventSink& events) {
   result.status = RunStatus::failed;
   result.failure = std::move(failure);
-  fmt::print(stderr, "fabricbench: {}: the report holds what was measured\n", result.failure);
+  events.emit(
+      make_event(EventKind::stopped, fmt::format("{}: the report holds what was measured", result.failure)));
 }
 
 }  // namespace fb

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "comm/nccl_library.hpp"
+#include "core/events.hpp"
 #include "core/result.hpp"
 
 namespace fb {
@@ -17,8 +18,8 @@ Result make_result_header(const std::vector<std::string>& command_line, const Nc
 // result.gpus for the devices a command uses, rank i on gpus[i].
 void add_gpus(Result& result, const std::vector<int>& gpus);
 
-// A command stopped by Ctrl-C (core/interrupt.hpp): status failed with `failure`, said on
-// stderr with where the measurements are.
-void mark_interrupted(Result& result, std::string failure);
+// A command stopped by Ctrl-C (core/interrupt.hpp): status failed with `failure`, said to
+// `events` with where the measurements are.
+void mark_interrupted(Result& result, std::string failure, EventSink& events);
 
 }  // namespace fb

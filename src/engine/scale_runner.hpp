@@ -7,6 +7,7 @@
 
 #include "core/result.hpp"
 #include "engine/machine_facts.hpp"
+#include "engine/sweep_progress.hpp"
 #include "request/command_requests.hpp"
 #include "topo/placement.hpp"
 
@@ -17,14 +18,15 @@ namespace fb {
 std::vector<int> scale_counts(const std::vector<int>& requested, int available);
 
 // One group: the collective of `one_size` on `count` GPUs placed by `placement`, as a run of
-// kind "scale" labelled with the placement; a failed group has no point and says why.
-// `progress` ends the line it prints on stderr (engine/sweep_progress.hpp).
+// kind "scale" labelled with the placement; a failed group has no point and says why. The group
+// is announced through `progress` as run `index` of the sweep (engine/sweep_progress.hpp).
 Run run_scale_point(const RunRequest& one_size, const MachineFacts& facts, const Topology& topo, int count,
-                    Placement placement, const std::string& progress);
+                    Placement placement, SweepProgress& progress, std::size_t index, EventSink& events);
 
 // Every count for each placement requested (best first); `on_run` sees each run as it ends.
-// After Ctrl-C (core/interrupt.hpp) no further group starts: the runs so far are returned.
+// After Ctrl-C (core/interrupt.hpp) no further group starts: the runs so far are returned. Each
+// group is announced to `events`, which hears the workers' warnings too.
 std::vector<Run> run_scaling(const ScaleRequest& request, const MachineFacts& facts, const Topology& topo,
-                             const std::function<void(const Run&)>& on_run);
+                             const std::function<void(const Run&)>& on_run, EventSink& events);
 
 }  // namespace fb

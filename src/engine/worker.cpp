@@ -25,11 +25,13 @@ void bind_worker_cpus(const Plan& plan, int process, ProgressSink& sink) {
   auto cpus = parse_cpulist(list);
   if (plan.settings.cpu_bind == CpuBind::core && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
   if (!bind_to_cpus(cpus))
-    sink.warn(fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
-                          process, list));
+    sink.emit(
+        make_event(EventKind::warning,
+                   fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
+                               process, list)));
 }
 
-// Under MPI the ranks span hosts: each describes its own GPU, and rank 0 reports them all.
+// In a job the ranks span hosts: each describes its own GPU, and rank 0 reports them all.
 void gather_gpus(const LocalAssignment& local, Bootstrap& bootstrap, ProgressSink& sink) {
   const auto props = gpu::device_props(local.devices.at(0));
   const GpuInfo mine{local.devices[0],   local.ranks.at(0),        props.name, props.pci_bus_id,
@@ -77,7 +79,7 @@ int worker_main(int fd) {
       auto& session = *JobSession::current();
       session.set_plan_running(true);
       session.bootstrap().broadcast(
-          mpi_plan_message(start->at("plan"), start->value("env", std::map<std::string, std::string>{})), 0);
+          job_plan_message(start->at("plan"), start->value("env", std::map<std::string, std::string>{})), 0);
       run_worker(plan, process, session.bootstrap(), link, collectives);
       session.set_plan_running(false);
     } else {

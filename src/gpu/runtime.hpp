@@ -45,7 +45,8 @@ class Stream {
   [[nodiscard]] void* handle() const { return stream_; }
   void synchronize() const;  // the runtime's wait (spins on this host)
   // Polls and yields the CPU between polls, as nccl-tests does: a rank bound to one core
-  // (mpirun's default) shares it with NCCL's proxy thread, which the network transport needs.
+  // (mpirun's default; srun's with --cpu-bind) shares it with NCCL's proxy thread, which the network
+  // transport needs.
   void wait_yielding() const;
 
  private:

@@ -31,7 +31,7 @@ class Supervisor {
   // Sends each worker its start message, then watches until all are done or one fails.
   SupervisorOutcome run(const std::vector<nlohmann::json>& start_messages);
 
-  // Asks a running supervisor to stop, killing the workers (an MPI peer's failure). Ctrl-C does
+  // Asks a running supervisor to stop, killing the workers (another rank of the job failed). Ctrl-C does
   // the same through core/interrupt.hpp: run() holds an InterruptScope.
   static void request_stop();
 

@@ -11,7 +11,7 @@ void WorkerLink::point(int run_index, const Point& point) {
   channel_.send({{"t", msg::point}, {"run", run_index}, {"point", point}});
 }
 
-void WorkerLink::warn(const std::string& text) { channel_.send({{"t", msg::warn}, {"text", text}}); }
+void WorkerLink::emit(const Event& event) { channel_.send({{"t", msg::event}, {"event", event}}); }
 
 void WorkerLink::gpus(const std::vector<GpuInfo>& all) { channel_.send({{"t", msg::gpus}, {"gpus", all}}); }
 

@@ -11,7 +11,7 @@ class WorkerLink final : public ProgressSink {
   explicit WorkerLink(Channel& channel) : channel_(channel) {}
   void begin(const std::string& label) override;
   void point(int run_index, const Point& point) override;
-  void warn(const std::string& text) override;
+  void emit(const Event& event) override;
   void gpus(const std::vector<GpuInfo>& all) override;
   void done();
   // Best effort: the launcher may already be gone.

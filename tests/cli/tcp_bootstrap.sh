@@ -142,6 +142,12 @@ start_ranks torchrun 2 2 "$(port)" 0 -- "$bin" p2p
 wait_ranks 0
 expect_rc "p2p under torchrun" 0 2
 grep -q "does not run under torchrun" "$tmp/out.0" || { out_of 0; bad "p2p message"; }
+# Messages name the launcher that started the job (comm/launch_env's table), never mpirun.
+start_ranks slurm 2 2 $((RANDOM % 1000)) 0 -- "$bin" p2p
+wait_ranks 0
+expect_rc "p2p under srun" 0 2
+grep -q "does not run under srun" "$tmp/out.0" || { out_of 0; bad "p2p message under srun"; }
+! grep -q "mpirun" "$tmp"/out.* || { out_of 0; bad "a message under srun says mpirun"; }
 
 [[ $fail -eq 0 ]] && echo "all TCP session checks passed"
 exit $fail

@@ -54,11 +54,9 @@ int main(int argc, char** argv) {
   std::string mode = args.size() > 1 ? args[1] : "exchange";
   fb::JobSession* s = nullptr;
   try {
-    if (launcher != fb::JobLauncher::torchrun && launcher != fb::JobLauncher::slurm)
+    if (fb::launcher_row(launcher).wiring != fb::RankWiring::tcp_rendezvous)
       throw fb::Error(fb::ExitCode::usage, "no torchrun or Slurm variables");
-    const auto job = launcher == fb::JobLauncher::torchrun ? fb::torchrun_env(fb::process_env)
-                                                           : fb::slurm_env(fb::process_env);
-    s = &fb::TcpSession::start(job, timeout);
+    s = &fb::TcpSession::start(fb::tcp_job_env(launcher, fb::process_env), timeout);
   } catch (const fb::Error& e) {
     fmt::print(stderr, "fabricbench: error: {}\n", e.what());
     return static_cast<int>(e.code());

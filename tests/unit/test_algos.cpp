@@ -10,7 +10,6 @@
 #include "bench/collective_spec.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
-#include "engine/sweep_progress.hpp"
 
 namespace {
 
@@ -178,11 +177,4 @@ TEST(NcclLog, SharedMemoryFallbackLog) {
   EXPECT_EQ(s.transports, (std::set<std::string>{"SHM/direct/direct"}));
   EXPECT_EQ(s.coll_channels, 4);
   EXPECT_EQ(s.p2p_channels, 4);
-}
-
-// The line algos and scale print as each configuration or group starts (engine/sweep_progress).
-TEST(SweepProgress, PricesWhatIsLeftAtTheMeanOfWhatIsDone) {
-  EXPECT_EQ(fb::sweep_progress_text(0, 11, 0.0), "1 of 11");  // nothing measured yet: no guess
-  EXPECT_EQ(fb::sweep_progress_text(3, 11, 24.0), "4 of 11, 24 s so far, about 64 s left");  // 8 s each
-  EXPECT_EQ(fb::sweep_progress_text(1, 2, 1.4), "2 of 2, 1 s so far, about 1 s left");
 }

@@ -1,4 +1,5 @@
-// Which launcher started fabricbench, what its variables say, and Slurm's hostlist syntax.
+// Which launcher started fabricbench (the launcher table), what its variables say, and Slurm's
+// hostlist syntax.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -6,6 +7,7 @@
 #include "comm/hostlist.hpp"
 #include "comm/launch_env.hpp"
 #include "core/error.hpp"
+#include "expect_error.hpp"
 
 namespace {
 
@@ -34,72 +36,79 @@ std::map<std::string, std::string> merged(std::map<std::string, std::string> a,
 
 }  // namespace
 
-TEST(LaunchEnv, PrecedenceTorchrunThenMpirunThenSrunThenNone) {
-  using fb::JobLauncher;
-  EXPECT_EQ(fb::detect_job_launcher(env_of({})), JobLauncher::none);
-  EXPECT_EQ(fb::detect_job_launcher(env_of(kSlurm)), JobLauncher::slurm);
-  EXPECT_EQ(fb::detect_job_launcher(env_of(kTorchrun)), JobLauncher::torchrun);
-  // torchrun inside an sbatch allocation inherits SLURM_*: torchrun wins.
-  EXPECT_EQ(fb::detect_job_launcher(env_of(merged(kTorchrun, kSlurm))), JobLauncher::torchrun);
-  // mpirun inside an allocation: its own variables win over the allocation's.
-  EXPECT_EQ(fb::detect_job_launcher(env_of(merged({{"OMPI_COMM_WORLD_SIZE", "2"}}, kSlurm))),
-            JobLauncher::mpi);
-  // srun --mpi=pmix sets PMIX_RANK beside SLURM_*: the TCP session, no MPI plugin needed.
-  EXPECT_EQ(fb::detect_job_launcher(env_of(merged({{"PMIX_RANK", "0"}}, kSlurm))), JobLauncher::slurm);
-  EXPECT_EQ(fb::detect_job_launcher(env_of({{"PMI_SIZE", "2"}})), JobLauncher::mpi);
-  // torchrun needs all four; RANK alone (set by other tools) is not a job.
-  EXPECT_EQ(fb::detect_job_launcher(env_of({{"RANK", "0"}, {"WORLD_SIZE", "2"}})), JobLauncher::none);
+// One test per row of the launcher table: how it is recognised, what its rank reads, how the
+// ranks meet and what users type; then the order between rows and the --launcher flag.
+
+TEST(LaunchEnv, LocalRowFabricbenchStartsItsOwnWorkers) {
+  const auto& row = fb::launcher_row(fb::JobLauncher::none);
+  EXPECT_EQ(row.name, "local");
+  EXPECT_EQ(row.wiring, fb::RankWiring::own_workers);
+  EXPECT_EQ(fb::detect_job_launcher(env_of({})), fb::JobLauncher::none);
+  // RANK and WORLD_SIZE alone (set by other tools) are no launcher's.
+  EXPECT_EQ(fb::detect_job_launcher(env_of({{"RANK", "0"}, {"WORLD_SIZE", "2"}})), fb::JobLauncher::none);
+  // --launcher local ignores every launcher's variables.
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "local"}, env_of(merged(kTorchrun, kSlurm))),
+            fb::JobLauncher::none);
+  expect_error([] { fb::tcp_job_env(fb::JobLauncher::none, env_of({})); }, fb::ExitCode::run_failed,
+               "no TCP rendezvous");
 }
 
-TEST(LaunchEnv, LauncherFlagForcesOrIgnores) {
-  using fb::JobLauncher;
-  const auto both = env_of(merged(kTorchrun, kSlurm));
-  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "all_reduce"}, both), JobLauncher::torchrun);
-  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "slurm"}, both), JobLauncher::slurm);
-  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher=mpi"}, both), JobLauncher::mpi);
-  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "local"}, both), JobLauncher::none);
-  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "threads"}, both), JobLauncher::torchrun);
-  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "torchrun"}, env_of({})),
-            JobLauncher::torchrun);
-  EXPECT_DOUBLE_EQ(fb::timeout_from_args({"fb", "run", "--timeout", "7.5"}, 120), 7.5);
-  EXPECT_DOUBLE_EQ(fb::timeout_from_args({"fb", "run", "--timeout", "x"}, 120), 120);
-}
-
-TEST(LaunchEnv, TorchrunRendezvousesBesideTheAgentStore) {
-  const auto j = fb::torchrun_env(env_of(kTorchrun));
+TEST(LaunchEnv, TorchrunRowReadsRankSizeLocalRankAndMaster) {
+  const auto& row = fb::launcher_row(fb::JobLauncher::torchrun);
+  EXPECT_EQ(row.name, "torchrun");
+  EXPECT_EQ(row.command, "torchrun");
+  EXPECT_EQ(row.wiring, fb::RankWiring::tcp_rendezvous);
+  EXPECT_EQ(fb::detect_job_launcher(env_of(kTorchrun)), fb::JobLauncher::torchrun);
+  for (const char* missing : {"RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"}) {  // all four needed
+    auto partial = kTorchrun;
+    partial.erase(missing);
+    EXPECT_EQ(fb::detect_job_launcher(env_of(partial)), fb::JobLauncher::none) << missing;
+  }
+  const auto j = fb::tcp_job_env(fb::JobLauncher::torchrun, env_of(kTorchrun));
+  EXPECT_EQ(j.launcher, fb::JobLauncher::torchrun);
   EXPECT_EQ(j.rank, 3);
   EXPECT_EQ(j.size, 8);
   EXPECT_EQ(j.local_rank, 1);
   EXPECT_EQ(j.master_addr, "node-a");
   EXPECT_EQ(j.port, 29501);  // torchrun's store holds 29500
+  EXPECT_EQ(j.port_origin, "MASTER_PORT + 1");
   auto chosen = kTorchrun;
   chosen["FABRICBENCH_RENDEZVOUS_PORT"] = "40000";
-  EXPECT_EQ(fb::torchrun_env(env_of(chosen)).port, 40000);
+  EXPECT_EQ(fb::tcp_job_env(fb::JobLauncher::torchrun, env_of(chosen)).port, 40000);
+  auto no_local = kTorchrun;
+  no_local.erase("LOCAL_RANK");
+  EXPECT_EQ(fb::tcp_job_env(fb::JobLauncher::torchrun, env_of(no_local)).local_rank, -1);  // from the hosts
 }
 
-TEST(LaunchEnv, TorchrunBadVariablesAreUsageErrors) {
-  auto bad = kTorchrun;
-  bad["RANK"] = "8";
-  try {
-    fb::torchrun_env(env_of(bad));
-    FAIL() << "RANK 8 of 8 accepted";
-  } catch (const fb::Error& e) {
-    EXPECT_EQ(e.code(), fb::ExitCode::usage);
-    EXPECT_STREQ(e.what(), "RANK=8 is not a rank of a job of WORLD_SIZE=8 (0-7)");
-  }
-  bad = kTorchrun;
-  bad.erase("MASTER_ADDR");
-  EXPECT_THROW(fb::torchrun_env(env_of(bad)), fb::Error);
-  bad = kTorchrun;
-  bad["WORLD_SIZE"] = "eight";
-  EXPECT_THROW(fb::torchrun_env(env_of(bad)), fb::Error);
-  bad = kTorchrun;
-  bad["LOCAL_RANK"] = "2";  // LOCAL_WORLD_SIZE 2
-  EXPECT_THROW(fb::torchrun_env(env_of(bad)), fb::Error);
+TEST(LaunchEnv, MpiRowIsRecognisedByMpisVariablesAndMeetsThroughThePlugin) {
+  using fb::JobLauncher;
+  const auto& row = fb::launcher_row(JobLauncher::mpi);
+  EXPECT_EQ(row.name, "mpi");
+  EXPECT_EQ(row.command, "mpirun");
+  EXPECT_EQ(row.wiring, fb::RankWiring::mpi_plugin);
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    EXPECT_EQ(fb::detect_job_launcher(env_of({{var, "2"}})), JobLauncher::mpi) << var;
+  // mpirun inside an allocation: its own variables win over the allocation's.
+  EXPECT_EQ(fb::detect_job_launcher(env_of(merged({{"OMPI_COMM_WORLD_SIZE", "2"}}, kSlurm))),
+            JobLauncher::mpi);
+  // Rank and size are MPI's own: no variables to read, no TCP rendezvous.
+  expect_error(
+      [] {
+        fb::tcp_job_env(JobLauncher::mpi, env_of({{"OMPI_COMM_WORLD_SIZE", "2"}}));
+      },
+      fb::ExitCode::run_failed, "--launcher mpi has no TCP rendezvous");
 }
 
-TEST(LaunchEnv, SlurmRankZeroIsTheFirstHostAndThePortComesFromTheJob) {
-  const auto j = fb::slurm_env(env_of(kSlurm));
+TEST(LaunchEnv, SlurmRowRankZeroIsTheFirstHostAndThePortComesFromTheJob) {
+  using fb::JobLauncher;
+  const auto& row = fb::launcher_row(JobLauncher::slurm);
+  EXPECT_EQ(row.name, "slurm");
+  EXPECT_EQ(row.command, "srun");
+  EXPECT_EQ(row.wiring, fb::RankWiring::tcp_rendezvous);
+  EXPECT_EQ(fb::detect_job_launcher(env_of(kSlurm)), JobLauncher::slurm);
+  // srun --mpi=pmix sets PMIX_RANK beside SLURM_*: the TCP session, no MPI plugin needed.
+  EXPECT_EQ(fb::detect_job_launcher(env_of(merged({{"PMIX_RANK", "0"}}, kSlurm))), JobLauncher::slurm);
+  const auto j = fb::tcp_job_env(JobLauncher::slurm, env_of(kSlurm));
   EXPECT_EQ(j.rank, 5);
   EXPECT_EQ(j.size, 16);
   EXPECT_EQ(j.local_rank, 1);
@@ -109,14 +118,82 @@ TEST(LaunchEnv, SlurmRankZeroIsTheFirstHostAndThePortComesFromTheJob) {
   step["SLURM_STEP_ID"] = "3";
   step["SLURM_STEP_NODELIST"] = "gpu[08-09]";
   step["SLURM_STEP_NUM_TASKS"] = "8";
-  const auto s = fb::slurm_env(env_of(step));
+  const auto s = fb::tcp_job_env(JobLauncher::slurm, env_of(step));
   EXPECT_EQ(s.port, 20000 + (4242 * 16 + 3) % 20000);
+  EXPECT_EQ(s.port_origin, "derived from SLURM_JOB_ID and SLURM_STEP_ID");
   EXPECT_EQ(s.master_addr, "gpu08");
   EXPECT_EQ(s.size, 8);
   step["MASTER_ADDR"] = "head";
   step["MASTER_PORT"] = "6000";
-  EXPECT_EQ(fb::slurm_env(env_of(step)).master_addr, "head");
-  EXPECT_EQ(fb::slurm_env(env_of(step)).port, 6001);
+  EXPECT_EQ(fb::tcp_job_env(JobLauncher::slurm, env_of(step)).master_addr, "head");
+  EXPECT_EQ(fb::tcp_job_env(JobLauncher::slurm, env_of(step)).port, 6001);
+  auto no_hosts = kSlurm;
+  no_hosts.erase("SLURM_JOB_NODELIST");
+  expect_usage_error([&] { fb::tcp_job_env(JobLauncher::slurm, env_of(no_hosts)); },
+                     "--launcher slurm: the variable SLURM_JOB_NODELIST is not set");
+}
+
+TEST(LaunchEnv, TorchrunComesBeforeSlurmAndMpirunsSharedVariablesAfterBoth) {
+  using fb::JobLauncher;
+  // torchrun inside an sbatch allocation inherits SLURM_*: torchrun wins.
+  EXPECT_EQ(fb::detect_job_launcher(env_of(merged(kTorchrun, kSlurm))), JobLauncher::torchrun);
+  EXPECT_EQ(fb::detect_job_launcher(env_of(merged(kTorchrun, {{"OMPI_COMM_WORLD_SIZE", "8"}}))),
+            JobLauncher::torchrun);
+}
+
+TEST(LaunchEnv, UnknownLauncherNameIsAUsageErrorNamingTheKnownOnes) {
+  // Before, an unknown name fell back to detection: a job could start under the wrong launcher.
+  const std::string known = "(known: auto, processes, threads, local, torchrun, mpi, slurm)";
+  expect_usage_error(
+      [] {
+        fb::choose_job_launcher({"fb", "run", "--launcher", "pmi"}, env_of(kTorchrun));
+      },
+      "unknown --launcher 'pmi' " + known);
+  expect_usage_error(
+      [] {
+        fb::choose_job_launcher({"fb", "run", "--launcher=kubernetes"}, env_of({}));
+      },
+      "unknown --launcher 'kubernetes' " + known);
+}
+
+TEST(LaunchEnv, LauncherFlagForcesOrDetects) {
+  using fb::JobLauncher;
+  const auto both = env_of(merged(kTorchrun, kSlurm));
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "all_reduce"}, both), JobLauncher::torchrun);
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "slurm"}, both), JobLauncher::slurm);
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher=mpi"}, both), JobLauncher::mpi);
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "threads"}, both), JobLauncher::torchrun);
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "processes"}, env_of({})), JobLauncher::none);
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "torchrun"}, env_of({})),
+            JobLauncher::torchrun);
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher"}, both), JobLauncher::torchrun);  // no value
+  EXPECT_EQ(fb::option_from_args({"fb", "run", "--launcher=slurm", "--launcher", "mpi"}, "--launcher"),
+            "slurm");
+  EXPECT_FALSE(fb::option_from_args({"--launcher", "mpi"}, "--launcher").has_value());  // [0] is the program
+  EXPECT_DOUBLE_EQ(fb::timeout_from_args({"fb", "run", "--timeout", "7.5"}, 120), 7.5);
+  EXPECT_DOUBLE_EQ(fb::timeout_from_args({"fb", "run", "--timeout", "x"}, 120), 120);
+}
+
+TEST(LaunchEnv, TorchrunBadVariablesAreUsageErrors) {
+  const auto torchrun = [](const std::map<std::string, std::string>& vars) {
+    return [vars] { fb::tcp_job_env(fb::JobLauncher::torchrun, env_of(vars)); };
+  };
+  auto bad = kTorchrun;
+  bad["RANK"] = "8";
+  expect_usage_error(torchrun(bad), "RANK=8 is not a rank of a job of WORLD_SIZE=8 (0-7)");
+  bad = kTorchrun;
+  bad.erase("MASTER_ADDR");
+  expect_usage_error(torchrun(bad), "--launcher torchrun: the variable MASTER_ADDR is not set");
+  bad = kTorchrun;
+  bad.erase("MASTER_PORT");
+  bad["FABRICBENCH_RENDEZVOUS_PORT"] = "40000";  // torchrun itself needs MASTER_PORT
+  expect_usage_error(torchrun(bad), "the variable MASTER_PORT is not set");
+  bad = kTorchrun;
+  bad["WORLD_SIZE"] = "eight";
+  EXPECT_THROW(torchrun(bad)(), fb::Error);
+  bad = kTorchrun;
+  bad["LOCAL_RANK"] = "2";  // LOCAL_WORLD_SIZE 2
+  expect_usage_error(torchrun(bad), "LOCAL_RANK=2 is not a rank of a job of LOCAL_WORLD_SIZE=2");
 }
 
 TEST(Hostlist, ExpandsSlurmSyntax) {

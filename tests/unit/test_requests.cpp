@@ -17,6 +17,7 @@
 #include "engine/scale_runner.hpp"
 #include "expect_error.hpp"
 #include "h200_facts.hpp"
+#include "recording_sink.hpp"
 
 namespace {
 
@@ -202,8 +203,9 @@ TEST(Doctor, StagesAreDataInTheirOrder) {
   const fb::DoctorRequest request;
   const auto facts = h200_facts(4);
   const fb::Result result;
-  const fb::DoctorContext two{request, facts, {0, 1}, {}, result};
-  const fb::DoctorContext four{request, facts, {0, 1, 2, 3}, {}, result};
+  RecordingSink events;
+  const fb::DoctorContext two{request, facts, {0, 1}, {}, result, events};
+  const fb::DoctorContext four{request, facts, {0, 1, 2, 3}, {}, result, events};
   EXPECT_FALSE(doctor_stage("scaling").applies(two));  // scaling needs more than two GPUs
   EXPECT_TRUE(doctor_stage("scaling").applies(four));
   for (const auto& s : stages) EXPECT_NE(s.prior_s, nullptr) << s.name;
@@ -233,7 +235,8 @@ TEST(Doctor, ChoicesStageMeasuresWhatASetOfWorkersCosts) {
   request.quick = true;
   const auto facts = h200_facts(2);
   const fb::Result result;
-  fb::DoctorContext ctx{request, facts, {0, 1}, {}, result};
+  RecordingSink events;
+  fb::DoctorContext ctx{request, facts, {0, 1}, {}, result, events};
   ctx.budget_left_s = 30;
   ctx.collectives.settings.sampling.max_time_s = 0.3;
   ctx.speed.algbw_gbps = 3;  // sockets: the quick grid's 256 MiB and 1 GiB stay at 0.5 s a set

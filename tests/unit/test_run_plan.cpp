@@ -263,7 +263,7 @@ TEST(RunPlan, InAJobEachRankDrivesItsHostsNthGpu) {
   EXPECT_EQ(plan.launcher, fb::LauncherKind::job);
   EXPECT_EQ(plan.gpus, (std::vector<int>{0, 1, 0, 1}));
   EXPECT_EQ(plan.nranks(), 4);
-  EXPECT_EQ(fb::process_count(plan), 1);  // rank 0's own worker; mpirun started the others
+  EXPECT_EQ(fb::process_count(plan), 1);  // rank 0's own worker; the outside launcher started the others
   EXPECT_EQ(fb::assignment_for(plan, 3).devices, (std::vector<int>{1}));
   EXPECT_EQ(fb::assignment_for(plan, 3).ranks, (std::vector<int>{3}));
   o.gpus = "1";  // one GPU per host selected: GPU 0 on each

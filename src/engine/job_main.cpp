@@ -1,8 +1,7 @@
-#include "engine/mpi_main.hpp"
+#include "engine/job_main.hpp"
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,45 +17,51 @@
 namespace fb {
 namespace {
 
-// Progress of a rank other than 0: nothing to report but its warnings; each step is handed to
-// the session, which names it if the rank fails and ends the rank when it runs past --timeout.
-class RankConsole final : public ProgressSink {
+// Progress of a rank other than 0: nothing to report but its events, passed on with its rank;
+// each step is handed to the session, which names it if the rank fails and ends the rank when it
+// runs past --timeout.
+class RankProgress final : public ProgressSink {
  public:
-  RankConsole(JobSession& session, double timeout_s) : session_(session), timeout_s_(timeout_s) {}
+  RankProgress(JobSession& session, double timeout_s, EventSink& events)
+      : session_(session), timeout_s_(timeout_s), events_(events) {}
   void begin(const std::string& label) override {
     step_ = label;
     session_.begin_step(label, timeout_s_);
   }
   void point(int /*run*/, const Point& /*point*/) override {}
-  void warn(const std::string& text) override {
-    fmt::print(stderr, "fabricbench: rank {}: warning: {}\n", session_.rank(), text);
+  void emit(const Event& event) override {
+    Event mine = event;
+    mine.rank = session_.rank();
+    events_.emit(mine);
   }
   [[nodiscard]] const std::string& step() const { return step_; }
 
  private:
   JobSession& session_;
   double timeout_s_;
+  EventSink& events_;
   std::string step_ = "start-up";
 };
 
-int follow(JobSession& session) {
+int follow(JobSession& session, EventSink& events) {
   for (;;) {
-    const auto message = parse_mpi_plan_message(session.bootstrap().broadcast(std::string(), 0));
+    const auto message = parse_job_plan_message(session.bootstrap().broadcast(std::string(), 0));
     if (!message) return 0;
     const Plan plan = message->plan.get<Plan>();
     const ScopedEnv env(message->env);
-    RankConsole console(session, plan.settings.timeout_s);
+    RankProgress progress(session, plan.settings.timeout_s, events);
     std::unique_ptr<Collectives> collectives;
+    const auto failed = [&](EventKind kind, const char* what) {
+      events.emit(make_event(kind, fmt::format("rank {} ({}) during '{}': {}", session.rank(), session.host(),
+                                               progress.step(), what)));
+    };
     try {
-      run_worker(plan, session.rank(), session.bootstrap(), console, collectives);
+      run_worker(plan, session.rank(), session.bootstrap(), progress, collectives);
     } catch (const Error& e) {
-      print_error(fmt::format("rank {} ({}) during '{}': {}", session.rank(), session.host(), console.step(),
-                              e.what()));
+      failed(EventKind::error, e.what());
       session.abort(e.code(), e.what());
     } catch (const std::exception& e) {
-      print_error(fmt::format("rank {} ({}) during '{}': {}", session.rank(), session.host(), console.step(),
-                              e.what()),
-                  true);
+      failed(EventKind::internal_error, e.what());
       session.abort(ExitCode::run_failed, fmt::format("internal error: {}", e.what()));
     }
     session.end_steps();
@@ -64,22 +69,21 @@ int follow(JobSession& session) {
 }
 
 JobSession& start_session(JobLauncher launcher, double timeout_s) {
-  if (launcher == JobLauncher::mpi) return MpiSession::start();
-  const auto job = launcher == JobLauncher::torchrun ? torchrun_env(process_env) : slurm_env(process_env);
-  return TcpSession::start(job, timeout_s);
+  if (launcher_row(launcher).wiring == RankWiring::mpi_plugin) return MpiSession::start();
+  return TcpSession::start(tcp_job_env(launcher, process_env), timeout_s);
 }
 
 // Rank 0 after its command: the other ranks wait for a next plan; tell them there is none.
-void release_other_ranks(JobSession& session, int code) {
+void release_other_ranks(JobSession& session, int code, EventSink& events) {
   if (session.plan_running())
     session.abort(code == 0 ? ExitCode::run_failed : static_cast<ExitCode>(code),
                   fmt::format("rank 0 ({}) ended with exit code {} while the ranks were measuring",
                               session.host(), code));
   if (const auto failure = session.peer_failure(); !failure.empty()) {
-    print_error(failure);
+    events.emit(make_event(EventKind::error, failure));
     session.abort(code == 0 ? session.peer_failure_code() : static_cast<ExitCode>(code), failure);
   }
-  session.bootstrap().broadcast(kMpiNoMorePlans, 0);
+  session.bootstrap().broadcast(kJobNoMorePlans, 0);
 }
 
 }  // namespace
@@ -89,12 +93,13 @@ bool runs_in_job(const std::string& command) {
          command == "compare";
 }
 
-int job_main(JobLauncher launcher, double timeout_s, const std::function<int()>& front_end) {
+int job_main(JobLauncher launcher, double timeout_s, EventSink& events,
+             const std::function<int()>& front_end) {
   JobSession* session = nullptr;
   try {
     session = &start_session(launcher, timeout_s);
   } catch (const Error& e) {
-    print_error(e.what());
+    events.emit(make_event(EventKind::error, e.what()));
     return static_cast<int>(e.code());
   }
   int code = 0;
@@ -103,12 +108,13 @@ int job_main(JobLauncher launcher, double timeout_s, const std::function<int()>&
       // Another rank's failure stops rank 0's run as Ctrl-C would: it keeps what it measured.
       session->on_peer_failure([] { Supervisor::request_stop(); });
       code = front_end();
-      release_other_ranks(*session, code);
+      release_other_ranks(*session, code, events);
     } else {
-      code = follow(*session);
+      code = follow(*session, events);
     }
   } catch (const std::exception& e) {  // a garbled hand-off: no rank may be left waiting
-    print_error(fmt::format("on rank {}: {}", session->rank(), e.what()), true);
+    events.emit(
+        make_event(EventKind::internal_error, fmt::format("on rank {}: {}", session->rank(), e.what())));
     session->abort(ExitCode::run_failed, e.what());
   }
   session->finish();

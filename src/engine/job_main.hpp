@@ -7,12 +7,15 @@
 #include <string>
 
 #include "comm/launch_env.hpp"
+#include "core/events.hpp"
 
 namespace fb {
 
 // Starts the job's session (`timeout_s` bounds the rendezvous), then runs `front_end` (the
-// command line) on rank 0 and returns its exit code.
-int job_main(JobLauncher launcher, double timeout_s, const std::function<int()>& front_end);
+// command line) on rank 0 and returns its exit code. What the ranks other than 0 have to say (their
+// warnings, their failures) and the session's own failures go to `events`.
+int job_main(JobLauncher launcher, double timeout_s, EventSink& events,
+             const std::function<int()>& front_end);
 
 // The commands that can run in such a job (the others are refused with a usage error there).
 bool runs_in_job(const std::string& command);
