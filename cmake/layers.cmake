@@ -4,14 +4,14 @@
 # a link to src/NAME, so a file sees the headers of its own folder and of the LAYERS it names (and
 # theirs), and no others: an include that points up the layer graph fails to compile.
 #
-# Only the vendor layers (FB_VENDOR_LAYERS: gpu/, comm/, tpbench/) are compiled with the backend's
+# Only the vendor layers (FB_VENDOR_LAYERS: gpu/, comm/, tp_step/) are compiled with the backend's
 # definitions (FABRICBENCH_GPU_HIP): every other layer compiles the same in the CUDA and the HIP
 # build (tests/layers/check_vendor_neutral.sh checks that none of them includes a vendor header).
 # So a HIP build can take those layers from a CUDA build of the same source:
 # -DFABRICBENCH_NEUTRAL_LAYERS_FROM=<that build> compiles only the vendor layers, main() and the
 # vendor's unit tests again (scripts/test.sh does, for CI).
 set(FB_LAYER_ROOT ${CMAKE_BINARY_DIR}/layers)
-set(FB_VENDOR_LAYERS gpu comm tpbench)
+set(FB_VENDOR_LAYERS gpu comm tp_step)
 set(FABRICBENCH_NEUTRAL_LAYERS_FROM "" CACHE PATH
     "A CUDA build of the same source whose vendor-neutral layers this (HIP) build links instead of compiling")
 include(${CMAKE_CURRENT_LIST_DIR}/precompiled.cmake)

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -61,7 +61,7 @@ step "unit, CLI, report and browser tests" bash -c "cd build && ctest -LE '^(gpu
 step "lint: clang-format, clang-tidy, sizes" bash -c "cd build && ctest -L '^lint$' --output-on-failure --no-tests=error"
 
 # The HIP backend (FABRICBENCH_GPU=hip, gfx90a with Debian's ROCm 5.2): only what differs from the
-# CUDA build is compiled again, the vendor layers (gpu/, comm/, tpbench/), main() and the vendor's
+# CUDA build is compiled again, the vendor layers (gpu/, comm/, tp_step/), main() and the vendor's
 # unit tests; the neutral layers and tests come from build/ (cmake/layers.cmake). Then the unit tests
 # and the CLI tests that need no GPU, the no-GPU exit among them.
 step "HIP build: configure" cmake -S . -B build-hip -DFABRICBENCH_GPU=hip -DCMAKE_BUILD_TYPE=Release \

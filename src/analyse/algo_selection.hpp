@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -6,7 +6,7 @@
 //   NO_EXPECTATION        collectives with no expectation for this machine (info: said, not skipped)
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Rules over the host facts a document carries (result.host.config, core/host_facts.hpp), for
+// Rules over the host facts a document carries (result.host.config, model/host_facts.hpp), for
 // the GPUs of the run (every GPU of the machine where the document names none, e.g. `topo`).
 // Each finding cites the value read and where it was read, and the fix.
 //   HOST_ACS_REDIRECT      PCIe ACS sends peer traffic between two of the run's GPUs (a pair
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -6,7 +6,7 @@
 //   NET_NO_GDR   NET/IB without GPUDirect RDMA: data staged through host memory (warning)
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/topology.hpp"
+#include "model/result.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

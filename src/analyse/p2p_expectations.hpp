@@ -9,7 +9,7 @@
 // when the host copies show the slowness (a link that only idles low stays info).
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -10,7 +10,7 @@
 //   RESULT_JITTER     p99 or max far above the median (warning from 16 MiB, info below)
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -4,8 +4,8 @@
 // the rest of the machine say so in their evidence.
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/topology.hpp"
+#include "model/result.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

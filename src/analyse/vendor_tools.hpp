@@ -5,7 +5,7 @@
 // on a laptop of an MI300X run still names rocm-smi.
 #include <string_view>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 #include "gpu/vendor.hpp"
 
 namespace fb {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "analyse/environment_rules.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

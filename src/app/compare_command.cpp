@@ -7,9 +7,9 @@
 #include "analyse/compare.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "core/units.hpp"
-#include "report/html_report.hpp"
+#include "report/html/html_report.hpp"
 
 namespace fb {
 

@@ -7,13 +7,13 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "gpu/runtime.hpp"
-#include "project/allreduce_curve.hpp"
-#include "project/model_presets.hpp"
-#include "project/projection.hpp"
+#include "projection/allreduce_curve.hpp"
+#include "projection/model_presets.hpp"
+#include "projection/tp_projection.hpp"
 #include "report/projection_console.hpp"
-#include "tpbench/tp_measure.hpp"
+#include "tp_step/tp_measure.hpp"
 
 namespace fb {
 namespace {

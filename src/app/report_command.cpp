@@ -7,7 +7,7 @@
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "report/documents.hpp"
 #include "report/json_reporter.hpp"
 #include "report/topology_console.hpp"

@@ -15,7 +15,7 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/process_clock.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "core/units.hpp"
 #include "engine/estimates.hpp"
 #include "engine/machine_facts.hpp"

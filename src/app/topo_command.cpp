@@ -6,7 +6,7 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "engine/result_header.hpp"
 #include "report/host_console.hpp"
 #include "report/json_reporter.hpp"

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "core/error.hpp"
-#include "core/p2p_tests.hpp"
+#include "model/p2p_tests.hpp"
 #include "core/units.hpp"
 #include "gpu/copy_ops.hpp"
 #include "gpu/runtime.hpp"

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "bench/p2p_plan.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -12,7 +12,7 @@
 
 #include "bench/plan.hpp"
 #include "core/enum_names.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 #include "core/stats.hpp"
 
 namespace fb {

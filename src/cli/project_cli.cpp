@@ -6,10 +6,10 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/json_limits.hpp"
+#include "model/json_limits.hpp"
 #include "core/parse_number.hpp"
 #include "core/text.hpp"
-#include "project/model_presets.hpp"
+#include "projection/model_presets.hpp"
 
 namespace fb {
 namespace {

@@ -2,7 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "project/projection.hpp"
+#include "projection/tp_projection.hpp"
 
 namespace fb {
 

@@ -8,7 +8,7 @@
 
 #include "bench/collective_spec.hpp"
 #include "core/error.hpp"
-#include "core/json_limits.hpp"
+#include "model/json_limits.hpp"
 #include "core/parse_number.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"

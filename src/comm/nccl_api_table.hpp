@@ -2,7 +2,7 @@
 // The NCCL calls fabricbench makes, as the loaded library's function pointers (NcclLibrary::api).
 // Function types come from the header (decltype): nccl.h in the CUDA build, our declarations
 // checked against it elsewhere (comm/nccl_api.hpp), so a signature change is a compile error. Only
-// comm/ and the GPU-side code (tpbench/, tools/) include this: the layers above see NcclLibrary alone,
+// comm/ and the GPU-side code (tp_step/, tools/) include this: the layers above see NcclLibrary alone,
 // and so compile the same for every vendor.
 #include "comm/nccl_api.hpp"
 

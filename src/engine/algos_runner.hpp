@@ -10,7 +10,7 @@
 #include "bench/plan.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/events.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/events.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 #include "engine/doctor_stages.hpp"
 #include "request/command_requests.hpp"
 

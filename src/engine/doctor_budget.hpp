@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bench/plan.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -9,7 +9,7 @@
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
 #include "core/events.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 #include "engine/doctor_budget.hpp"
 #include "engine/machine_facts.hpp"
 #include "request/command_requests.hpp"

@@ -6,7 +6,7 @@
 #include "bench/collective_spec.hpp"
 #include "bench/sampler.hpp"
 #include "core/environment.hpp"
-#include "core/p2p_tests.hpp"
+#include "model/p2p_tests.hpp"
 
 namespace fb {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "bench/p2p_plan.hpp"
 #include "bench/plan.hpp"
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 #include "engine/doctor_budget.hpp"
 
 namespace fb {

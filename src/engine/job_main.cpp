@@ -9,7 +9,7 @@
 #include "comm/mpi_session.hpp"
 #include "comm/tcp_session.hpp"
 #include "core/error.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/worker.hpp"
 #include "launch/supervisor.hpp"

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bench/plan.hpp"
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 #include "engine/machine_facts.hpp"
 #include "request/command_requests.hpp"
 

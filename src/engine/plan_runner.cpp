@@ -7,7 +7,7 @@
 
 #include "comm/job_session.hpp"
 #include "core/process_clock.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "engine/worker.hpp"
 #include "launch/exiting_workers.hpp"
 #include "launch/protocol.hpp"

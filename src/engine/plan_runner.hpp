@@ -8,7 +8,7 @@
 
 #include "bench/plan.hpp"
 #include "core/events.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 #include "launch/supervisor.hpp"
 
 namespace fb {

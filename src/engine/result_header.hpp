@@ -6,7 +6,7 @@
 
 #include "comm/nccl_library.hpp"
 #include "core/events.hpp"
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/sweep_progress.hpp"
 #include "request/command_requests.hpp"

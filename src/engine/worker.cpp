@@ -9,7 +9,7 @@
 #include "comm/job_session.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/environment.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "gpu/runtime.hpp"
 #include "launch/hub_bootstrap.hpp"
 #include "launch/protocol.hpp"

@@ -1,6 +1,6 @@
 #include "launch/worker_link.hpp"
 
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "launch/protocol.hpp"
 
 namespace fb {

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "core/units.hpp"
 #include "report/documents.hpp"
 

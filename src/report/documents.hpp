@@ -1,10 +1,10 @@
 #pragma once
 // Whole-result documents: a Markdown summary and the points as CSV (the HTML page is
-// report/html_report.hpp). They only read the result.
+// report/html/html_report.hpp). They only read the result.
 #include <string>
 
-#include "core/result.hpp"
-#include "report/html_report.hpp"  // html_report(): the HTML page
+#include "model/result.hpp"
+#include "report/html/html_report.hpp"  // html_report(): the HTML page
 
 namespace fb {
 

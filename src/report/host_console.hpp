@@ -1,9 +1,9 @@
 #pragma once
-// The host facts (core/host_facts.hpp) as `fabricbench topo` prints them: one line per fact,
+// The host facts (model/host_facts.hpp) as `fabricbench topo` prints them: one line per fact,
 // its value (or why it was not read) and where it was read.
 #include <ostream>
 
-#include "core/host_facts.hpp"
+#include "model/host_facts.hpp"
 
 namespace fb {
 

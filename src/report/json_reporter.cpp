@@ -1,7 +1,7 @@
 #include "report/json_reporter.hpp"
 
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 
 namespace fb {
 

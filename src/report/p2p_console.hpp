@@ -3,7 +3,7 @@
 // the host links, latencies, and each pair's figure against its ceilings.
 #include <ostream>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

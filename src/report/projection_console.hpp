@@ -3,7 +3,7 @@
 // (prefill, decode) with units, where adding GPUs stops paying, and every named assumption.
 #include <string>
 
-#include "core/projection.hpp"
+#include "model/projection.hpp"
 
 namespace fb {
 

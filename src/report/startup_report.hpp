@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

@@ -1,11 +1,11 @@
 #pragma once
-// Reads the host's configuration (core/host_facts.hpp) from /proc, sysfs, /dev/shm, the kernel
+// Reads the host's configuration (model/host_facts.hpp) from /proc, sysfs, /dev/shm, the kernel
 // log and NVML. Nothing here fails: what cannot be read keeps the reason in its fact's note.
 #include <filesystem>
 #include <vector>
 
-#include "core/host_facts.hpp"
-#include "core/topology.hpp"
+#include "model/host_facts.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

@@ -3,7 +3,7 @@
 // the Topology. Nothing here fails for a missing source: it is listed in Topology::missing.
 #include <string>
 
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

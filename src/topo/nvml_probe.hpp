@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "core/host_facts.hpp"
+#include "model/host_facts.hpp"
 #include "topo/nvml_readout.hpp"
 
 namespace fb {

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/json_limits.hpp"
-#include "core/topology_json.hpp"
+#include "model/json_limits.hpp"
+#include "model/topology_json.hpp"
 
 namespace fb {
 using nlohmann::json;

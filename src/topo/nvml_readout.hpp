@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

@@ -5,7 +5,7 @@
 //   SYS  across the SMP interconnect between NUMA nodes (QPI/UPI, Infinity Fabric)
 #include <string>
 
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

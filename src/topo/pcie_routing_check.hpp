@@ -7,8 +7,8 @@
 // sysfs PCI paths; a machine without a most common count (e.g. 2 + 1) is not judged.
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/topology.hpp"
+#include "model/result.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

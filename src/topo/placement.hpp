@@ -5,7 +5,7 @@
 // careless scheduler might place it. Ties go to the lowest GPU indices.
 #include <vector>
 
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

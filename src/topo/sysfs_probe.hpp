@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

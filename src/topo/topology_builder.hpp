@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 #include "topo/nvml_readout.hpp"
 #include "topo/smi_text.hpp"
 #include "topo/sysfs_probe.hpp"

@@ -14,8 +14,8 @@
 // The checks judge the topology they are given: analyse/ passes the run's GPUs only.
 #include <vector>
 
-#include "core/result.hpp"
-#include "core/topology.hpp"
+#include "model/result.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

@@ -4,7 +4,7 @@
 // xGMI model").
 #include <vector>
 
-#include "core/topology.hpp"
+#include "model/topology.hpp"
 #include "topo/smi_text.hpp"
 
 namespace fb {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The layers outside gpu/, comm/ and tpbench/ compile the same for every vendor (cmake/layers.cmake):
+# The layers outside gpu/, comm/ and tp_step/ compile the same for every vendor (cmake/layers.cmake):
 # none of their sources, nor the vendor-neutral unit tests, may include a header that names the
 # vendor's runtime or NCCL's types. Read from the compiler's own dependency files of BUILD_DIR
 # (so it costs no compile), for the objects its compile database lists.
@@ -11,7 +11,7 @@ import json, os, re, shlex, sys
 build = sys.argv[1]
 vendor = re.compile(r"/gpu/gpu_api\.hpp|/gpu/cuda_check\.hpp|/gpu/kernels/|/comm/nccl_api\.hpp|"
                     r"/comm/nccl_api_table\.hpp|/cuda_runtime\.h|/nccl\.h|/hip/")
-vendor_dirs = ("/fb_gpu.dir/", "/fb_comm.dir/", "/fb_tpbench.dir/", "/fabricbench_mpi.dir/", "/fb_pch.dir/")
+vendor_dirs = ("/fb_gpu.dir/", "/fb_comm.dir/", "/fb_tp_step.dir/", "/fabricbench_mpi.dir/", "/fb_pch.dir/")
 checked, bad = 0, 0
 for e in json.load(open(os.path.join(build, "compile_commands.json"))):
     args = shlex.split(e["command"])

@@ -110,7 +110,7 @@ def written_documents(fabricbench, repo, out):
 
 
 def this_builds_version(repo):
-    header = os.path.join(repo, "src", "core", "result_version.hpp")
+    header = os.path.join(repo, "src", "model", "result_version.hpp")
     with open(header, encoding="utf-8") as f:
         found = re.search(r'kResultSchema = "([^"]+)"', f.read())
     if not found:

@@ -5,7 +5,7 @@
 // itself, so a field missing from both to_json and from_json fails.
 #include <limits>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 inline constexpr const char* kEveryFieldJson = R"({
   "schema": "fabricbench.result/1.1",

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 
 inline fb::Result result_fixture(const std::string& name) {
   return fb::parse_result(fb::read_file(std::string(FB_FIXTURE_DIR) + "/results/" + name));

@@ -5,7 +5,7 @@
 // test).
 #include <string>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 #include "topo/host_probe.hpp"
 #include "topo/topology_builder.hpp"
 

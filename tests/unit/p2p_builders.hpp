@@ -2,7 +2,7 @@
 // A p2p bandwidth figure for tests: five samples, verified, nothing else set.
 #include <string_view>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 inline fb::P2pMeasurement p2p_figure(std::string_view test, int src, int dst, double gbps) {
   fb::P2pMeasurement m;

@@ -7,7 +7,7 @@
 
 #include "analyse/verdicts.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 
 namespace planted {
 

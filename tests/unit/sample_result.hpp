@@ -2,7 +2,7 @@
 // A small, fully specified result document shared by the JSON and reporter tests.
 #include <limits>
 
-#include "core/result.hpp"
+#include "model/result.hpp"
 
 inline fb::Result sample_result() {
   fb::Result r;

@@ -10,7 +10,7 @@
 #include "analyse/p2p_analysis.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "golden.hpp"
 #include "report/algos_report.hpp"
 #include "report/p2p_reporters.hpp"

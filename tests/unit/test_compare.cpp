@@ -8,7 +8,7 @@
 
 #include "analyse/compare.hpp"
 #include "core/error.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "sample_result.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include "analyse/host_checks.hpp"
 #include "analyse/host_scope.hpp"
 #include "analyse/verdicts.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "host_fixtures.hpp"
 
 namespace {

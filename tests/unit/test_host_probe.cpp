@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "every_field_result.hpp"
 #include "host_fixtures.hpp"
 #include "topo/host_probe_pci.hpp"

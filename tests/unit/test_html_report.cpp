@@ -5,11 +5,11 @@
 #include <string>
 
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "golden.hpp"
-#include "report/html_banner.hpp"
-#include "report/html_heatmap.hpp"
-#include "report/html_report.hpp"
+#include "report/html/html_banner.hpp"
+#include "report/html/html_heatmap.hpp"
+#include "report/html/html_report.hpp"
 #include "report/svg_chart.hpp"
 
 namespace {

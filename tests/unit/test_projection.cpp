@@ -11,12 +11,12 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "golden.hpp"
-#include "project/model_presets.hpp"
-#include "project/projection.hpp"
-#include "project/tp_layer.hpp"
-#include "report/html_report.hpp"
+#include "projection/model_presets.hpp"
+#include "projection/tp_projection.hpp"
+#include "projection/tp_layer.hpp"
+#include "report/html/html_report.hpp"
 #include "report/projection_console.hpp"
 
 namespace {

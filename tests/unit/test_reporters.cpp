@@ -6,7 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "golden.hpp"
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"

@@ -7,7 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "every_field_result.hpp"
 #include "sample_result.hpp"
 

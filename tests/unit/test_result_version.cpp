@@ -1,4 +1,4 @@
-// The result document's version rule (core/result_version.hpp): any minor of this build's major
+// The result document's version rule (model/result_version.hpp): any minor of this build's major
 // reads, a later minor's unknown members are ignored, anything else is refused in one line.
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "core/result_json.hpp"
-#include "core/result_version.hpp"
+#include "model/result_json.hpp"
+#include "model/result_version.hpp"
 #include "expect_error.hpp"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "core/topology_json.hpp"
+#include "model/topology_json.hpp"
 #include "golden.hpp"
 #include "report/topology_console.hpp"
 #include "topo/link_rates.hpp"

@@ -4,11 +4,11 @@
 #include <set>
 #include <string>
 
-#include "core/connection.hpp"
+#include "model/connection.hpp"
 #include "core/error.hpp"
-#include "core/p2p_tests.hpp"
-#include "core/result.hpp"
-#include "core/result_json.hpp"
+#include "model/p2p_tests.hpp"
+#include "model/result.hpp"
+#include "model/result_json.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "analyse/ceilings.hpp"
 #include "analyse/expectations.hpp"
 #include "analyse/verdicts.hpp"
-#include "core/result_json.hpp"
+#include "model/result_json.hpp"
 #include "topo/link_rates.hpp"
 #include "topology_fixtures.hpp"
 

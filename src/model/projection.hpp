@@ -1,0 +1,93 @@
+#pragma once
+// The tensor-parallel projection as it is written in the result document (`projection`,
+// docs/result-schema.md, docs/projection.md): plain data, filled by src/projection/.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fb {
+
+// The transformer the projection is for: one decoder layer's shapes, repeated `layers` times.
+struct ModelShape {
+  std::string name;    // "llama-3-70b", or "custom"
+  std::string source;  // where the shapes come from (the model's config.json), "" for custom
+  std::int64_t hidden = 0;
+  std::int64_t layers = 0;
+  std::int64_t heads = 0;
+  std::int64_t kv_heads = 0;
+  std::int64_t ffn = 0;  // the MLP's intermediate size (gated: up and gate both this wide)
+  std::string dtype = "bf16";
+};
+
+// What is served: `batch` sequences, each a `prompt` of tokens prefilled then `decode` tokens
+// generated one step at a time.
+struct Workload {
+  std::int64_t batch = 1;
+  std::int64_t prompt = 2048;
+  std::int64_t decode = 128;
+};
+
+// One named assumption of the model and the value it took (docs/projection.md lists them).
+struct ProjectionTerm {
+  std::string name;   // "overlap", "attention_kernels"
+  std::string value;  // "none", "left out"
+  std::string note;
+};
+
+// One tensor-parallel degree of one phase. Times are per GPU and per layer unless the name
+// says otherwise; "p99" uses the all_reduce curve's p99 in place of its median.
+struct ProjectionRow {
+  int tp = 1;
+  std::uint64_t allreduce_bytes = 0;  // each of the layer's two all_reduces
+  double flops_per_gpu = 0;           // the layer's GEMMs, per GPU
+  double weight_bytes_per_gpu = 0;    // the layer's weights each GPU reads once per pass
+  double compute_us = 0;
+  double comm_us = 0;  // both all_reduces
+  double comm_p99_us = 0;
+  double layer_us = 0;
+  double layer_p99_us = 0;
+  double pass_ms = 0;  // all layers: a prefill, or one decode step
+  double pass_p99_ms = 0;
+  double tokens_per_s = 0;  // of one model replica spread over `tp` GPUs
+  double speedup = 1;       // over TP=1
+  double efficiency = 1;    // speedup / tp
+  double comm_share = 0;    // comm_us / layer_us
+  int curve_gpus = 0;       // GPUs of the all_reduce curve used (0 at TP=1: none)
+  bool assumed = false;     // the curve was measured on other GPU counts (--assume)
+};
+
+struct ProjectionPhase {
+  std::string phase;  // "prefill" | "decode"
+  std::int64_t tokens_per_pass = 0;
+  std::vector<ProjectionRow> rows;
+  int best_tp = 1;             // the largest TP before adding GPUs stops paying
+  int stops_paying_at_tp = 0;  // the first TP that does not pay; 0: all of them pay
+};
+
+// The compute side: measured or given rates, and where they come from.
+struct ComputeRates {
+  double gemm_tflops = 0;  // dense bf16 GEMM throughput, 1e12 FLOP/s
+  double hbm_gbps = 0;     // HBM read bandwidth, 1e9 B/s
+  std::string source;      // "measured on GPU 0 (NVIDIA H200)", "--gemm-tflops/--hbm-gbps"
+};
+
+// The all_reduce curve the communication times came from.
+struct CurveSource {
+  int gpus = 0;
+  std::string dtype;
+  int graph_launches = 0;
+  std::uint64_t min_bytes = 0;
+  std::uint64_t max_bytes = 0;
+  int points = 0;
+};
+
+struct Projection {
+  ModelShape model;
+  Workload workload;
+  ComputeRates rates;
+  std::vector<CurveSource> curves;
+  std::vector<ProjectionTerm> assumptions;
+  std::vector<ProjectionPhase> phases;
+};
+
+}  // namespace fb

@@ -1,0 +1,179 @@
+#pragma once
+// The result document: plain data shared by every command (docs/result-schema.md).
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/host_facts.hpp"
+#include "model/p2p_tests.hpp"
+#include "model/projection.hpp"
+#include "model/result_enums.hpp"
+#include "model/result_version.hpp"
+#include "core/stats.hpp"
+#include "model/topology.hpp"
+
+namespace fb {
+
+struct ToolInfo {
+  std::string version;
+  std::string git;
+};
+
+struct CommLibrary {
+  std::string name;     // "NCCL" or "RCCL"
+  std::string version;  // "2.28.3"
+  int version_code = 0;
+  std::string path;  // the file actually loaded
+};
+
+struct GpuInfo {
+  int index = 0;  // runtime device ordinal
+  int rank = 0;   // rank it ran as
+  std::string name;
+  std::string pci_bus_id;
+  std::uint64_t memory_bytes = 0;
+  int compute_capability = 0;  // major*10 + minor
+  std::string host;
+};
+
+struct HostInfo {
+  std::string hostname;
+  std::string driver;   // driver API version, "13.0"
+  std::string runtime;  // runtime API version
+  CommLibrary comm;
+  std::optional<HostFacts> config;  // host configuration as read (topo, doctor); null when not read
+};
+
+// How a point was sampled (bench/sampler.hpp); absent in documents written before it was kept.
+struct PointSampling {
+  int warmup_ops = 0;  // untimed operations before the first batch
+  double warmup_ms = 0;
+  double target_ci = 0;  // the interval asked for (0: a fixed number of batches)
+  bool ci_met = false;   // time_us.median_ci reached target_ci (never claimed otherwise)
+  std::string stop;      // "target" | "budget" | "max_batches" | "count"
+  // Per-operation time of the first and the last timed batch: a first batch slower than the
+  // last says the warm-up was too short.
+  double first_batch_us = 0;
+  double last_batch_us = 0;
+};
+
+struct Point {
+  std::uint64_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
+  std::uint64_t count = 0;  // NCCL's count argument (elements per rank/peer), nccl-tests' count column
+  bool in_place = false;
+  TimeStats time_us;  // per operation, max over ranks, one sample per batch
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+  std::int64_t wrong = -1;  // wrong elements over all ranks; -1 when not checked
+  int iters_per_batch = 0;
+  std::optional<PointSampling> sampling;
+  // NCCL's own choice at this size, from its log (algos); empty when not read.
+  std::string nccl_algo;
+  std::string nccl_proto;
+  int nccl_channels = 0;
+};
+
+struct Run {
+  RunKind kind = RunKind::collective;
+  std::string label;  // scale: the placement ("best", "worst")
+  std::string collective;
+  std::string dtype;
+  std::string op;  // empty for collectives that do not reduce
+  int root = 0;
+  std::vector<int> gpus;
+  std::string launcher;
+  int graph_launches = 0;  // 0: plain launches; N: CUDA graph launched N times per batch
+  std::string alloc;       // the buffers' allocator ("nccl", "runtime"); "" before it was recorded
+  std::string fill;        // "zeros" (--fill zeros); "": the default pattern
+  std::map<std::string, std::string> forced;  // NCCL_ALGO / NCCL_PROTO when set
+  std::string failure;                        // why this run could not complete (algos, scale)
+  // NCCL's set-up as its log reported it (algos): peer transports and channel counts.
+  std::vector<std::string> nccl_transports;
+  int nccl_coll_channels = 0;
+  int nccl_p2p_channels = 0;
+  std::vector<Point> points;
+};
+
+// One p2p figure: a copy's bandwidth or a latency, between two GPUs or a GPU and the host.
+struct P2pMeasurement {
+  P2pTest test = P2pTest::ce_read;
+  int src = -1;  // GPU index; -1: host
+  int dst = -1;
+  P2pUnit unit = P2pUnit::gbps;  // the test's unit (kP2pTests)
+  double value = 0;              // median over samples (bidirectional: both directions summed)
+  double min = 0;
+  double max = 0;
+  int samples = 0;
+  std::uint64_t bytes = 0;  // per copy
+  std::int64_t wrong = -1;  // mismatched 32-bit words after the copies; -1: not verified
+  double wire_gbps = 0;     // the path's theoretical peak (bidirectional: both directions)
+  double ceiling_gbps = 0;  // what this kind of traffic reaches on that wire (0: unknown)
+  std::string note;         // e.g. "staged through host memory: no peer access"
+};
+
+struct Finding {
+  std::string code;
+  Severity severity = Severity::info;
+  std::string evidence;
+  std::string expected;
+  std::string hint;
+};
+
+// A start-up step: when it began, in ms since the launching process started (it lasts until
+// the next one begins).
+struct StartupPhase {
+  std::string phase;
+  double at_ms = 0;
+};
+
+// Something the doctor left out to stay inside its time budget, and why.
+struct DoctorCut {
+  std::string stage;  // "algorithms"
+  std::string what;   // "1 GiB points"
+  std::string why;    // "estimated 48 s at 2.9 GB/s busbw; 20 s of the 45 s budget left"
+};
+
+// How long a doctor stage took, beside what was estimated before it began.
+struct DoctorStageTime {
+  std::string stage;       // "algorithms"
+  double estimate_s = -1;  // from the speed measured so far; -1: none (the stage's fixed guess was shown)
+  double took_s = 0;
+};
+
+// The doctor's own bookkeeping (absent for the other commands).
+struct DoctorInfo {
+  double budget_s = 0;  // --budget
+  std::vector<DoctorCut> cuts;
+  std::vector<DoctorStageTime> stages;  // in the order run; absent from documents before it was kept
+};
+
+struct Result {
+  std::string schema = kResultSchema;
+  ToolInfo tool;
+  std::vector<std::string> command;
+  std::string started;   // ISO 8601, UTC
+  std::string finished;  // empty while the run is in progress
+  RunStatus status = RunStatus::running;
+  std::string failure;  // why the run ended early
+  HostInfo host;
+  std::map<std::string, std::string> env;
+  std::vector<GpuInfo> gpus;
+  std::optional<Topology> topology;
+  std::vector<Run> runs;
+  std::vector<P2pMeasurement> p2p;
+  std::vector<Finding> findings;
+  std::vector<StartupPhase> startup;  // run: where the time before the first point went
+  std::optional<DoctorInfo> doctor;
+  std::optional<Projection> projection;  // project: the tensor-parallel projection
+};
+
+// Whether any finding is an error (the commands then exit 1).
+inline bool has_error_finding(const std::vector<Finding>& findings) {
+  return std::any_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.severity == Severity::error; });
+}
+
+}  // namespace fb

@@ -1,0 +1,210 @@
+#include "model/result_json.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+#include "core/file_io.hpp"
+#include "model/host_facts_json.hpp"
+#include "model/json_limits.hpp"
+#include "model/json_optional.hpp"
+#include "model/projection_json.hpp"
+#include "model/result_version.hpp"
+#include "model/topology_json.hpp"
+
+namespace fb {
+using nlohmann::json;
+
+namespace {
+// JSON has no infinity: an unbounded confidence interval is written as null.
+json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+double number_or_inf(const json& j) {
+  return j.is_null() ? std::numeric_limits<double>::infinity() : j.get<double>();
+}
+}  // namespace
+
+void to_json(json& j, const HostInfo& v) {
+  j = json{{"hostname", v.hostname},
+           {"driver", v.driver},
+           {"runtime", v.runtime},
+           {"comm", v.comm},
+           {"config", v.config}};
+}
+void from_json(const json& j, HostInfo& v) {
+  j.at("hostname").get_to(v.hostname);
+  j.at("driver").get_to(v.driver);
+  j.at("runtime").get_to(v.runtime);
+  j.at("comm").get_to(v.comm);
+  v.config = j.value("config", json()).get<std::optional<HostFacts>>();
+}
+
+void to_json(json& j, const TimeStats& v) {
+  j = json{{"min", v.min}, {"median", v.median}, {"mean", v.mean},
+           {"p99", v.p99}, {"max", v.max},       {"median_ci", finite_or_null(v.median_ci)},
+           {"n", v.n}};
+}
+void from_json(const json& j, TimeStats& v) {
+  j.at("min").get_to(v.min);
+  j.at("median").get_to(v.median);
+  j.at("mean").get_to(v.mean);
+  j.at("p99").get_to(v.p99);
+  j.at("max").get_to(v.max);
+  v.median_ci = number_or_inf(j.at("median_ci"));
+  j.at("n").get_to(v.n);
+}
+
+void to_json(json& j, const Point& v) {
+  j = json{
+      {"bytes", v.bytes},
+      {"count", v.count},
+      {"in_place", v.in_place},
+      {"time_us", v.time_us},
+      {"algbw_gbps", v.algbw_gbps},
+      {"busbw_gbps", v.busbw_gbps},
+      {"wrong", v.wrong < 0 ? json(nullptr) : json(v.wrong)},
+      {"iters_per_batch", v.iters_per_batch},
+      {"nccl", v.nccl_algo.empty()
+                   ? json(nullptr)
+                   : json{{"algo", v.nccl_algo}, {"proto", v.nccl_proto}, {"channels", v.nccl_channels}}}};
+  if (v.sampling) j["sampling"] = *v.sampling;  // absent, as in documents written before it existed
+}
+void from_json(const json& j, Point& v) {
+  j.at("bytes").get_to(v.bytes);
+  j.at("count").get_to(v.count);
+  j.at("in_place").get_to(v.in_place);
+  j.at("time_us").get_to(v.time_us);
+  j.at("algbw_gbps").get_to(v.algbw_gbps);
+  j.at("busbw_gbps").get_to(v.busbw_gbps);
+  v.wrong = j.at("wrong").is_null() ? -1 : j.at("wrong").get<std::int64_t>();
+  j.at("iters_per_batch").get_to(v.iters_per_batch);
+  if (j.contains("sampling") && !j.at("sampling").is_null())
+    v.sampling = j.at("sampling").get<PointSampling>();
+  if (j.contains("nccl") && !j.at("nccl").is_null()) {
+    j.at("nccl").at("algo").get_to(v.nccl_algo);
+    j.at("nccl").at("proto").get_to(v.nccl_proto);
+    j.at("nccl").at("channels").get_to(v.nccl_channels);
+  }
+}
+
+void to_json(json& j, const Run& v) {
+  j = json{{"kind", v.kind},
+           {"label", v.label},
+           {"collective", v.collective},
+           {"dtype", v.dtype},
+           {"op", v.op.empty() ? json(nullptr) : json(v.op)},
+           {"root", v.root},
+           {"gpus", v.gpus},
+           {"launcher", v.launcher},
+           {"graph_launches", v.graph_launches},
+           {"forced", v.forced},
+           {"failure", v.failure},
+           {"nccl_setup",
+            {{"transports", v.nccl_transports},
+             {"coll_channels", v.nccl_coll_channels},
+             {"p2p_channels", v.nccl_p2p_channels}}},
+           {"points", v.points}};
+  if (!v.alloc.empty()) j["alloc"] = v.alloc;  // absent when not recorded: old documents stay equal
+  if (!v.fill.empty()) j["fill"] = v.fill;     // absent for the default pattern
+}
+// label, alloc, fill, failure and nccl_setup are absent from documents written before runs carried
+// them (fill also for the default pattern).
+void from_json(const json& j, Run& v) {
+  j.at("kind").get_to(v.kind);
+  v.label = j.value("label", std::string());
+  j.at("collective").get_to(v.collective);
+  j.at("dtype").get_to(v.dtype);
+  v.op = j.at("op").is_null() ? std::string() : j.at("op").get<std::string>();
+  j.at("root").get_to(v.root);
+  j.at("gpus").get_to(v.gpus);
+  j.at("launcher").get_to(v.launcher);
+  j.at("graph_launches").get_to(v.graph_launches);
+  v.alloc = j.value("alloc", std::string());
+  v.fill = j.value("fill", std::string());
+  j.at("forced").get_to(v.forced);
+  v.failure = j.value("failure", std::string());
+  if (j.contains("nccl_setup")) {
+    const auto& n = j.at("nccl_setup");
+    n.at("transports").get_to(v.nccl_transports);
+    n.at("coll_channels").get_to(v.nccl_coll_channels);
+    n.at("p2p_channels").get_to(v.nccl_p2p_channels);
+  }
+  j.at("points").get_to(v.points);
+}
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StartupPhase, phase, at_ms)
+
+void to_json(json& j, const Result& v) {
+  j = json{{"schema", v.schema},   {"tool", v.tool},         {"command", v.command},
+           {"started", v.started}, {"finished", v.finished}, {"status", v.status},
+           {"failure", v.failure}, {"host", v.host},         {"env", v.env},
+           {"gpus", v.gpus},       {"topology", v.topology}, {"runs", v.runs},
+           {"p2p", v.p2p},         {"findings", v.findings}};
+  if (!v.startup.empty()) j["startup"] = v.startup;
+  if (v.doctor) j["doctor"] = *v.doctor;              // the doctor's documents only
+  if (v.projection) j["projection"] = *v.projection;  // project's documents only
+}
+void to_json(json& j, const DoctorInfo& v) {
+  j = json{{"budget_s", v.budget_s}, {"cuts", v.cuts}, {"stages", v.stages}};
+}
+void from_json(const json& j, DoctorInfo& v) {
+  j.at("budget_s").get_to(v.budget_s);
+  j.at("cuts").get_to(v.cuts);
+  v.stages = j.value("stages", json::array()).get<std::vector<DoctorStageTime>>();
+}
+
+// p2p is absent from documents written before the p2p command, doctor from all but the
+// doctor's (and its documents written before cuts were recorded). The version read is not kept:
+// what was read is this build's model, so written again it says this build's version (members
+// of a later minor that it does not know are gone from it).
+void from_json(const json& j, Result& v) {
+  (void)j.at("schema");  // required; parse_result has checked its version
+  v.schema = kResultSchema;
+  j.at("tool").get_to(v.tool);
+  j.at("command").get_to(v.command);
+  j.at("started").get_to(v.started);
+  j.at("finished").get_to(v.finished);
+  j.at("status").get_to(v.status);
+  j.at("failure").get_to(v.failure);
+  j.at("host").get_to(v.host);
+  j.at("env").get_to(v.env);
+  j.at("gpus").get_to(v.gpus);
+  v.topology = j.value("topology", json()).get<std::optional<Topology>>();
+  j.at("runs").get_to(v.runs);
+  v.p2p = j.value("p2p", json::array()).get<std::vector<P2pMeasurement>>();
+  j.at("findings").get_to(v.findings);
+  v.startup = j.value("startup", json::array()).get<std::vector<StartupPhase>>();
+  if (j.contains("doctor") && !j.at("doctor").is_null()) v.doctor = j.at("doctor").get<DoctorInfo>();
+  if (j.contains("projection") && !j.at("projection").is_null())
+    v.projection = j.at("projection").get<Projection>();
+}
+
+Result parse_result(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
+    FB_USAGE_ERROR(fmt::format("not a JSON document: {}", e.what()));
+  }
+  if (!j.is_object())
+    FB_USAGE_ERROR(fmt::format("$: expected a result document (an object), got {}", j.type_name()));
+  check_result_schema(j.contains("schema") ? j.at("schema") : json());
+  check_json_limits(j);
+  try {
+    return j.get<Result>();
+  } catch (const json::exception& e) {
+    FB_USAGE_ERROR(fmt::format("malformed result document: {}", e.what()));
+  }
+}
+
+Result load_result_file(const std::string& path) {
+  const std::string text = read_file(path);
+  try {
+    return parse_result(text);
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+}  // namespace fb

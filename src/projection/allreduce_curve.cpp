@@ -1,0 +1,96 @@
+#include "projection/allreduce_curve.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/units.hpp"
+
+namespace fb {
+namespace {
+
+double log_interpolate(double x, double x0, double y0, double x1, double y1) {
+  const double t = (std::log(x) - std::log(x0)) / (std::log(x1) - std::log(x0));
+  return std::exp(std::log(y0) + t * (std::log(y1) - std::log(y0)));
+}
+
+CurveSource source_of(const Run& run) {
+  CurveSource s;
+  s.gpus = static_cast<int>(run.gpus.size());
+  s.dtype = run.dtype;
+  s.graph_launches = run.graph_launches;
+  return s;
+}
+
+bool better_curve(const AllReduceCurve& candidate, const AllReduceCurve& kept) {
+  const bool graph = candidate.source().graph_launches > 0;
+  const bool kept_graph = kept.source().graph_launches > 0;
+  if (graph != kept_graph) return graph;
+  return candidate.points().size() > kept.points().size();
+}
+
+}  // namespace
+
+AllReduceCurve::AllReduceCurve(CurveSource source, std::vector<CurvePoint> points)
+    : source_(std::move(source)) {
+  std::stable_sort(points.begin(), points.end(),
+                   [](const CurvePoint& a, const CurvePoint& b) { return a.bytes < b.bytes; });
+  for (const auto& p : points) {
+    if (!(p.median_us > 0) || !(p.p99_us > 0) || p.bytes == 0)
+      FB_USAGE_ERROR(fmt::format("all_reduce curve: the point at {} B has no positive time", p.bytes));
+    if (points_.empty() || points_.back().bytes != p.bytes) points_.push_back(p);
+  }
+  if (points_.empty()) FB_USAGE_ERROR("all_reduce curve: no measured points");
+  source_.min_bytes = points_.front().bytes;
+  source_.max_bytes = points_.back().bytes;
+  source_.points = static_cast<int>(points_.size());
+}
+
+AllReduceTime AllReduceCurve::at(std::uint64_t bytes) const {
+  if (bytes < points_.front().bytes || bytes > points_.back().bytes)
+    FB_USAGE_ERROR(fmt::format(
+        "the all_reduce at {} on {} GPUs lies outside the measured sizes ({} to {}): measure it, e.g. "
+        "`fabricbench run all_reduce --gpus {} -d bfloat16 -b {} -e {} --json curve.json` (never "
+        "extrapolated)",
+        format_bytes(bytes), source_.gpus, format_bytes(points_.front().bytes),
+        format_bytes(points_.back().bytes), source_.gpus,
+        size_argument(std::max<std::uint64_t>(1, std::min(bytes, points_.front().bytes))),
+        size_argument(std::max(bytes, points_.back().bytes))));
+  const auto hi = std::lower_bound(points_.begin(), points_.end(), bytes,
+                                   [](const CurvePoint& p, std::uint64_t b) { return p.bytes < b; });
+  if (hi->bytes == bytes) return {hi->median_us, hi->p99_us};
+  const auto lo = std::prev(hi);
+  const auto x = static_cast<double>(bytes);
+  const auto x0 = static_cast<double>(lo->bytes);
+  const auto x1 = static_cast<double>(hi->bytes);
+  return {log_interpolate(x, x0, lo->median_us, x1, hi->median_us),
+          log_interpolate(x, x0, lo->p99_us, x1, hi->p99_us)};
+}
+
+std::map<int, AllReduceCurve> allreduce_curves(const Result& r) {
+  std::map<int, AllReduceCurve> curves;
+  for (const auto& run : r.runs) {
+    const bool measured = run.kind == RunKind::collective || run.kind == RunKind::scale;
+    if (!measured || run.collective != "all_reduce" || !run.failure.empty() || run.points.empty()) continue;
+    if (!run.forced.empty() || run.gpus.size() < 2) continue;  // NCCL's own choice, a real fabric
+    std::vector<CurvePoint> points;
+    for (const auto& p : run.points)
+      if (p.time_us.median > 0 && p.time_us.p99 > 0)
+        points.push_back({p.bytes, p.time_us.median, p.time_us.p99});
+    if (points.empty()) continue;
+    AllReduceCurve curve(source_of(run), std::move(points));
+    const int gpus = curve.source().gpus;
+    const auto kept = curves.find(gpus);
+    if (kept == curves.end())
+      curves.emplace(gpus, std::move(curve));
+    else if (better_curve(curve, kept->second))
+      kept->second = std::move(curve);
+  }
+  return curves;
+}
+
+double allreduce_bus_factor(int gpus) { return 2.0 * (gpus - 1) / gpus; }
+
+}  // namespace fb

@@ -1,0 +1,114 @@
+#include "report/html/html_banner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "report/svg_chart.hpp"
+
+namespace fb {
+namespace {
+
+constexpr std::size_t kTopFindings = 3;
+
+std::string headline(const std::string& o) {
+  if (o == "failed") return "The run failed";
+  if (o == "running") return "In progress: partial results";
+  if (o == "errors") return "Errors: this machine is not fit as measured";
+  if (o == "warnings") return "Warnings: usable, with issues to look at";
+  return "Healthy: no problem found";
+}
+
+// "8 x NVIDIA H100" (several names: each with its count).
+std::string gpu_summary(const Result& r) {
+  std::map<std::string, int> names;
+  for (const auto& g : r.gpus) ++names[g.name.empty() ? "GPU" : g.name];
+  if (names.empty() && r.topology)
+    for (const auto& g : r.topology->gpus) ++names[g.name.empty() ? "GPU" : g.name];
+  if (names.empty()) return "no GPU recorded";
+  std::string out;
+  for (const auto& [name, n] : names) out += fmt::format("{}{} x {}", out.empty() ? "" : ", ", n, name);
+  return out;
+}
+
+// The connections between GPU pairs, most common first: "NV18 between all 28 pairs".
+std::string link_summary(const Result& r) {
+  if (!r.topology || r.topology->pairs.empty()) return "";
+  std::map<std::string, int> kinds;
+  for (const auto& p : r.topology->pairs) ++kinds[p.connection.to_string()];
+  std::vector<std::pair<int, std::string>> sorted;
+  sorted.reserve(kinds.size());
+  for (const auto& [k, n] : kinds) sorted.emplace_back(n, k);
+  std::sort(sorted.rbegin(), sorted.rend());
+  const auto total = r.topology->pairs.size();
+  if (sorted.size() == 1)
+    return fmt::format("{} between {} {} pair{}", sorted[0].second, total == 1 ? "the" : "all", total,
+                       total == 1 ? "" : "s");
+  std::string out;
+  for (const auto& [n, k] : sorted)
+    out += fmt::format("{}{} {} pair{}", out.empty() ? "" : ", ", k, n, n == 1 ? "" : "s");
+  return out;
+}
+
+int rank(Severity s) { return s == Severity::error ? 0 : s == Severity::warning ? 1 : 2; }
+
+std::string finding_box(const Finding& f) {
+  return fmt::format(
+      "<div class=\"top-finding sev-{0}\" data-severity=\"{0}\"><b>{0}: {1}</b><div>{2}</div>{3}{4}</div>\n",
+      f.severity, escape_html(f.code), escape_html(f.evidence),
+      f.expected.empty() ? "" : "<div><i>expected:</i> " + escape_html(f.expected) + "</div>",
+      f.hint.empty() ? "" : "<div><i>fix:</i> " + escape_html(f.hint) + "</div>");
+}
+
+std::string top_findings(const Result& r) {
+  std::vector<const Finding*> sorted;
+  sorted.reserve(r.findings.size());
+  for (const auto& f : r.findings) sorted.push_back(&f);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Finding* a, const Finding* b) { return rank(a->severity) < rank(b->severity); });
+  std::string html;
+  for (std::size_t i = 0; i < sorted.size() && i < kTopFindings; ++i)
+    if (sorted[i]->severity != Severity::info) html += finding_box(*sorted[i]);
+  if (r.findings.size() > kTopFindings)
+    html += fmt::format("<p class=\"more\">{} finding{} in all: see Findings below.</p>\n", r.findings.size(),
+                        r.findings.size() == 1 ? "" : "s");
+  return html;
+}
+
+}  // namespace
+
+std::string outcome(const Result& r) {
+  if (r.status == RunStatus::failed) return "failed";
+  if (r.status == RunStatus::running) return "running";
+  if (has_error_finding(r.findings)) return "errors";
+  if (std::any_of(r.findings.begin(), r.findings.end(),
+                  [](const Finding& f) { return f.severity == Severity::warning; }))
+    return "warnings";
+  return "healthy";
+}
+
+std::string machine_line(const Result& r) {
+  std::vector<std::string> parts{gpu_summary(r)};
+  if (const auto links = link_summary(r); !links.empty()) parts.push_back(links);
+  if (!r.host.driver.empty()) parts.push_back("driver " + r.host.driver);
+  if (!r.host.runtime.empty()) parts.push_back("runtime " + r.host.runtime);
+  if (!r.host.comm.name.empty()) parts.push_back(r.host.comm.name + " " + r.host.comm.version);
+  if (!r.host.hostname.empty()) parts.push_back("host " + r.host.hostname);
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : " · ") + p;
+  return out;
+}
+
+std::string banner_html(const Result& r) {
+  const std::string o = outcome(r);
+  std::string html = fmt::format(
+      "<section class=\"banner outcome-{0}\" data-outcome=\"{0}\">\n<h1>{1}</h1>\n<p "
+      "class=\"machine\">{2}</p>\n",
+      o, headline(o), escape_html(machine_line(r)));
+  if (!r.failure.empty())
+    html += fmt::format("<p class=\"failure\"><b>Failed:</b> {}</p>\n", escape_html(r.failure));
+  return html + top_findings(r) + "</section>\n";
+}
+
+}  // namespace fb
