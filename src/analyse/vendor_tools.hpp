@@ -5,8 +5,8 @@
 // on a laptop of an MI300X run still names rocm-smi.
 #include <string_view>
 
-#include "model/result.hpp"
 #include "gpu/vendor.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

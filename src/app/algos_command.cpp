@@ -66,12 +66,13 @@ int algos_command(const AlgosOptions& o, const std::vector<std::string>& command
     const auto speed = after_other_workers(prior_speed(*result.topology, plan.gpus, nccl_settings(plan)));
     const auto& sizes = request.measure.sizes;
     const AlgosGrid grid{sizes, request.algos, request.protos, 0, false};
-    events.emit(make_event(EventKind::stage,
-                           fmt::format("{} configurations of {} sizes on {} GPU{}, about {}",
-                                       forced_pairs(request.algos, request.protos, false).size() + 1,
-                                       sizes.size(), plan.nranks(), plan.nranks() == 1 ? "" : "s",
-                                       format_seconds(estimate_choices_s(sizes, speed) +
-                                                      estimate_algos_s(grid, speed, plan.settings.sampling)))));
+    events.emit(
+        make_event(EventKind::stage,
+                   fmt::format("{} configurations of {} sizes on {} GPU{}, about {}",
+                               forced_pairs(request.algos, request.protos, false).size() + 1, sizes.size(),
+                               plan.nranks(), plan.nranks() == 1 ? "" : "s",
+                               format_seconds(estimate_choices_s(sizes, speed) +
+                                              estimate_algos_s(grid, speed, plan.settings.sampling)))));
   }
   AlgosSweep sweep;
   {

@@ -7,8 +7,8 @@
 #include "analyse/compare.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "model/result_json.hpp"
 #include "core/units.hpp"
+#include "model/result_json.hpp"
 #include "report/html/html_report.hpp"
 
 namespace fb {

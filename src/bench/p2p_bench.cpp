@@ -9,11 +9,11 @@
 #include <memory>
 
 #include "core/error.hpp"
-#include "model/p2p_tests.hpp"
 #include "core/units.hpp"
 #include "gpu/copy_ops.hpp"
 #include "gpu/runtime.hpp"
 #include "gpu/vendor.hpp"
+#include "model/p2p_tests.hpp"
 
 namespace fb {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "bench/plan.hpp"
 #include "core/enum_names.hpp"
-#include "model/result.hpp"
 #include "core/stats.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

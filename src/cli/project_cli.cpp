@@ -6,9 +6,9 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "model/json_limits.hpp"
 #include "core/parse_number.hpp"
 #include "core/text.hpp"
+#include "model/json_limits.hpp"
 #include "projection/model_presets.hpp"
 
 namespace fb {

@@ -8,10 +8,10 @@
 
 #include "bench/collective_spec.hpp"
 #include "core/error.hpp"
-#include "model/json_limits.hpp"
 #include "core/parse_number.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
+#include "model/json_limits.hpp"
 
 namespace fb {
 namespace {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/events.hpp"
-#include "model/result.hpp"
 #include "engine/doctor_stages.hpp"
+#include "model/result.hpp"
 #include "request/command_requests.hpp"
 
 namespace fb {

@@ -9,9 +9,9 @@
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
 #include "core/events.hpp"
-#include "model/result.hpp"
 #include "engine/doctor_budget.hpp"
 #include "engine/machine_facts.hpp"
+#include "model/result.hpp"
 #include "request/command_requests.hpp"
 
 namespace fb {

@@ -9,8 +9,8 @@
 
 #include "bench/p2p_plan.hpp"
 #include "bench/plan.hpp"
-#include "model/topology.hpp"
 #include "engine/doctor_budget.hpp"
+#include "model/topology.hpp"
 
 namespace fb {
 

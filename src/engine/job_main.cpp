@@ -9,10 +9,10 @@
 #include "comm/mpi_session.hpp"
 #include "comm/tcp_session.hpp"
 #include "core/error.hpp"
-#include "model/result_json.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/worker.hpp"
 #include "launch/supervisor.hpp"
+#include "model/result_json.hpp"
 
 namespace fb {
 namespace {

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "bench/plan.hpp"
-#include "model/topology.hpp"
 #include "engine/machine_facts.hpp"
+#include "model/topology.hpp"
 #include "request/command_requests.hpp"
 
 namespace fb {

@@ -7,10 +7,10 @@
 
 #include "comm/job_session.hpp"
 #include "core/process_clock.hpp"
-#include "model/result_json.hpp"
 #include "engine/worker.hpp"
 #include "launch/exiting_workers.hpp"
 #include "launch/protocol.hpp"
+#include "model/result_json.hpp"
 
 namespace fb {
 namespace {

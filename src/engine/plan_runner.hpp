@@ -8,8 +8,8 @@
 
 #include "bench/plan.hpp"
 #include "core/events.hpp"
-#include "model/result.hpp"
 #include "launch/supervisor.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 

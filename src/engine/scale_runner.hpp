@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "model/result.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/sweep_progress.hpp"
+#include "model/result.hpp"
 #include "request/command_requests.hpp"
 #include "topo/placement.hpp"
 

@@ -9,11 +9,11 @@
 #include "comm/job_session.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/environment.hpp"
-#include "model/result_json.hpp"
 #include "gpu/runtime.hpp"
 #include "launch/hub_bootstrap.hpp"
 #include "launch/protocol.hpp"
 #include "launch/worker_link.hpp"
+#include "model/result_json.hpp"
 
 namespace fb {
 namespace {

@@ -1,7 +1,7 @@
 #include "launch/worker_link.hpp"
 
-#include "model/result_json.hpp"
 #include "launch/protocol.hpp"
+#include "model/result_json.hpp"
 
 namespace fb {
 

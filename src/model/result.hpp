@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "model/host_facts.hpp"
 #include "model/p2p_tests.hpp"
 #include "model/projection.hpp"
 #include "model/result_enums.hpp"
 #include "model/result_version.hpp"
-#include "core/stats.hpp"
 #include "model/topology.hpp"
 
 namespace fb {

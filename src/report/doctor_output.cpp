@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "core/file_io.hpp"
-#include "model/result_json.hpp"
 #include "core/units.hpp"
+#include "model/result_json.hpp"
 #include "report/documents.hpp"
 
 namespace fb {

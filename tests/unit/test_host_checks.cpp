@@ -7,8 +7,8 @@
 #include "analyse/host_checks.hpp"
 #include "analyse/host_scope.hpp"
 #include "analyse/verdicts.hpp"
-#include "model/result_json.hpp"
 #include "host_fixtures.hpp"
+#include "model/result_json.hpp"
 
 namespace {
 

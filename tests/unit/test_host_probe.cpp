@@ -8,9 +8,9 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "model/result_json.hpp"
 #include "every_field_result.hpp"
 #include "host_fixtures.hpp"
+#include "model/result_json.hpp"
 #include "topo/host_probe_pci.hpp"
 
 namespace {

@@ -19,8 +19,8 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/parse_number.hpp"
-#include "model/result_json.hpp"
 #include "expect_error.hpp"
+#include "model/result_json.hpp"
 #include "request/command_requests.hpp"
 #include "topo/smi_text.hpp"
 

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "core/file_io.hpp"
-#include "model/result_json.hpp"
 #include "golden.hpp"
+#include "model/result_json.hpp"
 #include "report/html/html_banner.hpp"
 #include "report/html/html_heatmap.hpp"
 #include "report/html/html_report.hpp"

@@ -11,11 +11,11 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "model/result_json.hpp"
 #include "golden.hpp"
+#include "model/result_json.hpp"
 #include "projection/model_presets.hpp"
-#include "projection/tp_projection.hpp"
 #include "projection/tp_layer.hpp"
+#include "projection/tp_projection.hpp"
 #include "report/html/html_report.hpp"
 #include "report/projection_console.hpp"
 

@@ -6,8 +6,8 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "model/result_json.hpp"
 #include "golden.hpp"
+#include "model/result_json.hpp"
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"

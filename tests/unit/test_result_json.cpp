@@ -7,8 +7,8 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "model/result_json.hpp"
 #include "every_field_result.hpp"
+#include "model/result_json.hpp"
 #include "sample_result.hpp"
 
 TEST(ResultJson, RoundTripKeepsEveryField) {

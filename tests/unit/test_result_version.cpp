@@ -8,9 +8,9 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "expect_error.hpp"
 #include "model/result_json.hpp"
 #include "model/result_version.hpp"
-#include "expect_error.hpp"
 
 namespace {
 

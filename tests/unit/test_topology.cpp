@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "model/topology_json.hpp"
 #include "golden.hpp"
+#include "model/topology_json.hpp"
 #include "report/topology_console.hpp"
 #include "topo/link_rates.hpp"
 #include "topo/pcie_class.hpp"

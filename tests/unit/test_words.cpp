@@ -4,8 +4,8 @@
 #include <set>
 #include <string>
 
-#include "model/connection.hpp"
 #include "core/error.hpp"
+#include "model/connection.hpp"
 #include "model/p2p_tests.hpp"
 #include "model/result.hpp"
 #include "model/result_json.hpp"
