@@ -36,7 +36,7 @@ namespace fb {
 namespace {
 
 // Sizes a collective cannot run because they round to zero elements per rank are said, not hidden.
-void warn_dropped_sizes(const RunRequest& request, const Plan& plan) {
+void warn_dropped_sizes(const RunRequest& request, const Plan& plan, EventSink& events) {
   for (const auto& run : plan.runs) {
     const auto elem = dtype_info(run.dtype).size;
     const auto& spec = collective(run.collective);
@@ -45,8 +45,10 @@ void warn_dropped_sizes(const RunRequest& request, const Plan& plan) {
       if (spec.counts(bytes / elem, plan.nranks(), elem).reported_elements() == 0)
         dropped.push_back(std::to_string(bytes));
     if (!dropped.empty())
-      fmt::print(stderr, "fabricbench: note: {} {} skips size(s) {} B: less than one element per rank\n",
-                 run.collective, dtype_info(run.dtype).name, fmt::join(dropped, ", "));
+      events.emit(
+          make_event(EventKind::note,
+                     fmt::format("{} {} skips size(s) {} B: less than one element per rank", run.collective,
+                                 dtype_info(run.dtype).name, fmt::join(dropped, ", "))));
   }
 }
 
@@ -55,7 +57,8 @@ int end_failed_run(const RunOptions& options, const Plan& plan, const PlanOutcom
                    EventSink& events) {
   print_error(outcome.failure);
   if (!options.json_path.empty())
-    fmt::print(stderr, "fabricbench: the points completed before the failure are in {}\n", options.json_path);
+    events.emit(make_event(EventKind::stage, fmt::format("the points completed before the failure are in {}",
+                                                         options.json_path)));
   end_job_if_failed(plan, outcome, events);
   // A worker thread stuck in NCCL cannot be joined: leave without running destructors.
   if (plan.launcher == LauncherKind::threads) {
@@ -94,7 +97,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   startup.push_back({"building the plan, probing the topology", ms_since_process_start()});
   JobSession* job = JobSession::current();
   Plan plan = build_plan(request, machine);
-  warn_dropped_sizes(request, plan);
+  warn_dropped_sizes(request, plan, events);
 
   Result result = make_result_header(command_line, lib.get());
   add_gpus(result, plan.gpus);
@@ -105,10 +108,12 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
   attach_cpulists(plan, *result.topology);
   const auto points = planned_bytes(plan);
   if (!options.quiet)
-    fmt::print(
-        stderr, "fabricbench: {} points on {} GPU{}, about {}\n", points.size(), plan.nranks(),
-        plan.nranks() == 1 ? "" : "s",
-        format_seconds(estimate_plan_s(plan, prior_speed(*result.topology, plan.gpus, nccl_settings(plan)))));
+    events.emit(
+        make_event(EventKind::stage,
+                   fmt::format("{} points on {} GPU{}, about {}", points.size(), plan.nranks(),
+                               plan.nranks() == 1 ? "" : "s",
+                               format_seconds(estimate_plan_s(
+                                   plan, prior_speed(*result.topology, plan.gpus, nccl_settings(plan)))))));
 
   ReporterSet reporters;
   reporters.add(std::make_unique<ConsoleReporter>(std::cout, options.quiet));
