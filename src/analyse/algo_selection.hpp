@@ -21,6 +21,19 @@ struct AlgoConfig {
   [[nodiscard]] std::string label() const;  // "default", "Ring/LL128", "Tree/*", "*/LL"
 };
 
+// One sweep's configurations (configs[0] is NCCL's default, its points carrying NCCL's own
+// choice) and what the header names.
+struct AlgosTable {
+  std::string collective;
+  std::string dtype;
+  std::string op;
+  int nranks = 0;
+  std::vector<AlgoConfig> configs;
+  std::vector<std::string> transports;  // NCCL's set-up from its log
+  int coll_channels = 0;
+  int p2p_channels = 0;
+};
+
 struct SizeWinner {
   std::uint64_t bytes = 0;
   std::size_t config = 0;  // index into the configurations

@@ -23,6 +23,7 @@ std::string_view kind_word(EventKind kind) {
 std::string console_line(const Event& event) {
   if (event.kind == EventKind::error || event.kind == EventKind::internal_error)
     return error_line(event.text, event.kind == EventKind::internal_error);
+  if (event.kind == EventKind::detail) return event.text;  // a line of a table, as it is
   const std::string who = event.rank ? fmt::format("rank {}: ", *event.rank) : std::string();
   return fmt::format("fabricbench: {}{}{}", who, kind_word(event.kind), event.text);
 }

@@ -130,7 +130,7 @@ int front_end(int argc, char** argv, fb::EventSink& events) {
   } catch (const fb::Error& e) {
     events.emit(fb::make_event(fb::EventKind::error, e.what()));
     if (!e.where().empty() && std::getenv("FABRICBENCH_DEBUG"))
-      fmt::print(stderr, "fabricbench:   at {}\n", e.where());
+      events.emit(fb::make_event(fb::EventKind::detail, fmt::format("fabricbench:   at {}", e.where())));
     return static_cast<int>(e.code());
   } catch (const std::exception& e) {
     events.emit(fb::make_event(fb::EventKind::internal_error, e.what()));

@@ -15,14 +15,19 @@ std::vector<PointPlan> expand_points(const RunPlan& run, const std::vector<std::
   const auto elem = dtype_info(run.dtype).size;
   std::vector<PointPlan> points;
   for (const auto bytes : sizes) {
+    if (size_is_dropped(run, bytes, nranks)) continue;
     const auto counts = spec.counts(bytes / elem, nranks, elem);
-    if (counts.reported_elements() == 0) continue;
     for (const bool in_place : placements) {
       if (in_place && !spec.in_place_supported) continue;
       points.push_back({counts.reported_elements() * elem, counts, in_place});
     }
   }
   return points;
+}
+
+bool size_is_dropped(const RunPlan& run, std::uint64_t bytes, int nranks) {
+  const auto elem = dtype_info(run.dtype).size;
+  return collective(run.collective).counts(bytes / elem, nranks, elem).reported_elements() == 0;
 }
 
 BufferNeeds buffer_needs(const Plan& plan) {

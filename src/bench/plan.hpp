@@ -40,6 +40,8 @@ struct Plan {
 // in-place variants where the collective has them; sizes that round to zero elements are dropped.
 std::vector<PointPlan> expand_points(const RunPlan& run, const std::vector<std::uint64_t>& sizes,
                                      const std::vector<bool>& placements, int nranks);
+// Whether `bytes` rounds to zero elements per rank in `run` (expand_points drops it).
+bool size_is_dropped(const RunPlan& run, std::uint64_t bytes, int nranks);
 
 // NCCL's own per-GPU allocations (channel buffers, work queues) on top of the benchmark's:
 // a conservative allowance, so that fit checks err on the side of refusing.

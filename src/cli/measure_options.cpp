@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/enum_option.hpp"
+#include "cli/range_checks.hpp"
+#include "comm/launch_env.hpp"
 #include "core/error.hpp"
 #include "gpu/vendor.hpp"
 
@@ -62,7 +64,7 @@ void add_timing_options(CLI::App* app, RunOptions& o) {
   app->add_option_function<int>(
          "-n,--iters",
          [&s](int n) {
-           if (n < 1) FB_USAGE_ERROR(fmt::format("-n/--iters must be at least 1 (got {})", n));
+           require_at_least("-n/--iters", n, 1);  // 0 is the default's "as many as ~1 ms needs"
            s.iters = n;
          },
          "Operations per timed batch (default: as many as ~1 ms of GPU time needs, 1 to 1000)")
@@ -70,7 +72,7 @@ void add_timing_options(CLI::App* app, RunOptions& o) {
   app->add_option_function<int>(
          "-w,--warmup_iters",
          [&s](int n) {
-           if (n < 0) FB_USAGE_ERROR(fmt::format("-w/--warmup_iters must be >= 0 (got {})", n));
+           require_at_least("-w/--warmup_iters", n, 0);  // -1 is the default's "at least 30 ms"
            s.warmup = n;
          },
          "Untimed operations before timing (default: at least 2 operations and 30 ms)")
@@ -103,7 +105,7 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
                     "processes: one worker process per GPU (default); threads: one process drives "
                     "all GPUs. Started by mpirun, torchrun or srun, each rank drives one GPU (found from "
                     "their variables); local ignores those variables, mpi|torchrun|slurm forces one")
-        ->check(CLI::IsMember({"auto", "processes", "threads", "local", "mpi", "torchrun", "slurm"}))
+        ->check(CLI::IsMember(launcher_choices()))
         ->group(grp);
   add_enum_option(app, "--cpu-bind", settings.cpu_bind,
                   "none | numa (each worker on its GPU's local CPUs) | core (one of them per rank, as mpirun "

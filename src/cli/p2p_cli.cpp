@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/range_checks.hpp"
 #include "cli/run_request.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -44,9 +45,8 @@ P2pRequest p2p_request(const P2pOptions& o) {
   P2pPlan& plan = r.measure;
   plan.bytes = parse_size(o.size, "--size");
   if (plan.bytes % 4096 != 0) FB_USAGE_ERROR(fmt::format("--size {} is not a multiple of 4 KiB", o.size));
-  if (plan.copies_per_sample < 1)
-    FB_USAGE_ERROR(fmt::format("--copies must be at least 1 (got {})", plan.copies_per_sample));
-  if (plan.samples < 1) FB_USAGE_ERROR(fmt::format("--samples must be at least 1 (got {})", plan.samples));
+  require_at_least("--copies", plan.copies_per_sample, 1);
+  require_at_least("--samples", plan.samples, 1);
   if (!(r.margin > 0 && r.margin < 1))
     FB_USAGE_ERROR(fmt::format("--margin must be in (0, 1) (got {})", r.margin));
   plan.latency_bytes = parse_size(o.latency_size, "--latency-size");

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "bench/collective_spec.hpp"
+#include "cli/range_checks.hpp"
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "core/text.hpp"
@@ -62,9 +63,8 @@ std::vector<RedOp> parse_redops(const std::string& text) {
 // What the flags bound into the request: -n and -w are checked as they are read.
 void check_settings(const RunRequest& r) {
   const auto& s = r.settings.sampling;
-  if (s.graph_launches < 0)
-    FB_USAGE_ERROR(fmt::format("-G/--cudagraph must be >= 0 (got {})", s.graph_launches));
-  if (s.min_batches < 1) FB_USAGE_ERROR(fmt::format("--batches must be at least 1 (got {})", s.min_batches));
+  require_at_least("-G/--cudagraph", s.graph_launches, 0);
+  require_at_least("--batches", s.min_batches, 1);
   if (s.max_batches < s.min_batches)
     FB_USAGE_ERROR(fmt::format("--max-batches ({}) is below --batches ({})", s.max_batches, s.min_batches));
   if (!(s.target_ci >= 0 && s.target_ci < 1))
@@ -72,7 +72,7 @@ void check_settings(const RunRequest& r) {
   if (!(s.max_time_s > 0 && s.max_time_s <= kMaxSeconds))
     FB_USAGE_ERROR(fmt::format("--max-time must be in (0, {}] s (got {})", kMaxSeconds, s.max_time_s));
   check_timeout(r.settings.timeout_s, "--timeout");
-  if (r.root < 0) FB_USAGE_ERROR(fmt::format("-r/--root must be >= 0 (got {})", r.root));
+  require_at_least("-r/--root", r.root, 0);
   // The check writes its own inputs before the timing.
   if (r.settings.fill == BufferFill::zeros && r.settings.check)
     FB_USAGE_ERROR("--fill zeros cannot be kept with -c 1: the data check fills the buffers with its inputs");

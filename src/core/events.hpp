@@ -21,18 +21,20 @@ enum class EventKind {
   stopped,         // the command was stopped (Ctrl-C); what was measured is kept
   error,           // a failure, said where nothing else will say it
   internal_error,  // a failure that is fabricbench's own bug
+  detail,          // one line of what -v or FABRICBENCH_DEBUG asked for (the start-up steps' table)
 };
 
 template <>
 struct EnumNames<EventKind> {
   static constexpr std::string_view what = "event kind";
-  static constexpr std::array<EnumName<EventKind>, 7> table{{{EventKind::stage, "stage"},
+  static constexpr std::array<EnumName<EventKind>, 8> table{{{EventKind::stage, "stage"},
                                                              {EventKind::progress, "progress"},
                                                              {EventKind::warning, "warning"},
                                                              {EventKind::note, "note"},
                                                              {EventKind::stopped, "stopped"},
                                                              {EventKind::error, "error"},
-                                                             {EventKind::internal_error, "internal_error"}}};
+                                                             {EventKind::internal_error, "internal_error"},
+                                                             {EventKind::detail, "detail"}}};
 };
 
 // Where a sweep of whole runs stands as its next run starts.

@@ -13,7 +13,6 @@
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/result_header.hpp"
-#include "gpu/runtime.hpp"
 #include "topo/machine_probe.hpp"
 
 namespace fb {
@@ -27,6 +26,16 @@ std::string estimate_text(const DoctorStage& stage, const DoctorContext& ctx) {
   if (ctx.plan.estimate_s >= 0)
     return fmt::format("{:.0f} s at the measured speed", std::ceil(ctx.plan.estimate_s));
   return format_seconds(stage.prior_s(ctx));
+}
+
+// Stage `index` of `total` begins: what it does, about how long it takes, the time so far.
+Event stage_event(const DoctorStage& stage, const DoctorContext& ctx, std::size_t index, std::size_t total,
+                  double elapsed_s) {
+  Event event =
+      make_event(EventKind::progress, fmt::format("doctor [{}/{}] {} (about {}; {:.0f} s so far)", index + 1,
+                                                  total, stage.what, estimate_text(stage, ctx), elapsed_s));
+  event.sweep = SweepPosition{static_cast<int>(index), static_cast<int>(total), elapsed_s, std::nullopt};
+  return event;
 }
 
 // Every stage at the prior speed, each with the budget the ones before it leave.
@@ -57,12 +66,11 @@ StageOutput run_stage(const DoctorStage& stage, const DoctorContext& ctx) {
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
                   const DoctorProgress& progress, EventSink& events) {
   const auto start = Clock::now();
-  const int visible = gpu::device_count();
-  auto lib = NcclLibrary::load(request.settings.nccl_lib);
-  const auto facts = probe_machine_facts(*lib);
-  const auto gpus = resolve_gpus(request.gpus, visible);
+  const OpenedMachine machine = open_machine(request.settings.nccl_lib);
+  const auto& facts = machine.facts;
+  const auto gpus = resolve_gpus(request.gpus, static_cast<int>(facts.devices.size()));
 
-  Result result = make_result_header(command_line, lib.get());
+  Result result = make_result_header(command_line, machine.lib.get());
   add_gpus(result, gpus);
   result.topology = probe_topology({});
   result.findings = analyse_result(result);
@@ -83,16 +91,19 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   std::vector<const DoctorStage*> stages;
   for (const auto& stage : doctor_stages())
     if (stage.applies(ctx)) stages.push_back(&stage);
-  progress.planned(static_cast<int>(stages.size()), up_front_s(stages, ctx));
+  events.emit(make_event(EventKind::stage, fmt::format("{} doctor stages, about {} (budget {:.0f} s: later "
+                                                       "stages are cut to fit)",
+                                                       stages.size(), format_seconds(up_front_s(stages, ctx)),
+                                                       request.budget_or_default())));
   const InterruptScope ctrl_c;  // Ctrl-C ends the stage running and the doctor, keeping the report
   for (std::size_t i = 0; i < stages.size() && !interrupt_requested(); ++i) {
     const DoctorStage& stage = *stages[i];
     ctx.budget_left_s = request.budget_or_default() - seconds_since(start);
     ctx.plan = stage.plan != nullptr ? stage.plan(ctx) : StagePlan{};
-    progress.stage(stage, static_cast<int>(i + 1), static_cast<int>(stages.size()),
-                   estimate_text(stage, ctx));
+    events.emit(stage_event(stage, ctx, i, stages.size(), seconds_since(start)));
     for (const auto& cut : ctx.plan.cuts) {
-      progress.cut(cut);
+      events.emit(
+          make_event(EventKind::note, fmt::format("cut {} from {}: {}", cut.what, cut.stage, cut.why)));
       result.doctor->cuts.push_back(cut);
     }
     const auto stage_start = Clock::now();
@@ -117,12 +128,12 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
 
   result.finished = now_iso8601();
   result.status = RunStatus::complete;  // before the verdicts: an unfinished run is a finding
-  if (interrupt_requested()) {
-    result.status = RunStatus::failed;
-    result.failure = result.doctor->stages.empty()
+  if (interrupt_requested())
+    mark_interrupted(result,
+                     result.doctor->stages.empty()
                          ? "interrupted"
-                         : fmt::format("interrupted during the {} stage", result.doctor->stages.back().stage);
-  }
+                         : fmt::format("interrupted during the {} stage", result.doctor->stages.back().stage),
+                     events);
   result.findings = analyse_result(result);
   progress.updated(result);
   return result;

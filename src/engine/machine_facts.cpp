@@ -20,4 +20,11 @@ MachineFacts probe_machine_facts(const NcclLibrary& lib) {
   return facts;
 }
 
+OpenedMachine open_machine(const std::string& nccl_lib) {
+  gpu::device_count();
+  OpenedMachine machine{NcclLibrary::load(nccl_lib), {}};
+  machine.facts = probe_machine_facts(*machine.lib);
+  return machine;
+}
+
 }  // namespace fb

@@ -1,6 +1,7 @@
 #pragma once
 // What the machine offers, as far as a plan depends on it: the engine's input beside a request.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,13 @@ struct MachineFacts {
 // The GPUs the runtime sees, the loaded NCCL's version and, in an outside job, its ranks, for
 // plan validation.
 MachineFacts probe_machine_facts(const NcclLibrary& lib);
+
+// Every measuring command's first step: the GPU runtime is asked first (no GPU is an environment
+// error before NCCL is loaded), then NCCL/RCCL is loaded from `nccl_lib` ("": the default search).
+struct OpenedMachine {
+  std::shared_ptr<const NcclLibrary> lib;
+  MachineFacts facts;
+};
+OpenedMachine open_machine(const std::string& nccl_lib);
 
 }  // namespace fb

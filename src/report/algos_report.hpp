@@ -10,19 +10,6 @@
 
 namespace fb {
 
-// One sweep's configurations (configs[0] is NCCL's default, its points carrying NCCL's own
-// choice) and what the header names.
-struct AlgosTable {
-  std::string collective;
-  std::string dtype;
-  std::string op;
-  int nranks = 0;
-  std::vector<AlgoConfig> configs;
-  std::vector<std::string> transports;  // NCCL's set-up from its log
-  int coll_channels = 0;
-  int p2p_channels = 0;
-};
-
 // The winner per size, with NCCL's own choice at that size from the default configuration.
 std::vector<SizeWinner> winners_with_nccl_choice(const std::vector<AlgoConfig>& configs);
 

@@ -38,30 +38,6 @@ std::string cuts_note(const Result& result) {
   return note;
 }
 
-void DoctorConsoleReporter::begin(const Result& result) {
-  fmt::print(progress_, "fabricbench doctor: {} GPU{}, {} mode; results in {}/ (written after every stage)\n",
-             result.gpus.size(), result.gpus.size() == 1 ? "" : "s", quick_ ? "quick" : "thorough",
-             fs::path(dir_).string());
-  progress_.flush();
-}
-
-void DoctorConsoleReporter::planned(int stages, double estimate_s, double budget_s) {
-  fmt::print(progress_,
-             "fabricbench doctor: {} stages, about {} (budget {:.0f} s: later stages are cut to fit)\n",
-             stages, format_seconds(estimate_s), budget_s);
-}
-
-void DoctorConsoleReporter::stage(int number, int total, std::string_view what, std::string_view estimate) {
-  fmt::print(progress_, "fabricbench doctor [{}/{}] {} (about {}; {:.0f} s so far)\n", number, total, what,
-             estimate, seconds());
-  progress_.flush();
-}
-
-void DoctorConsoleReporter::cut(const DoctorCut& cut) {
-  fmt::print(progress_, "fabricbench doctor: cut {} from {}: {}\n", cut.what, cut.stage, cut.why);
-  progress_.flush();
-}
-
 void DoctorConsoleReporter::end(const Result& result) {
   fmt::print(out_, "{}{}", markdown_summary(result), cuts_note(result));
   fmt::print(out_, "\nfabricbench doctor: {:.0f} s; wrote {}, {}, {}\n", seconds(),

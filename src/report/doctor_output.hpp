@@ -1,7 +1,7 @@
 #pragma once
 // `fabricbench doctor` output: the results folder (result.json, report.html, summary.md,
 // rewritten after every stage so that a run that dies keeps what it measured) and the console
-// (progress on one stream, the summary on the other).
+// summary (where the doctor stands while it runs is said through events).
 #include <chrono>
 #include <ostream>
 #include <string>
@@ -26,26 +26,18 @@ class DoctorFolderReporter final : public Reporter {
   std::string dir_;
 };
 
+// The summary on `out` at the end, with the doctor's time and the files written. (Where the doctor
+// stands while it runs is said through events: engine/doctor.hpp.)
 class DoctorConsoleReporter final : public Reporter {
  public:
-  // Elapsed times count from construction.
-  DoctorConsoleReporter(std::ostream& out, std::ostream& progress, std::string dir, bool quick)
-      : out_(out), progress_(progress), dir_(std::move(dir)), quick_(quick) {}
-  void begin(const Result& result) override;
-  // Before the first stage: how many run, about how long they take in all, the budget.
-  void planned(int stages, double estimate_s, double budget_s);
-  // Before stage `number` of `total` runs: what it does and about how long it takes.
-  void stage(int number, int total, std::string_view what, std::string_view estimate);
-  // Something left out to stay in the budget: one line, before its stage runs.
-  void cut(const DoctorCut& cut);
+  // Elapsed time counts from construction.
+  DoctorConsoleReporter(std::ostream& out, std::string dir) : out_(out), dir_(std::move(dir)) {}
   void end(const Result& result) override;
 
  private:
   [[nodiscard]] double seconds() const;
   std::ostream& out_;
-  std::ostream& progress_;
   std::string dir_;
-  bool quick_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

@@ -27,9 +27,13 @@ double estimate_left_s(const Sampling& sampling, bool verified, const SeenSpeed&
   return total;
 }
 
-ProgressLine::ProgressLine(std::FILE* out, std::vector<std::uint64_t> planned, Sampling sampling,
+ProgressLine::ProgressLine(EventSink& events, std::vector<std::uint64_t> planned, Sampling sampling,
                            bool verified, double every_s)
-    : out_(out), planned_(std::move(planned)), sampling_(sampling), verified_(verified), every_s_(every_s) {}
+    : events_(events),
+      planned_(std::move(planned)),
+      sampling_(sampling),
+      verified_(verified),
+      every_s_(every_s) {}
 
 double ProgressLine::since(Clock::time_point t) const {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -52,10 +56,13 @@ void ProgressLine::point(const Result& result, std::size_t run, std::size_t poin
   const std::vector<std::uint64_t> left(planned_.begin() + static_cast<std::ptrdiff_t>(done_),
                                         planned_.end());
   const double left_s = estimate_left_s(sampling_, verified_, seen_, left, overhead_s);
-  fmt::print(out_, "fabricbench: {} of {} points in {:.1f} s ({} {} done), about {:.0f} s left\n", done_,
-             planned_.size(), since(start_), result.runs.at(run).collective, format_bytes(p.bytes),
-             std::max(1.0, left_s));
-  std::fflush(out_);
+  Event event = make_event(EventKind::progress,
+                           fmt::format("{} of {} points in {:.1f} s ({} {} done), about {:.0f} s left", done_,
+                                       planned_.size(), since(start_), result.runs.at(run).collective,
+                                       format_bytes(p.bytes), std::max(1.0, left_s)));
+  event.sweep = SweepPosition{static_cast<int>(done_), static_cast<int>(planned_.size()), since(start_),
+                              std::max(1.0, left_s)};
+  events_.emit(event);
 }
 
 }  // namespace fb

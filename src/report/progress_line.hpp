@@ -1,6 +1,6 @@
 #pragma once
-// Progress of a long sweep on stderr: points done of planned, time so far and an estimate of
-// what is left, at most one line every few seconds (nothing for a sweep that ends quickly).
+// Progress of a long sweep, as progress events (app/ renders them): points done of planned, time so far and
+// an estimate of what is left, at most one line every few seconds (nothing for a sweep that ends quickly).
 // The estimate prices each remaining point with the sampler's own cost model
 // (bench/sampler.hpp, point_seconds, prior_batches) at the best bandwidth and the shortest
 // operation seen so far, plus the per-point overhead seen so far. (At the latest point's
@@ -8,11 +8,11 @@
 // sweep that took 4.6 s.)
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "bench/plan.hpp"
+#include "core/events.hpp"
 #include "report/reporter.hpp"
 
 namespace fb {
@@ -33,14 +33,14 @@ double estimate_left_s(const Sampling& sampling, bool verified, const SeenSpeed&
 class ProgressLine final : public Reporter {
  public:
   // `planned`: every point's bytes, in the order the plan measures them.
-  ProgressLine(std::FILE* out, std::vector<std::uint64_t> planned, Sampling sampling, bool verified,
+  ProgressLine(EventSink& events, std::vector<std::uint64_t> planned, Sampling sampling, bool verified,
                double every_s = 3.0);
   void point(const Result& result, std::size_t run, std::size_t point) override;
 
  private:
   using Clock = std::chrono::steady_clock;
   [[nodiscard]] double since(Clock::time_point t) const;
-  std::FILE* out_;
+  EventSink& events_;
   std::vector<std::uint64_t> planned_;
   Sampling sampling_;
   bool verified_;

@@ -5,17 +5,17 @@
 namespace fb {
 
 // Each step's own time is the gap to the next milestone; the first is counted from launch.
-void print_startup(std::FILE* out, const std::vector<StartupPhase>& phases) {
-  fmt::print(out, "start-up (ms since fabricbench started; 'took' is until the next line):\n");
-  fmt::print(out, "  {:>9} {:>9}  {}\n", "at ms", "took ms", "step");
+std::vector<std::string> startup_lines(const std::vector<StartupPhase>& phases) {
+  std::vector<std::string> lines{"start-up (ms since fabricbench started; 'took' is until the next line):",
+                                 fmt::format("  {:>9} {:>9}  {}", "at ms", "took ms", "step")};
   for (std::size_t i = 0; i < phases.size(); ++i) {
     const auto& p = phases[i];
-    const double took = i + 1 < phases.size() ? phases[i + 1].at_ms - p.at_ms : 0.0;
     if (i + 1 < phases.size())
-      fmt::print(out, "  {:9.1f} {:9.1f}  {}\n", p.at_ms, took, p.phase);
+      lines.push_back(fmt::format("  {:9.1f} {:9.1f}  {}", p.at_ms, phases[i + 1].at_ms - p.at_ms, p.phase));
     else
-      fmt::print(out, "  {:9.1f} {:>9}  {}\n", p.at_ms, "-", p.phase);
+      lines.push_back(fmt::format("  {:9.1f} {:>9}  {}", p.at_ms, "-", p.phase));
   }
+  return lines;
 }
 
 }  // namespace fb

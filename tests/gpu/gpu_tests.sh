@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU tests (label `gpu`): need 2 GPUs and NCCL. Each case fails loudly; none skips.
+# GPU tests (label `gpu`): need 2 GPUs (progress_json: 1) and NCCL. Each case fails loudly; none skips.
 set -u
 case_name=$1
 bin=$2
@@ -7,8 +7,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-if [[ $ngpu -lt 2 ]]; then
-  echo "FAIL: this GPU test needs 2 GPUs, found ${ngpu}"
+need=2
+[[ $case_name == progress_json ]] && need=1
+if [[ $ngpu -lt $need ]]; then
+  echo "FAIL: this GPU test needs ${need} GPUs, found ${ngpu}"
   exit 1
 fi
 
@@ -199,6 +201,39 @@ ok = all(r.get("fill") == "zeros" and len(r["points"]) == 2 for r in z["runs"]) 
 ok &= all("fill" not in r and len(r["points"]) == 2 for r in p["runs"]) and len(p["runs"]) == 2
 print("fill recorded as zeros on every zero-filled run, absent for the pattern" if ok else "FAIL: fill records")
 sys.exit(0 if ok else 1)
+PY
+    ;;
+  progress_json)
+    # --progress json: every stderr line of a run (a sweep of 73 sizes, long enough for progress
+    # events every 3 s, and its -v start-up table) and of a quick doctor is one JSON event; run's
+    # estimate, its progress against the points it recorded, the doctor's plan and each of its
+    # stages numbered against the stages it recorded are among them.
+    "$bin" run all_reduce -b 1M -e 1G -f 1.1 -v --progress json --gpus 1 \
+      --json "$tmp/run.json" > /dev/null 2> "$tmp/run.err" || { cat "$tmp/run.err"; echo "FAIL: run"; exit 1; }
+    "$bin" doctor --quick --progress json --gpus 1 --out "$tmp/doc" > /dev/null 2> "$tmp/doc.err"
+    rc=$?
+    [[ $rc -le 1 ]] || { cat "$tmp/doc.err"; echo "FAIL: doctor exit $rc"; exit 1; }
+    python3 - "$tmp" <<'PY' || exit 1
+import json, sys
+t = sys.argv[1]
+def events(name):
+    lines = open(f"{t}/{name}").read().splitlines()
+    out = [json.loads(line) for line in lines]  # every line one JSON object
+    assert all(list(e)[:2] == ["kind", "text"] for e in out), out
+    return out
+run, doc = events("run.err"), events("doc.err")
+for e in run + doc: print(json.dumps(e))
+points = sum(len(r["points"]) for r in json.load(open(f"{t}/run.json"))["runs"])
+assert any(e["kind"] == "stage" and e["text"].startswith(f"{points} points on 1 GPU, about") for e in run), points
+prog = [e for e in run if e["kind"] == "progress"]
+done = [e["done"] for e in prog]
+assert prog and done == sorted(set(done)) and all(0 < d < points and e["total"] == points for d, e in zip(done, prog)), prog
+assert any(e["kind"] == "detail" and "all workers ended" in e["text"] for e in run), "run -v table"
+n = len(json.load(open(f"{t}/doc/result.json"))["doctor"]["stages"])
+assert any(e["kind"] == "stage" and e["text"].startswith(f"{n} doctor stages, about") for e in doc), "plan"
+stages = [e for e in doc if e["kind"] == "progress" and e["text"].startswith("doctor [")]
+assert [e["done"] for e in stages] == list(range(n)) and all(e["total"] == n for e in stages), stages
+print(f"run: {len(run)} events, {len(prog)} progress; doctor: {len(doc)} events, {n} stages")
 PY
     ;;
   *) echo "unknown case $case_name"; exit 2 ;;

@@ -31,7 +31,8 @@ std::vector<fb::Event> every_kind() {
                 "interrupted after 1 of 3 configurations began: the report holds what "
                 "was measured"),
           event(fb::EventKind::error, "rank 1 (b) during 'x': \"bad\"\tvalue\x01"),
-          event(fb::EventKind::internal_error, "on rank 1: json parse")};
+          event(fb::EventKind::internal_error, "on rank 1: json parse"),
+          event(fb::EventKind::detail, "      12.5      80.1  loading NCCL")};
 }
 
 // What `Sink` writes for `events`, through a real FILE*.
@@ -63,6 +64,7 @@ TEST(EventRenderers, JsonLinesAreOneObjectPerLineKindAndTextFirst) {
 {"kind":"stopped","text":"interrupted after 1 of 3 configurations began: the report holds what was measured"}
 {"kind":"error","text":"rank 1 (b) during 'x': \"bad\"\tvalue\u0001"}
 {"kind":"internal_error","text":"on rank 1: json parse"}
+{"kind":"detail","text":"      12.5      80.1  loading NCCL"}
 )json");
 }
 
@@ -82,7 +84,8 @@ TEST(EventRenderers, ConsoleSaysTheWordsUsersKnow) {
             "fabricbench: note: one GPU selected\n"
             "fabricbench: interrupted after 1 of 3 configurations began: the report holds what was measured\n"
             "fabricbench: error: rank 1 (b) during 'x': \"bad\"\\tvalue\\x01\n"  // one line, as every error
-            "fabricbench: internal error: on rank 1: json parse\n");
+            "fabricbench: internal error: on rank 1: json parse\n"
+            "      12.5      80.1  loading NCCL\n");  // a table's line, as it is
 }
 
 TEST(ProgressOutput, FormatComesFromTheRawCommandLine) {

@@ -1,12 +1,11 @@
 // The progress line's estimate (the sampler's cost model at the latest point's bandwidth) and
-// what it prints.
+// what it says.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "bench/sampler.hpp"
+#include "recording_sink.hpp"
 #include "report/progress_line.hpp"
 
 namespace {
@@ -61,24 +60,23 @@ fb::Result result_with(std::uint64_t bytes, double median_us) {
   return r;
 }
 
-TEST(ProgressLine, PrintsDoneOfPlannedAndWhatIsLeftButNotTheLastPoint) {
-  char* text = nullptr;
-  std::size_t size = 0;
-  std::FILE* out = open_memstream(&text, &size);
-  ASSERT_NE(out, nullptr);
-  {
-    fb::ProgressLine line(out, {kGiB, 2 * kGiB, 4 * kGiB}, fb::Sampling{}, false, 0.0);
-    line.point(result_with(kGiB, 3000), 0, 0);
-    line.point(result_with(4 * kGiB, 12000), 0, 0);  // not printed: nothing left
-    line.point(result_with(4 * kGiB, 12000), 0, 0);
-  }
-  std::fclose(out);
-  const std::string printed(text, size);
-  std::free(text);
-  EXPECT_NE(printed.find("fabricbench: 1 of 3 points in "), std::string::npos) << printed;
-  EXPECT_NE(printed.find("(all_gather 1 GiB done), about 1 s left"), std::string::npos) << printed;
-  EXPECT_NE(printed.find("2 of 3 points"), std::string::npos) << printed;
-  EXPECT_EQ(printed.find("3 of 3"), std::string::npos) << printed;
+TEST(ProgressLine, SaysDoneOfPlannedAndWhatIsLeftButNotTheLastPoint) {
+  RecordingSink sink;
+  fb::ProgressLine line(sink, {kGiB, 2 * kGiB, 4 * kGiB}, fb::Sampling{}, false, 0.0);
+  line.point(result_with(kGiB, 3000), 0, 0);
+  line.point(result_with(4 * kGiB, 12000), 0, 0);
+  line.point(result_with(4 * kGiB, 12000), 0, 0);  // not said: nothing left
+  ASSERT_EQ(sink.events.size(), 2U);
+  const auto& first = sink.events[0];
+  EXPECT_EQ(first.kind, fb::EventKind::progress);
+  EXPECT_TRUE(first.text.starts_with("1 of 3 points in ")) << first.text;
+  EXPECT_TRUE(first.text.ends_with("(all_gather 1 GiB done), about 1 s left")) << first.text;
+  ASSERT_TRUE(first.sweep.has_value());
+  EXPECT_EQ(first.sweep->done, 1);
+  EXPECT_EQ(first.sweep->total, 3);
+  EXPECT_EQ(first.sweep->left_s, 1.0);
+  EXPECT_TRUE(sink.events[1].text.starts_with("2 of 3 points")) << sink.events[1].text;
+  EXPECT_EQ(sink.events[1].sweep->done, 2);
 }
 
 }  // namespace

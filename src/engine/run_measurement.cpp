@@ -1,0 +1,120 @@
+#include "engine/run_measurement.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+
+#include "comm/job_session.hpp"
+#include "core/environment.hpp"
+#include "core/process_clock.hpp"
+#include "core/units.hpp"
+#include "engine/estimates.hpp"
+#include "engine/machine_facts.hpp"
+#include "engine/plan_builder.hpp"
+#include "engine/plan_runner.hpp"
+#include "engine/result_header.hpp"
+#include "gpu/runtime.hpp"
+#include "topo/machine_probe.hpp"
+
+namespace fb {
+namespace {
+
+// Sizes a collective cannot run because they round to zero elements per rank are said, not hidden.
+void warn_dropped_sizes(const RunRequest& request, const Plan& plan, EventSink& events) {
+  for (const auto& run : plan.runs) {
+    std::vector<std::string> dropped;
+    for (const auto bytes : request.sizes)
+      if (size_is_dropped(run, bytes, plan.nranks())) dropped.push_back(std::to_string(bytes));
+    if (!dropped.empty())
+      events.emit(
+          make_event(EventKind::note,
+                     fmt::format("{} {} skips size(s) {} B: less than one element per rank", run.collective,
+                                 dtype_info(run.dtype).name, fmt::join(dropped, ", "))));
+  }
+}
+
+std::size_t point_count(const Plan& plan) {
+  std::size_t n = 0;
+  for (const auto& run : plan.runs) n += run.points.size();
+  return n;
+}
+
+void announce_estimate(const Plan& plan, const Topology& topology, EventSink& events) {
+  const double estimate_s = estimate_plan_s(plan, prior_speed(topology, plan.gpus, nccl_settings(plan)));
+  events.emit(make_event(EventKind::stage,
+                         fmt::format("{} points on {} GPU{}, about {}", point_count(plan), plan.nranks(),
+                                     plan.nranks() == 1 ? "" : "s", format_seconds(estimate_s))));
+}
+
+bool has_wrong_data(const Result& result) {
+  for (const auto& run : result.runs)
+    for (const auto& p : run.points)
+      if (p.wrong > 0) return true;
+  return false;
+}
+
+// The header, the GPUs (named by their hosts until the ranks describe their own) and the topology.
+Result run_header(const std::vector<std::string>& command_line, const NcclLibrary& lib, Plan& plan) {
+  Result result = make_result_header(command_line, &lib);
+  add_gpus(result, plan.gpus);
+  if (const JobSession* job = JobSession::current())
+    for (auto& g : result.gpus) g.host = job->hosts().at(static_cast<std::size_t>(g.rank));
+  result.topology = probe_topology({});
+  attach_cpulists(plan, *result.topology);
+  return result;
+}
+
+// The document's end: the ranks' own GPUs, the start-up steps, the status.
+void finish_result(Result& result, std::vector<StartupPhase> startup, const PlanOutcome& outcome) {
+  if (!outcome.gpus.empty()) result.gpus = outcome.gpus;
+  startup.insert(startup.end(), outcome.startup.begin(), outcome.startup.end());
+  startup.push_back({"all workers ended", ms_since_process_start()});
+  result.startup = std::move(startup);
+  result.finished = now_iso8601();
+  result.status = outcome.supervisor.ok ? RunStatus::complete : RunStatus::failed;
+  result.failure = outcome.failure;
+}
+
+}  // namespace
+
+CommandOutcome measure_run(const RunRequest& request, const std::vector<std::string>& command_line,
+                           const RunProgress& progress, EventSink& events) {
+  // Each step is stamped as it begins; it lasts until the next one begins.
+  std::vector<StartupPhase> startup{{"CUDA driver start-up", ms_since_process_start()}};
+  gpu::device_count();  // no GPU: an environment error, before loading NCCL
+  startup.push_back({"loading NCCL, describing the GPUs", ms_since_process_start()});
+  const OpenedMachine machine = open_machine(request.settings.nccl_lib);
+  startup.push_back({"building the plan, probing the topology", ms_since_process_start()});
+  Plan plan = build_plan(request, machine.facts);
+  warn_dropped_sizes(request, plan, events);
+  Result result = run_header(command_line, *machine.lib, plan);
+  if (progress.announce) announce_estimate(plan, *result.topology, events);
+  progress.planned(plan);
+  progress.result.begun(result);
+
+  // Runs appear in the result as their first point arrives.
+  std::map<int, std::size_t> run_slot;
+  auto on_point = [&](int index, const Point& point) {
+    if (!run_slot.contains(index)) {
+      run_slot[index] = result.runs.size();
+      result.runs.push_back(make_run(plan, static_cast<std::size_t>(index)));
+    }
+    auto& run = result.runs[run_slot[index]];
+    run.points.push_back(point);
+    progress.result.point(result, run_slot[index], run.points.size() - 1);
+  };
+  const auto outcome = run_plan(plan, on_point, events);
+  finish_result(result, std::move(startup), outcome);
+  if (!outcome.supervisor.ok) events.emit(make_event(EventKind::error, outcome.failure));
+  progress.result.ended(result);
+
+  if (!outcome.supervisor.ok) {
+    end_job_if_failed(plan, outcome, events);
+    return {std::move(result), outcome.supervisor.code, plan.launcher == LauncherKind::threads};
+  }
+  const ExitCode code = has_wrong_data(result) ? ExitCode::finding : ExitCode::ok;
+  return {std::move(result), code, false};
+}
+
+}  // namespace fb
