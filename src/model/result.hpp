@@ -60,6 +60,21 @@ struct PointSampling {
   double last_batch_us = 0;
 };
 
+// Single operations' times at a point (the tail), each the max over ranks, microseconds: `n`
+// operations timed one by one with an event between consecutive ones (source "events", the
+// method of nccl-tests -I), or batches of one operation each (source "batches": at sizes where a
+// timed batch is one operation, its batches are the single operations). p50 is sorted[n/2] and
+// p99 the nearest rank (ceil(0.99 n)), as nccl-tests reports them; with fewer than 100 samples p99
+// may equal max.
+struct IterationTimes {
+  std::string source;
+  int n = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  double max_us = 0;
+  std::vector<double> samples_us;  // in the order taken
+};
+
 struct Point {
   std::uint64_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
   std::uint64_t count = 0;  // NCCL's count argument (elements per rank/peer), nccl-tests' count column
@@ -70,6 +85,7 @@ struct Point {
   std::int64_t wrong = -1;  // wrong elements over all ranks; -1 when not checked
   int iters_per_batch = 0;
   std::optional<PointSampling> sampling;
+  std::optional<IterationTimes> iterations;  // absent: not measured (-G, --tail-iters 0, older documents)
   // NCCL's own choice at this size, from its log (algos); empty when not read.
   std::string nccl_algo;
   std::string nccl_proto;

@@ -69,6 +69,7 @@ void to_json(json& j, const Point& v) {
                    ? json(nullptr)
                    : json{{"algo", v.nccl_algo}, {"proto", v.nccl_proto}, {"channels", v.nccl_channels}}}};
   if (v.sampling) j["sampling"] = *v.sampling;  // absent, as in documents written before it existed
+  if (v.iterations) j["iterations"] = *v.iterations;
 }
 void from_json(const json& j, Point& v) {
   j.at("bytes").get_to(v.bytes);
@@ -81,6 +82,8 @@ void from_json(const json& j, Point& v) {
   j.at("iters_per_batch").get_to(v.iters_per_batch);
   if (j.contains("sampling") && !j.at("sampling").is_null())
     v.sampling = j.at("sampling").get<PointSampling>();
+  if (j.contains("iterations") && !j.at("iterations").is_null())
+    v.iterations = j.at("iterations").get<IterationTimes>();
   if (j.contains("nccl") && !j.at("nccl").is_null()) {
     j.at("nccl").at("algo").get_to(v.nccl_algo);
     j.at("nccl").at("proto").get_to(v.nccl_proto);
