@@ -66,8 +66,8 @@ std::optional<std::string_view> transport_name(std::string_view via) {
   }
   if (!read_known_transport(sc)) return std::nullopt;
   read_suffixes(sc);
-  if (!sc.at_end() && !sc.rest().starts_with(" ") && !sc.rest().starts_with("\t") &&
-      !sc.rest().starts_with("\r"))
+  if (!sc.at_end() && !sc.rest().starts_with(' ') && !sc.rest().starts_with('\t') &&
+      !sc.rest().starts_with('\r'))
     return std::nullopt;
   return via.substr(0, via.size() - sc.rest().size());
 }
@@ -128,7 +128,7 @@ bool read_socket_devices(Scanner& sc, NcclLogSummary& s) {
         {"Socket", static_cast<int>(*index), std::string(*name), 0, "", false, std::string(*address)});
   }
   sc.skip_spaces();
-  if (!sc.at_end() && !sc.rest().starts_with("\r")) return false;
+  if (!sc.at_end() && !sc.rest().starts_with('\r')) return false;
   add_nics(s, found);
   return true;
 }

@@ -72,9 +72,11 @@ void read_amd_links(TopologyInputs& in) {
   }
 }
 
-// A file the user named that lists other GPUs than this machine's is the wrong file: its rows
-// could only be guessed onto GPUs (the text names no bus ids).
+// A file the user named whose link types describe other GPUs than this machine's is the wrong
+// file: its rows could only be guessed onto GPUs (the text names no bus ids). A text without link
+// types (a partitioned GPU's) has no pair to get wrong: build_topology reads it and says what it lacks.
 void require_every_amd_gpu(const RocmSmiTopo& smi, const SysfsReadout& sysfs, const std::string& file) {
+  if (smi.link_type.empty()) return;
   const auto amd =
       std::count_if(sysfs.gpus.begin(), sysfs.gpus.end(), [](const TopoGpu& g) { return g.vendor == "amd"; });
   if (amd != smi.n)

@@ -236,12 +236,13 @@ void note_missing_sections(const std::string& text, RocmSmiTopo& t) {
     ++errors;
   const bool no_hops = t.hops.empty();
   const bool no_type = t.link_type.empty();
-  if (no_hops || no_type)
+  if (no_type)
     t.unread.push_back(
-        fmt::format("rocm-smi --showtopo printed no {} section{} (a partitioned GPU, TPX or CPX mode?): "
+        fmt::format("rocm-smi --showtopo printed no {} (a partitioned GPU, TPX or CPX mode?): "
                     "xGMI links not read, pairs judged by PCIe",
-                    no_hops && no_type ? "Hops or Link Type" : (no_hops ? "Hops" : "Link Type"),
-                    no_hops && no_type ? "s" : ""));
+                    no_hops ? "Hops or Link Type sections" : "Link Type section"));
+  else if (no_hops)
+    t.unread.emplace_back("rocm-smi --showtopo printed no Hops section");
   if (errors > 0)
     t.unread.push_back(
         fmt::format("rocm-smi --showtopo could not read {} link value{} (\"Cannot read Link ...: Not "

@@ -84,11 +84,14 @@ std::vector<int> amd_smi_indices(const std::vector<TopoGpu>& gpus, const RocmSmi
     if (gpus[i].vendor == "amd") amd.push_back(i);
   // The text names no bus ids: its rows are the GPUs in bus order only when it lists them all.
   if (static_cast<int>(amd.size()) != smi.n) {
+    const auto count = static_cast<int>(amd.size());
+    const bool partitions = count > 0 && smi.n > count && smi.n % count == 0;
     unmatched.push_back(fmt::format(
-        "{} lists {} GPU{}, sysfs {} AMD GPU{}: its text names no bus ids, so its rows cannot be matched to "
-        "GPUs "
-        "and its link types are not used (pairs judged by PCIe); capture it with every GPU visible",
-        smi.source, smi.n, smi.n == 1 ? "" : "s", amd.size(), amd.size() == 1 ? "" : "s"));
+        "{} lists {} GPU{}, sysfs {} AMD GPU{}{}: its text names no bus ids, so its rows cannot be "
+        "matched to GPUs and its link types are not used (pairs judged by PCIe); capture it with every "
+        "GPU visible",
+        smi.source, smi.n, smi.n == 1 ? "" : "s", count, count == 1 ? "" : "s",
+        partitions ? fmt::format(" ({} partitions per GPU?)", smi.n / count) : ""));
     return index;
   }
   std::sort(amd.begin(), amd.end(), [&](auto x, auto y) { return gpus[x].bus_id < gpus[y].bus_id; });

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "topo/machine_probe.hpp"
+#include "topo/xgmi_pairs.hpp"
 #include "topology_fixtures.hpp"
 
 namespace {
@@ -105,9 +106,33 @@ TEST(RocmSmiShowtopo, PartitionedOutputNamesWhatIsMissing) {
   EXPECT_TRUE(has(t.missing, "no Hops or Link Type sections"));
   EXPECT_TRUE(has(t.missing, "lists 12 GPUs, sysfs 8 AMD GPUs"));
   for (const auto& p : t.pairs) EXPECT_NE(p.connection.to_string(), "XGMI");
+  EXPECT_FALSE(has(t.missing, "partitions per GPU"));  // 12 rows are no whole number of partitions of 8
+  // Named by the user, it is read too: it has no link type to put on the wrong pair.
+  fb::TopologySources s;
+  s.sysfs_root = kTopo + "mi300x8";
+  s.rocm_smi_file = kTopo + "rocm-smi/mi300a-tpx-rocm6.1-showtopo.txt";
+  s.use_runtime = false;
+  const auto probed = fb::probe_topology(s);
+  EXPECT_EQ(probed.gpus.size(), 8u);
+  EXPECT_TRUE(has(probed.missing, "no Hops or Link Type sections"));
 }
 
 TEST(RocmSmiShowtopo, NoMatrixAtAllIsStillAnError) {
   EXPECT_THROW(fb::parse_rocm_smi_topo("== Weight between two GPUs ==\nERROR: GPU[0] : Cannot read\n"),
                fb::Error);
+}
+
+// 4 MI300A in TPX show 12 devices to rocm-smi: the note says what that likely is.
+TEST(RocmSmiShowtopo, PartitionCountIsNamed) {
+  std::vector<fb::TopoGpu> gpus(4);
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    gpus[i].vendor = "amd";
+    gpus[i].bus_id = "0000:0" + std::to_string(i) + ":00.0";
+  }
+  std::vector<std::string> unmatched;
+  const auto index = fb::amd_smi_indices(gpus, text("mi300a-tpx-rocm6.1-showtopo.txt"), unmatched);
+  EXPECT_EQ(index, (std::vector<int>{-1, -1, -1, -1}));
+  ASSERT_EQ(unmatched.size(), 1u);
+  EXPECT_NE(unmatched[0].find("lists 12 GPUs, sysfs 4 AMD GPUs (3 partitions per GPU?)"), std::string::npos)
+      << unmatched[0];
 }
