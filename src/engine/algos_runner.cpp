@@ -53,6 +53,8 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
   end_job_if_failed(probe, probed, events);
   auto log = read_logs(logs);
   if (keep_logs.empty()) fs::remove_all(logs);
+  if (const auto gaps = nccl_log_gaps(log); !quiet && !gaps.empty())
+    events.emit(make_event(EventKind::note, gaps));
   if (!probed.supervisor.ok && !interrupt_requested())  // interrupted: the caller ends the sweep
     throw Error(probed.supervisor.code, "NCCL's default run failed: " + probed.failure);
   return log;
