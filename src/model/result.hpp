@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nccl_nic.hpp"
 #include "core/stats.hpp"
 #include "model/host_facts.hpp"
 #include "model/p2p_tests.hpp"
@@ -89,7 +90,7 @@ struct Point {
   // NCCL's own choice at this size, from its log (algos); empty when not read.
   std::string nccl_algo;
   std::string nccl_proto;
-  int nccl_channels = 0;
+  int nccl_channels = 0;  // 0: not in NCCL's log (before 2.24 it logs no channel count)
 };
 
 struct Run {
@@ -106,10 +107,15 @@ struct Run {
   std::string fill;        // "zeros" (--fill zeros); "": the default pattern
   std::map<std::string, std::string> forced;  // NCCL_ALGO / NCCL_PROTO when set
   std::string failure;                        // why this run could not complete (algos, scale)
-  // NCCL's set-up as its log reported it (algos): peer transports and channel counts.
+  // NCCL's set-up as its log reported it (algos, the doctor): peer transports, channel counts,
+  // NVLS and the NICs it found. Empty or nullopt: not in NCCL's log (or no log was read).
   std::vector<std::string> nccl_transports;
-  int nccl_coll_channels = 0;
-  int nccl_p2p_channels = 0;
+  std::optional<int> nccl_coll_channels;
+  std::optional<int> nccl_p2p_channels;
+  std::optional<int> nccl_nvls_channels;
+  std::optional<bool> nccl_nvls_available;        // NVLS multicast support, as NCCL found it
+  std::optional<std::vector<NcclNic>> nccl_nics;  // NET/IB and NET/Socket devices NCCL listed
+  std::string nccl_network;                       // the network NCCL chose ("IB", "Socket", "IBext_v8")
   std::vector<Point> points;
 };
 

@@ -10,6 +10,7 @@
 #include "model/host_facts_json.hpp"
 #include "model/json_limits.hpp"
 #include "model/json_optional.hpp"
+#include "model/nccl_setup_json.hpp"
 #include "model/projection_json.hpp"
 #include "model/result_version.hpp"
 #include "model/topology_json.hpp"
@@ -103,10 +104,7 @@ void to_json(json& j, const Run& v) {
            {"graph_launches", v.graph_launches},
            {"forced", v.forced},
            {"failure", v.failure},
-           {"nccl_setup",
-            {{"transports", v.nccl_transports},
-             {"coll_channels", v.nccl_coll_channels},
-             {"p2p_channels", v.nccl_p2p_channels}}},
+           {"nccl_setup", nccl_setup_json(v)},
            {"points", v.points}};
   if (!v.alloc.empty()) j["alloc"] = v.alloc;  // absent when not recorded: old documents stay equal
   if (!v.fill.empty()) j["fill"] = v.fill;     // absent for the default pattern
@@ -127,12 +125,7 @@ void from_json(const json& j, Run& v) {
   v.fill = j.value("fill", std::string());
   j.at("forced").get_to(v.forced);
   v.failure = j.value("failure", std::string());
-  if (j.contains("nccl_setup")) {
-    const auto& n = j.at("nccl_setup");
-    n.at("transports").get_to(v.nccl_transports);
-    n.at("coll_channels").get_to(v.nccl_coll_channels);
-    n.at("p2p_channels").get_to(v.nccl_p2p_channels);
-  }
+  if (j.contains("nccl_setup")) read_nccl_setup(j.at("nccl_setup"), v);
   j.at("points").get_to(v.points);
 }
 
