@@ -25,12 +25,11 @@ constexpr std::uint64_t kJitterLargeBytes = 16ULL << 20;
 // The tail: single operations (points' `iterations`) against their p50. An operation of 100 us or
 // more moves data, and a healthy H200 kept p99 within 1.06x of p50 from there (8 B - 1 GiB on one
 // H200: docs/verdicts.md); a shorter one is mostly launch, where a scheduling hiccup of the CPU is a
-// multiple of it (p99 up to 3.4x p50 on the same GPU), so there it is info. Judged from 20
-// operations: with fewer, the p99 is the max of a handful (RESULT_JITTER reads those).
+// multiple of it (p99 up to 3.4x p50 on the same GPU), so there it is info. Slow means at least 1% of
+// the operations and at least 2 of them: one outlier is not a tail (RESULT_JITTER reads those).
 constexpr double kTailLarge = 1.5;
 constexpr double kTailSmall = 5.0;
 constexpr double kTailDataBoundUs = 100;
-constexpr int kTailFewest = 20;
 
 std::string run_name(const Run& run) {
   return run.label.empty() ? run.collective : fmt::format("{} ({})", run.collective, run.label);
@@ -55,19 +54,23 @@ void check_lost_gpus(const Result& r, std::vector<Finding>& out) {
        fmt::format("check {} for that GPU", vendor_tools(result_vendor(r)).lost_gpu)});
 }
 
-// RESULT_TAIL: single operations whose p99 stands far from their median (a straggling GPU, a
-// noisy neighbour or a stalling host: batches' medians average them away).
+// RESULT_TAIL: single operations far slower than their p50, at least 1% of them and two (a
+// straggling GPU, a noisy neighbour or a stalling host: batches' medians average them away).
 void check_tail(const Run& run, const VendorTools& tools, std::vector<Finding>& out) {
   std::vector<std::string> large_sizes;
   std::vector<std::string> small_sizes;
   for (const auto& p : run.points) {
-    if (!p.iterations || p.iterations->p50_us <= 0 || p.iterations->n < kTailFewest) continue;
+    if (!p.iterations || p.iterations->p50_us <= 0) continue;
     const auto& it = *p.iterations;
     const bool large = it.p50_us >= kTailDataBoundUs;
-    if (it.p99_us < (large ? kTailLarge : kTailSmall) * it.p50_us) continue;
+    const double factor = large ? kTailLarge : kTailSmall;
+    const auto slow = std::count_if(it.samples_us.begin(), it.samples_us.end(),
+                                    [&](double us) { return us >= factor * it.p50_us; });
+    if (slow < std::max<std::ptrdiff_t>(2, (it.n + 99) / 100)) continue;
     (large ? large_sizes : small_sizes)
-        .push_back(fmt::format("{} B: p99 {:.1f} us = {:.2f}x p50 {:.1f} us, max {:.1f} us ({} operations)",
-                               p.bytes, it.p99_us, it.p99_us / it.p50_us, it.p50_us, it.max_us, it.n));
+        .push_back(fmt::format("{} B: {} of {} operations at {:.1f}x p50 {:.1f} us or more (p99 {:.1f} us, "
+                               "max {:.1f} us)",
+                               p.bytes, slow, it.n, factor, it.p50_us, it.p99_us, it.max_us));
   }
   for (const bool large : {true, false}) {
     const auto& list = large ? large_sizes : small_sizes;
@@ -75,10 +78,11 @@ void check_tail(const Run& run, const VendorTools& tools, std::vector<Finding>& 
     out.push_back(
         {"RESULT_TAIL", large ? Severity::warning : Severity::info,
          fmt::format("{}: single operations {}", run_name(run), fmt::join(list, "; ")),
-         fmt::format("p99 of single operations within {:.1f}x their p50", large ? kTailLarge : kTailSmall),
-         fmt::format("one operation in a hundred is slow: a straggling GPU (its clocks: {}), another "
-                     "job on the GPUs or the NICs ({}), or the launching CPUs stalling; the points' "
-                     "`iterations.samples_us` show when",
+         fmt::format("fewer than 1% (and 2) of single operations at {:.1f}x their p50 or more",
+                     large ? kTailLarge : kTailSmall),
+         fmt::format("some operations are much slower than the rest: a straggling GPU (its clocks: {}), "
+                     "another job on the GPUs or the NICs ({}), or the launching CPUs stalling; the "
+                     "points' `iterations.samples_us` show when",
                      tools.clocks, tools.processes)});
   }
 }
