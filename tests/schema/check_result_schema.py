@@ -132,7 +132,7 @@ DELETE = object()
 # (what is broken, where, the new value, the JSON path the schema must report)
 BROKEN = [
     ("another major", ["schema"], "fabricbench.result/2.0", "$.schema"),
-    ("a later minor than this schema describes", ["schema"], "fabricbench.result/1.2", "$.schema"),
+    ("a later minor than this schema describes", ["schema"], "fabricbench.result/1.3", "$.schema"),
     ("a malformed version", ["schema"], "fabricbench.result/1.x", "$.schema"),
     ("no version", ["schema"], DELETE, "$"),
     ("a missing required member", ["status"], DELETE, "$"),
@@ -195,7 +195,7 @@ def main():
     with open(fixture, encoding="utf-8") as f:
         doc = json.load(f)
     check_broken(validator, os.path.relpath(fixture, repo), doc)
-    for accepted in ("fabricbench.result/1.0", "fabricbench.result/1.1"):
+    for accepted in ("fabricbench.result/1.0", "fabricbench.result/1.1", "fabricbench.result/1.2"):
         check_valid(validator, f"{os.path.relpath(fixture, repo)} as {accepted}", dict(doc, schema=accepted))
 
     if failures:
