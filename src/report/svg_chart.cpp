@@ -251,6 +251,19 @@ std::string escape_html(const std::string& text) {
   return out;
 }
 
+std::string unbroken_words(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = std::min(text.find(' ', start), text.size());
+    if (end > start)
+      out += "<span class=\"nw\">" + escape_html(text.substr(start, end - start)) + "</span>";
+    if (end < text.size()) out += ' ';
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string line_chart(const ChartSpec& spec, const std::vector<Series>& series) {
   const auto scale = fit_scale(spec, series);
   if (!scale) return "";

@@ -49,7 +49,13 @@ def drawn_collectives(doc):
     return [r for r in doc["runs"] if r["kind"] == "collective" and r["points"] and len(r["gpus"]) > 1]
 
 
-def expect_report(doc, seen, baseline=None):
+def judged_findings(path):
+    """How many findings this build's rules give the document: what its page must list."""
+    out = subprocess.run([FABRICBENCH, "report", path, "--analyse"], capture_output=True, text=True).stdout
+    return sum(1 for line in out.splitlines() if line.startswith("  ["))
+
+
+def expect_report(doc, seen, baseline=None, findings=None):
     """What the page of `doc` must show, against what the browser measured."""
     problems, charts = [], seen["charts"]
     collectives = drawn_collectives(doc)
@@ -95,8 +101,9 @@ def expect_report(doc, seen, baseline=None):
     problems += expect_gpu_local(doc, seen)
     problems += expect_every_figure(doc, seen)
     problems += expect_banner_agrees(seen)
-    if seen["findings"] != len(doc["findings"]):
-        problems.append(f"{seen['findings']} findings shown of {len(doc['findings'])}")
+    want_findings = len(doc["findings"]) if findings is None else findings
+    if seen["findings"] != want_findings:
+        problems.append(f"{seen['findings']} findings shown of {want_findings}")
     return problems
 
 
@@ -113,14 +120,14 @@ def expect_every_figure(doc, seen):
         if row is None or abs(row["busbw"] - round(largest["busbw_gbps"], 1)) > 0.051:
             problems.append(f"headline table lacks {run['collective']} {largest['busbw_gbps']:.1f} GB/s")
     cells = {(s, d): v for s, d, v in seen["cells"]}
-    pair_rows = {(t, where): v for t, where, v in seen["pair_rows"]}
+    pair_rows = {(t, where.replace("<->", "->")): v for t, where, v in seen["pair_rows"]}
     for m in doc.get("p2p", []):
         if m["src"] < 0 or m["dst"] < 0 or m["src"] == m["dst"] or m["samples"] == 0:
             continue
         where = f"GPU{m['src']} -> GPU{m['dst']}"
         if m["test"] == "ce_read" and (m["src"], m["dst"]) in cells:
             continue
-        if (m["test"], where) not in pair_rows:
+        if abs(pair_rows.get((m["test"], where), -1) - round(m["value"], 1)) > 0.051:
             problems.append(f"{m['test']} {where} ({m['value']:.1f}) is not on the page")
     return problems[:10]
 
@@ -226,7 +233,7 @@ def regressed_copy(path, work):
 
 
 def main():
-    global FIXTURES
+    global FIXTURES, FABRICBENCH
     if sys.argv[1] == "--shot":
         width = int(sys.argv[4]) if len(sys.argv) > 4 else 1280
         with sync_playwright() as p:
@@ -237,6 +244,7 @@ def main():
             browser.close()
         return 0
     fabricbench, FIXTURES, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    FABRICBENCH = fabricbench
     os.makedirs(out_dir, exist_ok=True)
     work = tempfile.mkdtemp()
     problems = bounded_page(fabricbench, work)
@@ -248,9 +256,9 @@ def main():
             html = os.path.join(out_dir, name + ".html")
             render(fabricbench, ["report", path], html)
 
-            def expect(seen, doc=doc, outcome=outcome):
+            def expect(seen, doc=doc, outcome=outcome, findings=judged_findings(path)):
                 got = [] if seen["outcome"] == outcome else [f"banner says {seen['outcome']}, want {outcome}"]
-                return got + expect_report(doc, seen)
+                return got + expect_report(doc, seen, findings=findings)
 
             problems += check_page(browser, html, out_dir, name, expect)
         # report --baseline: the other run dashed on the same axes.
@@ -258,8 +266,10 @@ def main():
         new_path = os.path.join(FIXTURES, "h200x2-combined.json")
         html = os.path.join(out_dir, "baseline.html")
         render(fabricbench, ["report", new_path, "--baseline", base_path], html)
+        new_findings = judged_findings(new_path)
         problems += check_page(browser, html, out_dir, "baseline",
-                               lambda seen: expect_report(json.load(open(new_path)), seen, json.load(open(base_path))))
+                               lambda seen: expect_report(json.load(open(new_path)), seen, json.load(open(base_path)),
+                                                          new_findings))
         # compare -o diff.html: both runs, the regressions ringed.
         html = os.path.join(out_dir, "compare.html")
         render(fabricbench, ["compare", base_path, regressed_copy(base_path, work)], html)

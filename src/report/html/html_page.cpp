@@ -27,7 +27,7 @@ overflow-wrap:break-word}.saved-finding{opacity:.75}
 .note{color:#555;font-style:italic}
 table{border-collapse:collapse;margin:8px 0;font-size:.92em}
 td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;overflow-wrap:normal;word-break:normal}
-th{background:#f4f4f4}td.source,td.pair-list{text-align:left;min-width:14em}
+th{background:#f4f4f4}td.source,td.pair-list{text-align:left;min-width:14em}.nw{white-space:nowrap}
 table.env td{text-align:left}table.env{max-width:100%}
 .wide{max-width:100%;overflow-x:auto}
 code{overflow-wrap:break-word}

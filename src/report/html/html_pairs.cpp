@@ -26,7 +26,7 @@ std::string row(const P2pMeasurement& m) {
   return fmt::format(
       "<tr data-test=\"{0}\" data-value=\"{1:.1f}\"><td>{0}</td><td class=\"source\">{2}</td><td>{3}</td>"
       "<td>{1:.1f} {4}</td><td>{5}</td><td>{6}</td><td>{7}</td></tr>\n",
-      m.test, m.value, escape_html(std::string(spec.title)), escape_html(p2p_where(m)), unit,
+      m.test, m.value, escape_html(std::string(spec.title)), unbroken_words(p2p_where(m)), unit,
       m.ceiling_gbps > 0 && !ns ? fmt::format("{:.1f} GB/s", m.ceiling_gbps) : "-",
       m.ceiling_gbps > 0 && !ns ? fmt::format("{:.0f}%", m.value / m.ceiling_gbps * 100) : "-",
       m.wrong < 0 ? "not checked" : fmt::format("{}", m.wrong));

@@ -59,7 +59,7 @@ std::string pair_list(const std::vector<const TopoPair*>& pairs) {
     if (names.size() < kNamed) names.push_back(fmt::format("GPU{}-GPU{}", p->a, p->b));
     gpus.insert({p->a, p->b});
   }
-  if (pairs.size() <= kNamed) return fmt::format("{}", fmt::join(names, ", "));
+  if (pairs.size() <= kNamed) return unbroken_words(fmt::format("{}", fmt::join(names, ", ")));
   return fmt::format("{} pairs among GPU {}", pairs.size(), fmt::join(gpus, ", "));
 }
 
@@ -84,7 +84,7 @@ std::string headline_table(const Result& r) {
         e ? fmt::format("{:.1f}", e->value) : "", e ? fmt::format("{:.1f}", e->floor()) : "",
         e ? fmt::format("{:.1f}", e->value) : "-",
         e ? fmt::format("{:.0f}%", p.busbw_gbps / e->value * 100) : "-",
-        e ? escape_html(e->source) : "no expectation for this machine",
+        e ? unbroken_words(e->source) : "no expectation for this machine",
         ceiling > 0 ? fmt::format("{:.1f}", ceiling) : "-",
         ceiling > 0 ? fmt::format("{:.0f}%", p.busbw_gbps / ceiling * 100) : "-");
   }
