@@ -17,10 +17,10 @@ namespace {
 
 struct Figure {
   std::string group;  // the key without its size: rows sort by it, then by size
-  std::uint64_t bytes;
-  double value;
-  double noise;  // relative
-  bool lower_is_better;
+  std::uint64_t bytes = 0;
+  double value = 0;
+  double noise = 0;  // relative
+  bool lower_is_better = false;
 };
 
 // Unknown intervals (too few samples) count as 5% noise.
@@ -43,7 +43,7 @@ std::map<std::string, Figure> figures(const Result& r) {
                                    run.graph_launches ? " graph" : "", forced,
                                    run.fill.empty() ? "" : " fill=" + run.fill);
       out[fmt::format("{} {} {}", what, format_bytes(p.bytes), how)] = {
-          what + " " + how, p.bytes, p.busbw_gbps > 0 ? p.busbw_gbps : p.algbw_gbps,
+          fmt::format("{} {}", what, how), p.bytes, p.busbw_gbps > 0 ? p.busbw_gbps : p.algbw_gbps,
           rel_noise(p.time_us.median_ci), false};
     }
   }

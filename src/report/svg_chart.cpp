@@ -256,8 +256,7 @@ std::string unbroken_words(const std::string& text) {
   std::size_t start = 0;
   while (start <= text.size()) {
     const auto end = std::min(text.find(' ', start), text.size());
-    if (end > start)
-      out += "<span class=\"nw\">" + escape_html(text.substr(start, end - start)) + "</span>";
+    if (end > start) out += "<span class=\"nw\">" + escape_html(text.substr(start, end - start)) + "</span>";
     if (end < text.size()) out += ' ';
     start = end + 1;
   }
