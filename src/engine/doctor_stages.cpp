@@ -9,6 +9,7 @@
 #include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
 #include "engine/estimates.hpp"
+#include "engine/nccl_setup.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/scale_runner.hpp"
@@ -225,9 +226,7 @@ StageOutput measure_algorithms(const DoctorContext& ctx) {
 void merge_choices(StageOutput& out, Result& result) {
   for (auto& run : result.runs)
     if (run.kind == RunKind::collective && run.nccl_transports.empty()) {
-      run.nccl_transports.assign(out.log.transports.begin(), out.log.transports.end());
-      run.nccl_coll_channels = out.log.coll_channels;
-      run.nccl_p2p_channels = out.log.p2p_channels;
+      set_nccl_setup(run, out.log);
     }
 }
 
