@@ -15,7 +15,6 @@
 namespace fb {
 namespace {
 
-constexpr std::uint64_t kLarge = 256ULL << 20;
 constexpr std::uint64_t kGi = 1ULL << 30;
 // See expectations.cpp: published machine-to-machine spread, the fidelity bar, our run-to-run spread.
 constexpr double kTolerance = 0.10;
@@ -55,17 +54,17 @@ constexpr std::array<Reach, 8> kReach{{
     {"scatter", 346.4 / 373.5, 364.6 / 373.5},
 }};
 
-double fabric_reach(const std::string& collective, std::uint64_t bytes) {
-  for (const auto& r : kReach)
-    if (r.collective == collective) return bytes >= kGi ? r.at_1g : r.at_256m;
-  return 239 / 373.5;  // a collective not measured: the lowest healthy reach above
-}
-
 double interval(const Point& p) { return std::isfinite(p.time_us.median_ci) ? p.time_us.median_ci : 0.0; }
 
 bool judged_run(const Run& run) { return run.kind == RunKind::collective && run.gpus.size() >= 2; }
 
 }  // namespace
+
+double fabric_reach(const std::string& collective, std::uint64_t bytes) {
+  for (const auto& r : kReach)
+    if (r.collective == collective) return bytes >= kGi ? r.at_1g : r.at_256m;
+  return 239 / 373.5;  // a collective not measured: the lowest healthy reach above
+}
 
 std::vector<Finding> check_ceilings(const Result& r) {
   std::vector<Finding> out;
@@ -76,7 +75,7 @@ std::vector<Finding> check_ceilings(const Result& r) {
     if (!c.known()) continue;
     const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                       [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-    if (p.bytes < kLarge) continue;
+    if (p.bytes < kCeilingJudgedBytes) continue;
     const bool fabric = ring_on_fabric(*r.topology, run.gpus);
     const double reach = fabric ? fabric_reach(run.collective, p.bytes) * (1 - kTolerance - interval(p))
                          : all_pairs_peer(*r.topology, run.gpus) ? kPcieReach

@@ -4,11 +4,20 @@
 //                         path ceiling, less the tolerance (warning)
 //   BUSBW_BELOW_EXPECTED  a size below the per-machine expectation (analyse/sku_table.cpp; warning)
 //   NO_EXPECTATION        collectives with no expectation for this machine (info: said, not skipped)
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/result.hpp"
 
 namespace fb {
+
+// Ring sizes from this many bytes are held against the path ceiling (BUSBW_BELOW_CEILING).
+inline constexpr std::uint64_t kCeilingJudgedBytes = 256ULL << 20;
+
+// What healthy rings reach of the SM path ceiling on a GPU fabric, per collective, at 256 MiB and
+// from 1 GiB (docs/verdicts.md, "Thresholds").
+double fabric_reach(const std::string& collective, std::uint64_t bytes);
 
 std::vector<Finding> check_ceilings(const Result& r);
 std::vector<Finding> check_expectations(const Result& r);

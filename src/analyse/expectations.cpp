@@ -6,7 +6,9 @@
 #include <cmath>
 
 #include "analyse/ceilings.hpp"
+#include "analyse/expected_figure.hpp"
 #include "core/text.hpp"
+#include "core/units.hpp"
 
 namespace fb {
 namespace {
@@ -91,13 +93,12 @@ HeadlineFigure collective_headline(const Result& r, const Run& run) {
   const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                     [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
   HeadlineFigure h;
-  h.figure = fmt::format("{} busbw at {} B", run.collective, p.bytes);
+  h.figure = fmt::format("{} busbw at {}", run.collective, format_bytes(p.bytes));
   h.measured = p.busbw_gbps;
   if (r.topology) h.ceiling = ring_ceiling(*r.topology, run.gpus).gbps;
-  if (const auto e =
-          expected_for(gpu_name(r, run.gpus), static_cast<int>(run.gpus.size()), run.collective, p.bytes)) {
+  if (const auto e = collective_expectation(r, run, p)) {  // the one every view shows
     h.expected = e->value;
-    h.expected_source = e->source();
+    h.expected_source = e->source;
   }
   return h;
 }

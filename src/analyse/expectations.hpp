@@ -58,11 +58,11 @@ double expectation_tolerance(const Expected& e, double relative_interval);
 
 // One headline figure: what was measured, its path ceiling and its expectation.
 struct HeadlineFigure {
-  std::string figure;         // "all_reduce busbw at 1073741824 B", "h2d GPU0"
+  std::string figure;         // "all_reduce busbw at 1 GiB", "h2d GPU0"
   std::string unit = "GB/s";  // or "ns" (latency: lower is better)
   double measured = 0;
   double ceiling = 0;   // 0: no ceiling known
-  double expected = 0;  // 0: no expectation known
+  double expected = 0;  // 0: no expectation known (collectives: analyse/expected_figure.hpp)
   std::string expected_source;
   bool of_one_gpu = false;  // a GPU on its own (host link, memory, latency), not a collective
   [[nodiscard]] std::string percent_text() const;  // "98% of expected" or "no expectation for ..."

@@ -146,7 +146,9 @@ std::vector<Finding> check_host_unreadable(const Result& r) {
   if (s.facts == nullptr) return {};
   std::set<std::string> unread;
   auto note = [&](const std::string& what, const HostFact& f) {
-    if (!f.known() && !f.note.empty()) unread.insert(fmt::format("{} ({}: {})", what, f.source, f.note));
+    // What a captured tree does not hold is not this machine's, nor the capture's host's, to judge.
+    if (!f.known() && !f.note.empty() && !f.not_captured())
+      unread.insert(fmt::format("{} ({}: {})", what, f.source, f.note));
   };
   for (const auto* p : pcie_pairs(r, s))
     for (const auto& bus : bridges_between(*r.topology->find_gpu(p->a), *r.topology->find_gpu(p->b)))

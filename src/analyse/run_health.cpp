@@ -31,8 +31,15 @@ constexpr double kTailLarge = 1.5;
 constexpr double kTailSmall = 5.0;
 constexpr double kTailDataBoundUs = 100;
 
+// "all_reduce", "all_reduce (best)", "all_reduce (NCCL_ALGO=Ring NCCL_PROTO=LL)": the runs of one
+// collective told apart (an algos sweep has one per forced setting, NCCL's choice unforced).
 std::string run_name(const Run& run) {
-  return run.label.empty() ? run.collective : fmt::format("{} ({})", run.collective, run.label);
+  std::string forced;
+  for (const auto& [k, v] : run.forced) forced += fmt::format("{}{}={}", forced.empty() ? "" : " ", k, v);
+  if (run.kind == RunKind::algos && forced.empty()) forced = "NCCL's choice";
+  const std::string what =
+      !run.label.empty() && !forced.empty() ? run.label + ", " + forced : run.label + forced;
+  return what.empty() ? run.collective : fmt::format("{} ({})", run.collective, what);
 }
 
 void check_lost_gpus(const Result& r, std::vector<Finding>& out) {

@@ -140,4 +140,9 @@ std::vector<Finding> analyse_result(const Result& r) {
   return out;
 }
 
+void judge_result(Result& r) {
+  r.findings = analyse_result(r);
+  r.rules_version = kRulesVersion;
+}
+
 }  // namespace fb

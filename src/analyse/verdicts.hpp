@@ -21,6 +21,11 @@
 
 namespace fb {
 
+// The version of these rules, their thresholds and the expectation table, recorded with the
+// findings they write (the document's `rules_version`). Change it with any of them: `report` shows
+// a document's saved findings of another version apart from the ones it computes.
+inline constexpr const char* kRulesVersion = "fabricbench.rules/2026-12-02";
+
 // Pairs or host links slower than the median of their peers by more than this: the tolerance of
 // analyse/expectations.cpp (our pairs agree within 1%; quick samples spread up to 19%).
 inline constexpr double kPeerMargin = 0.10;
@@ -32,6 +37,9 @@ std::vector<Finding> check_one_gpu(const Result& r);
 
 // Every rule (the host rules last), the most severe findings first.
 std::vector<Finding> analyse_result(const Result& r);
+
+// `r` judged by every rule: its findings replaced, its rules_version set.
+void judge_result(Result& r);
 
 // The ring's ceiling for SM-issued traffic over `gpus`: the weakest pair's (0: unknown).
 double ring_sm_ceiling(const Topology& t, const std::vector<int>& gpus);

@@ -1,6 +1,7 @@
 #include "app/compare_command.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 
@@ -20,13 +21,17 @@ int compare_command(const CompareOptions& o) {
   check_output_is_not_an_input(o.output, {o.base, o.next});
   const Result base = load_result_file(o.base);  // in order, so that the first bad file is the one named
   const Result next = load_result_file(o.next);
+  if (const auto differences = comparability_differences(base, next); !differences.empty() && !o.force)
+    FB_USAGE_ERROR(fmt::format("{} and {} measured different things ({}); --force compares them anyway",
+                               o.base, o.next, fmt::join(differences, "; ")));
   const auto report = compare_results(base, next, o.threshold, min_bytes);
-  std::cout << compare_table(report, o.markdown);
+  const bool markdown = o.markdown || o.format == "md";
+  std::cout << compare_table(report, markdown);
   flush_stdout();
   if (!o.output.empty()) {
     const bool html = o.output.ends_with(".html") || o.output.ends_with(".htm");
-    write_file_atomically(
-        o.output, html ? compare_html(base, next, report, o.threshold) : compare_table(report, o.markdown));
+    write_file_atomically(o.output, html ? compare_html(base, next, report, o.threshold)
+                                         : compare_table(report, markdown || o.output.ends_with(".md")));
   }
   if (report.regression()) {
     fmt::print(stderr, "fabricbench: regression beyond {:.0f}% at sizes of {} and more\n", o.threshold * 100,

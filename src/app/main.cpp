@@ -25,6 +25,7 @@
 #include "cli/compare_cli.hpp"
 #include "cli/doctor_cli.hpp"
 #include "cli/empty_values.hpp"
+#include "cli/foreign_flags.hpp"
 #include "cli/p2p_cli.hpp"
 #include "cli/project_cli.hpp"
 #include "cli/report_cli.hpp"
@@ -101,6 +102,7 @@ Exit codes (every command; docs/cli.md has each case):
   };
   for (const auto& c : commands) fb::add_progress_flag(*c.app);
   fb::refuse_empty_values(app);
+  fb::refuse_foreign_flags(line);  // nccl-tests' flags and other commands' spellings: what to use instead
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

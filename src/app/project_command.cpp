@@ -48,7 +48,15 @@ int validate(ProjectOptions o) {
 
 // The GEMMs of every TP and pass of the request, timed on GPU 0, with the GPU's rates.
 void measure_compute_on_gpu0(ProjectionRequest& q) {
-  gpu::device_count();  // no GPU: an environment error that says so
+  try {
+    gpu::device_count();  // no GPU: an environment error that says so, and how to do without one
+  } catch (const Error& e) {
+    throw Error(e.code(),
+                fmt::format("{}; without a GPU, give the compute rates: --gemm-tflops T --hbm-gbps B "
+                            "(docs/projection.md)",
+                            e.what()),
+                e.where());
+  }
   std::vector<int> tps = q.tp;
   tps.push_back(1);
   const std::vector<std::int64_t> tokens{q.workload.batch * q.workload.prompt, q.workload.batch};

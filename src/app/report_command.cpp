@@ -1,6 +1,7 @@
 #include "app/report_command.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include <iostream>
 
@@ -28,26 +29,31 @@ std::string output_format(const ReportOptions& o) {
 int report_command(const ReportOptions& o) {
   check_output_is_not_an_input(o.output, {o.input, o.baseline});
   Result r = load_result_file(o.input);
-  // With --analyse the exit code says whether an error was found, whatever the output format.
-  if (o.analyse) r.findings = analyse_result(r);
-  const int analysed = o.analyse && has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
+  // Judged by the current rules whatever the file says (the file's own findings of other rules are
+  // shown apart); the exit code says whether an error was found, whatever the output format.
+  const SavedFindings saved{r.rules_version, r.findings};
+  judge_result(r);
+  const auto apart = saved_apart(saved, r);
+  const int judged = has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
   if (o.analyse && o.output.empty() && o.format.empty()) {
+    fmt::print(std::cout, "# {}\n# {}\n{}", report_outcome(r).words, judged_by_line(r, apart),
+               headline_text_table(r));
     print_findings(std::cout, r.findings);
     flush_stdout();
-    return analysed;
+    return judged;
   }
   const std::string format = output_format(o);
   const Result baseline = o.baseline.empty() ? Result{} : load_result_file(o.baseline);
-  const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline)
+  const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline, apart)
                            : format == "csv" ? points_csv(r)
-                                             : markdown_summary(r);
+                                             : markdown_summary(r, apart);
   if (o.output.empty()) {
     std::cout << text;
     flush_stdout();
   } else {
     write_file_atomically(o.output, text);
   }
-  return analysed;
+  return judged;
 }
 
 }  // namespace fb

@@ -1,8 +1,11 @@
 #include "app/topo_command.hpp"
 
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "analyse/host_checks.hpp"
+#include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
@@ -29,10 +32,17 @@ int topo_command(const TopoOptions& o, const std::vector<std::string>& command_l
 
   Result result = make_result_header(command_line, nullptr, /*with_runtime=*/false);
   result.topology = probe_topology(sources);
+  // A captured tree without a GPU is the wrong folder, not a machine without GPUs.
+  if (o.sysfs_root != "/" && result.topology->gpus.empty())
+    FB_USAGE_ERROR(
+        fmt::format("--sysfs-root {}: no GPU under {}/sys/bus/pci/devices (a tree captured by "
+                    "tests/fixtures/host/capture_host_tree.py, or / for this machine)",
+                    o.sysfs_root, o.sysfs_root));
   // Live NVML only where the topology is the live machine's too (not a captured tree).
   const bool live = o.nvml_file.empty() && o.sysfs_root == "/";
   result.host.config = probe_host(o.sysfs_root, result.topology->gpus, live);
   result.findings = check_topology(*result.topology);
+  result.rules_version = kRulesVersion;  // a subset of the rules: this command's own
   const auto host = check_host(result);
   result.findings.insert(result.findings.end(), host.begin(), host.end());
   result.finished = now_iso8601();

@@ -139,8 +139,9 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
                   "script timing torch.zeros tensors; slower at large all_gather/reduce_scatter on H200; "
                   "not with -c)")
       ->group(grp);
-  app->add_option("--timeout", settings.timeout_s,
-                  "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120)")
+  app->add_option("-T,--timeout", settings.timeout_s,
+                  "Seconds a point (or NCCL set-up) may take before the run is stopped (default 120; -T as "
+                  "in nccl-tests)")
       ->group(grp);
   app->add_option("--nccl-lib", settings.nccl_lib,
                   fmt::format("NCCL library to load (default: {})", gpu::default_collective_library()))

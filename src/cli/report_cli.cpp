@@ -7,13 +7,18 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   rep->footer(R"(Examples:
   fabricbench report result.json -o report.html     # one self-contained page, charts inline
   fabricbench report result.json -o summary.md
-  fabricbench report --analyse result.json          # recompute the verdicts from the saved data
+  fabricbench report --analyse result.json          # the verdicts only, as text
+
+Every report judges what it shows with this build's rules (the file's own findings of other rules
+are listed apart); exit 1 when an error-level finding is present, whatever the format.
   fabricbench report new.json --baseline vendor.json -o report.html   # the baseline drawn dashed)");
   rep->add_option("result", o.input, "A result document (JSON) written by any command")->required();
   rep->add_option("-o,--output", o.output, "Write here (default: standard output)");
   rep->add_option("--format", o.format, "html | md | csv (default: from the output's extension, else md)")
       ->check(CLI::IsMember({"html", "md", "csv"}));
-  rep->add_flag("--analyse", o.analyse, "Recompute the findings from the saved measurements");
+  rep->add_flag("--analyse", o.analyse,
+                "Without -o/--format: print the verdicts (outcome, headline figures, findings) as text "
+                "instead of the Markdown (every report judges by default)");
   rep->add_option("--baseline", o.baseline,
                   "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
   return rep;

@@ -185,7 +185,7 @@ JobLauncher choose_job_launcher(const std::vector<std::string>& args, const EnvL
 
 double timeout_from_args(const std::vector<std::string>& args, double fallback) {
   for (std::size_t i = 1; i + 1 < args.size(); ++i)
-    if (args[i] == "--timeout")
+    if (args[i] == "--timeout" || args[i] == "-T")  // -T: nccl-tests' spelling (run, algos, scale)
       if (const auto v = try_parse_finite(args[i + 1]); v && *v > 0) return *v;
   return fallback;
 }

@@ -74,6 +74,28 @@ std::string format_bytes(std::uint64_t bytes) {
   return fmt::format("{:.1f} {}", scaled, kNames[unit]);
 }
 
+std::string with_human_sizes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t j = i;
+    while (j < text.size() && text[j] >= '0' && text[j] <= '9') ++j;
+    const bool word_start =
+        i == 0 || !(std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '.');
+    const bool bytes = j > i && word_start && text.substr(j, 2) == " B" &&
+                       (j + 2 == text.size() || !std::isalnum(static_cast<unsigned char>(text[j + 2])));
+    if (!bytes || j - i < 4 || j - i > 19) {
+      out.append(text.substr(i, std::max<std::size_t>(j - i, 1)));
+      i = std::max(j, i + 1);
+      continue;
+    }
+    out += format_bytes(std::stoull(std::string(text.substr(i, j - i))));
+    i = j + 2;
+  }
+  return out;
+}
+
 std::string size_argument(std::uint64_t bytes) {
   constexpr std::array<std::string_view, 4> kSuffixes{"T", "G", "M", "K"};
   for (std::size_t i = 0; i < kSuffixes.size(); ++i) {

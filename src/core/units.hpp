@@ -16,6 +16,10 @@ std::uint64_t parse_size(std::string_view text, std::string_view what = "size");
 // Exact binary form when it is one ("64 MiB", "1 GiB", "8 B"), else one decimal ("1.5 GiB").
 std::string format_bytes(std::uint64_t bytes);
 
+// `text` with every byte count a person reads ("at 1073741824 B") in binary units ("at 1 GiB"):
+// whole numbers of 1024 bytes and more followed by " B". For pages and summaries; JSON and CSV keep bytes.
+std::string with_human_sizes(std::string_view text);
+
 // The size as a command line takes it back (parse_size): "128K", "4G", or the bytes ("1536").
 std::string size_argument(std::uint64_t bytes);
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "analyse/verdicts.hpp"
 #include "comm/job_session.hpp"
 #include "core/environment.hpp"
 #include "core/interrupt.hpp"
@@ -78,6 +79,7 @@ AlgosOutcome measure_algos(const AlgosRequest& request, const std::vector<std::s
   }
   for (auto& run : sweep.runs) result.runs.push_back(std::move(run));
   result.findings = forced_beats_default(sweep.configs, 0.01, 0);
+  result.rules_version = kRulesVersion;  // a subset of the rules: this command's own
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
   if (interrupt_requested())

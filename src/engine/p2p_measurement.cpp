@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "analyse/p2p_analysis.hpp"
+#include "analyse/verdicts.hpp"
 #include "bench/p2p_bench.hpp"
 #include "core/environment.hpp"
 #include "core/interrupt.hpp"
@@ -62,6 +63,7 @@ CommandOutcome measure_p2p(const P2pRequest& request, const std::vector<std::str
   }
   attach_p2p_ceilings(result.p2p, *result.topology);
   result.findings = check_p2p(result.p2p, *result.topology, request.margin);
+  result.rules_version = kRulesVersion;  // a subset of the rules: this command's own
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
   if (stopped)

@@ -32,6 +32,7 @@ CommandOutcome measure_scale(const ScaleRequest& request, const std::vector<std:
         events);
   }
   result.findings = check_scaling(result);
+  result.rules_version = kRulesVersion;  // a subset of the rules: this command's own
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
   if (interrupt_requested()) {

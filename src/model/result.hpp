@@ -187,6 +187,9 @@ struct Result {
   std::vector<Run> runs;
   std::vector<P2pMeasurement> p2p;
   std::vector<Finding> findings;
+  // The verdict rules' version that wrote `findings` (analyse/verdicts.hpp, kRulesVersion); empty in
+  // documents written before 1.2, or by a command that judges nothing.
+  std::string rules_version;
   std::vector<StartupPhase> startup;  // run: where the time before the first point went
   std::optional<DoctorInfo> doctor;
   std::optional<Projection> projection;  // project: the tensor-parallel projection

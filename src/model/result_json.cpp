@@ -138,8 +138,9 @@ void to_json(json& j, const Result& v) {
            {"gpus", v.gpus},       {"topology", v.topology}, {"runs", v.runs},
            {"p2p", v.p2p},         {"findings", v.findings}};
   if (!v.startup.empty()) j["startup"] = v.startup;
-  if (v.doctor) j["doctor"] = *v.doctor;              // the doctor's documents only
-  if (v.projection) j["projection"] = *v.projection;  // project's documents only
+  if (!v.rules_version.empty()) j["rules_version"] = v.rules_version;  // 1.2
+  if (v.doctor) j["doctor"] = *v.doctor;                               // the doctor's documents only
+  if (v.projection) j["projection"] = *v.projection;                   // project's documents only
 }
 void to_json(json& j, const DoctorInfo& v) {
   j = json{{"budget_s", v.budget_s}, {"cuts", v.cuts}, {"stages", v.stages}};
@@ -171,6 +172,7 @@ void from_json(const json& j, Result& v) {
   v.p2p = j.value("p2p", json::array()).get<std::vector<P2pMeasurement>>();
   j.at("findings").get_to(v.findings);
   v.startup = j.value("startup", json::array()).get<std::vector<StartupPhase>>();
+  v.rules_version = j.value("rules_version", std::string());
   if (j.contains("doctor") && !j.at("doctor").is_null()) v.doctor = j.at("doctor").get<DoctorInfo>();
   if (j.contains("projection") && !j.at("projection").is_null())
     v.projection = j.at("projection").get<Projection>();

@@ -39,6 +39,10 @@ struct TopoGpu {
   std::vector<FabricLink> links;  // NVLinks (empty: none or not readable)
 };
 
+// The GPU's name as read, else its model from its PCI device id where that is known (sysfs alone
+// names no model: "AMD Instinct MI300X" for 0x74a1), else "AMD 0x74a1"; "?" with neither.
+std::string gpu_display_name(const TopoGpu& g);
+
 struct TopoPair {
   int a = 0;
   int b = 0;

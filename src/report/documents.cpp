@@ -8,27 +8,47 @@
 
 #include "analyse/expectations.hpp"
 #include "analyse/verdicts.hpp"
+#include "core/units.hpp"
 #include "report/csv_reporter.hpp"
+#include "report/html/html_banner.hpp"
 
 namespace fb {
+namespace {
 
-std::string markdown_summary(const Result& r) {
-  std::string md = fmt::format("# fabricbench summary\n\n{} · {} {} · {} GPU{} · status {}\n\n",
-                               r.host.hostname, r.host.comm.name, r.host.comm.version, r.gpus.size(),
-                               r.gpus.size() == 1 ? "" : "s", r.status);
-  md +=
-      "| figure | measured | path ceiling | of ceiling | expected | of expected "
-      "|\n|---|---:|---:|---:|---:|---|\n";
+std::string findings_list(const std::vector<Finding>& findings) {
+  if (findings.empty()) return "none\n";
+  std::string md;
+  for (const auto& f : findings)
+    md += fmt::format("- **[{}] {}**: {}  \n  expected: {}  \n  hint: {}\n", f.severity, f.code,
+                      with_human_sizes(f.evidence), f.expected, f.hint);
+  return md;
+}
+
+}  // namespace
+
+std::string headline_text_table(const Result& r) {
+  std::string md =
+      "| figure | measured | expected | of expected | expectation's source | path ceiling | of ceiling "
+      "|\n|---|---:|---:|---|---|---:|---:|\n";
   for (const auto& h : headline_figures(r))
-    md += fmt::format("| {} | {:.1f} {} | {} | {} | {} | {} |\n", h.figure, h.measured, h.unit,
+    md += fmt::format("| {} | {:.1f} {} | {} | {} | {} | {} | {} |\n", h.figure, h.measured, h.unit,
+                      h.expected > 0 ? fmt::format("{:.1f} {}", h.expected, h.unit) : "-", h.percent_text(),
+                      h.expected > 0 ? h.expected_source : "-",
                       h.ceiling > 0 ? fmt::format("{:.1f} {}", h.ceiling, h.unit) : "-",
-                      h.ceiling > 0 ? fmt::format("{:.0f}%", h.measured / h.ceiling * 100) : "-",
-                      h.expected > 0 ? fmt::format("{:.1f} {}", h.expected, h.unit) : "-", h.percent_text());
-  md += "\n## Findings\n\n";
-  if (r.findings.empty()) md += "none\n";
-  for (const auto& f : r.findings)
-    md += fmt::format("- **[{}] {}**: {}  \n  expected: {}  \n  hint: {}\n", f.severity, f.code, f.evidence,
-                      f.expected, f.hint);
+                      h.ceiling > 0 ? fmt::format("{:.0f}%", h.measured / h.ceiling * 100) : "-");
+  return md;
+}
+
+std::string markdown_summary(const Result& r, const std::optional<SavedFindings>& saved) {
+  const auto outcome = report_outcome(r);
+  std::string md = fmt::format("# fabricbench summary\n\n{} · {} GPU{} · status {}\n\n**{}**\n\n{}\n\n",
+                               machine_line(r), r.gpus.size(), r.gpus.size() == 1 ? "" : "s", r.status,
+                               outcome.words, judged_by_line(r, saved));
+  md += headline_text_table(r);
+  md += "\n## Findings\n\n" + findings_list(r.findings);
+  if (saved)
+    md += fmt::format("\n## Findings saved in the file, by {}\n\n", rules_words(saved->rules_version)) +
+          findings_list(saved->findings);
   return md;
 }
 

@@ -44,6 +44,9 @@ std::optional<Scale> fit_scale(const ChartSpec& spec, const std::vector<Series>&
   if (xmin > xmax) return std::nullopt;
   for (const auto& l : spec.lines)
     if (std::isfinite(l.y)) ymax = std::max(ymax, l.y);
+  for (const auto& s : series)
+    for (const double e : s.expected)
+      if (std::isfinite(e)) ymax = std::max(ymax, e);
   Scale sc;
   sc.log2_x = spec.log2_x;
   sc.y_ticks = nice_ticks(0, ymax > 0 ? ymax * 1.04 : 1, 5);
@@ -136,6 +139,24 @@ std::string series_trace(const ChartSpec& spec, const Series& s, std::size_t k, 
   return svg;
 }
 
+// Each point's expectation: a short bar across the point's x, in the series' colour.
+std::string expected_marks(const ChartSpec& spec, const Series& s, std::size_t k, const Scale& sc) {
+  const char* color = series_color(s.color >= 0 ? s.color : static_cast<int>(k));
+  std::string svg;
+  for (std::size_t i = 0; i < s.points.size() && i < s.expected.size(); ++i) {
+    if (!(s.expected[i] > 0) || !std::isfinite(s.expected[i])) continue;
+    const double x = sc.x(s.points[i].first), y = sc.y(s.expected[i]);
+    svg += fmt::format(
+        "<line class=\"expected\" data-series=\"{}\" data-x=\"{}\" data-value=\"{}\" x1=\"{:.1f}\" "
+        "y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"4\" "
+        "stroke-linecap=\"round\" opacity=\"0.8\"><title>{}: expected {} {} at {} ({})</title></line>\n",
+        escape_html(s.name), s.points[i].first, s.expected[i], x - 9, y, x + 9, y, color, escape_html(s.name),
+        y_text(s.expected[i]), escape_html(spec.unit), escape_html(x_text(s.points[i].first, spec.log2_x)),
+        escape_html(i < s.expected_source.size() ? s.expected_source[i] : ""));
+  }
+  return svg;
+}
+
 int legend_columns() { return static_cast<int>((kW - kLeft) / kLegendEntry); }
 
 std::string legend(const std::vector<Series>& series) {
@@ -191,15 +212,17 @@ std::vector<Tick> nice_ticks(double lo, double hi, int target) {
 }
 
 std::vector<Tick> log2_size_ticks(double lo, double hi, int max_ticks) {
-  const int a = static_cast<int>(std::floor(std::log2(std::max(lo, 1.0)) + 1e-9));
+  int a = static_cast<int>(std::floor(std::log2(std::max(lo, 1.0)) + 1e-9));
   int b = static_cast<int>(std::ceil(std::log2(std::max(hi, 1.0)) - 1e-9));
   if (b <= a) b = a + 1;
   const int step = std::max(1, (b - a + max_ticks - 1) / std::max(max_ticks - 1, 1));
+  // The axis ends at the data's last power of two; the first tick steps back from there (never
+  // further than one step below the data), so no empty span is drawn past the largest size.
+  a = b - step * ((b - a + step - 1) / step);
   std::vector<Tick> out;
-  for (int e = a;; e += step) {
+  for (int e = a; e <= b; e += step) {
     const double v = std::ldexp(1.0, e);
     out.push_back({v, format_bytes(static_cast<std::uint64_t>(v))});
-    if (e >= b) break;
   }
   return out;
 }
@@ -228,6 +251,18 @@ std::string escape_html(const std::string& text) {
   return out;
 }
 
+std::string unbroken_words(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = std::min(text.find(' ', start), text.size());
+    if (end > start) out += "<span class=\"nw\">" + escape_html(text.substr(start, end - start)) + "</span>";
+    if (end < text.size()) out += ' ';
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string line_chart(const ChartSpec& spec, const std::vector<Series>& series) {
   const auto scale = fit_scale(spec, series);
   if (!scale) return "";
@@ -240,7 +275,8 @@ std::string line_chart(const ChartSpec& spec, const std::vector<Series>& series)
       "font-weight=\"bold\">{}</text>\n",
       escape_html(spec.id), kW, height, kW, height, escape_html(spec.title), kLeft, escape_html(spec.title));
   svg += axes_and_grid(*scale) + axis_labels(spec) + reference_lines(spec, *scale);
-  for (std::size_t k = 0; k < series.size(); ++k) svg += series_trace(spec, series[k], k, *scale);
+  for (std::size_t k = 0; k < series.size(); ++k)
+    svg += expected_marks(spec, series[k], k, *scale) + series_trace(spec, series[k], k, *scale);
   return svg + legend(series) + "</svg>\n";
 }
 

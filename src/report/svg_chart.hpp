@@ -13,6 +13,10 @@ struct Series {
   bool dashed = false;                            // a reference series (baseline, the other run)
   int color = -1;                                 // palette index; -1: the series' position
   std::vector<bool> marked;                       // per point: drawn with a red ring (a regression)
+  // Per point: its expectation (a short bar in the series' colour, analyse/expected_figure.hpp) and
+  // where it comes from; 0 where the point has none.
+  std::vector<double> expected;
+  std::vector<std::string> expected_source;
 };
 
 // A dashed horizontal line across the plot (a ceiling, an expected value).
@@ -52,5 +56,8 @@ std::string line_chart(const ChartSpec& spec, const std::vector<Series>& series)
 
 // HTML-escapes text.
 std::string escape_html(const std::string& text);
+// HTML-escapes text and keeps each of its words (between spaces) on one line: a file name or a pair
+// such as "GPU0-GPU7" never breaks at its hyphens or slashes.
+std::string unbroken_words(const std::string& text);
 
 }  // namespace fb

@@ -32,20 +32,35 @@ void print_matrix(std::ostream& out, const Topology& t) {
   }
 }
 
+// An AMD GPU's xGMI links from its pairs (ROCm SMI reads links per pair, not per GPU): "7 to 7 peers".
+std::string xgmi_links(const Topology& t, const TopoGpu& g) {
+  int links = 0, peers = 0;
+  for (const auto& p : t.pairs)
+    if ((p.a == g.index || p.b == g.index) && p.connection.kind() == Connection::Kind::xgmi)
+      links += p.links, ++peers;
+  return peers == 0 ? std::string("-") : fmt::format("{} to {} peer{}", links, peers, peers == 1 ? "" : "s");
+}
+
+// The fabric's links per GPU in its vendor's word: NVLinks (NVML), xGMI (ROCm SMI), or both.
+std::string links_heading(const Topology& t) {
+  const bool amd =
+      std::any_of(t.gpus.begin(), t.gpus.end(), [](const TopoGpu& g) { return g.vendor == "amd"; });
+  const bool nvidia =
+      std::any_of(t.gpus.begin(), t.gpus.end(), [](const TopoGpu& g) { return g.vendor != "amd"; });
+  return amd && nvidia ? "NVLinks/xGMI up/total" : amd ? "xGMI links up/total" : "NVLinks up/total";
+}
+
 void print_gpus(std::ostream& out, const Topology& t) {
   fmt::print(out, "#\n# {:<4} {:<22} {:<13} {:<9} {:<9} {:<5} {:<16} {}\n", "GPU", "name", "bus id",
-             "PCIe now", "PCIe max", "NUMA", "CPUs", "NVLinks up/total");
+             "PCIe now", "PCIe max", "NUMA", "CPUs", links_heading(t));
   for (const auto& g : t.gpus) {
     const auto up =
         std::count_if(g.links.begin(), g.links.end(), [](const FabricLink& l) { return l.active; });
-    const auto name = !g.name.empty() ? g.name
-                      : g.device_id.empty()
-                          ? std::string("?")
-                          : fmt::format("{} {}", g.vendor == "amd" ? "AMD" : "NVIDIA", g.device_id);
+    const auto name = gpu_display_name(g);
     fmt::print(out, "  {:<4} {:<22} {:<13} {:<9} {:<9} {:<5} {:<16} {}\n", g.index, name, g.bus_id,
                pcie_text(g.pcie.gen, g.pcie.width), pcie_text(g.pcie.max_gen, g.pcie.max_width),
                g.numa_node >= 0 ? std::to_string(g.numa_node) : "?", g.cpulist.empty() ? "?" : g.cpulist,
-               g.links.empty() ? std::string("-") : fmt::format("{}/{}", up, g.links.size()));
+               g.links.empty() ? xgmi_links(t, g) : fmt::format("{}/{}", up, g.links.size()));
   }
 }
 

@@ -29,6 +29,12 @@ std::string trimmed(std::string s) {
   return s;
 }
 
+// A captured tree (a root other than "/") without the file: the capture did not take it.
+bool captured_lacks(const fs::path& root, const std::string& live_path) {
+  std::error_code ec;
+  return root != fs::path("/") && !fs::exists(root / live_path.substr(1), ec);
+}
+
 // The file's first line as a fact named by its live path ("/proc/...").
 HostFact read_line_fact(const fs::path& root, const std::string& live_path) {
   HostFact f;
@@ -36,7 +42,7 @@ HostFact read_line_fact(const fs::path& root, const std::string& live_path) {
   std::ifstream in(root / live_path.substr(1));
   std::string line;
   if (in && std::getline(in, line)) f.value = trimmed(line);
-  if (!f.known()) f.note = "not readable";
+  if (!f.known()) f.note = captured_lacks(root, live_path) ? kNotCaptured : "not readable";
   return f;
 }
 
@@ -95,6 +101,7 @@ HostFact read_shm(const fs::path& root) {
   struct statvfs st {};
   if (root == fs::path("/") && ::statvfs("/dev/shm", &st) == 0)
     return {std::to_string(static_cast<std::uint64_t>(st.f_blocks) * st.f_frsize), "statvfs(/dev/shm)", ""};
+  if (captured_lacks(root, "/proc/mounts")) return {"", "/dev/shm", kNotCaptured};
   return {"", "/dev/shm", "no /dev/shm mount with a size"};
 }
 
@@ -122,7 +129,9 @@ void read_xids(const fs::path& root, HostFacts& out) {
   out.xid_count.source = "/dev/kmsg";
   std::string log;
   if (!read_kernel_log(root / "dev/kmsg", log)) {
-    out.xid_count.note = "kernel log not readable (needs root or CAP_SYSLOG)";
+    out.xid_count.note = captured_lacks(root, "/dev/kmsg")
+                             ? kNotCaptured
+                             : "kernel log not readable (needs root or CAP_SYSLOG)";
     return;
   }
   std::vector<std::string> xids;
@@ -139,11 +148,11 @@ fs::path device_dir(const fs::path& root, const std::vector<std::string>& pci_pa
   return p;
 }
 
-HostFact read_acs(const fs::path& dir, const std::string& bus_id) {
+HostFact read_acs(const fs::path& dir, const std::string& bus_id, bool captured) {
   HostFact f{"", "/sys/bus/pci/devices/" + bus_id + "/config", ""};
   std::ifstream in(dir / "config", std::ios::binary);
   if (!in) {
-    f.note = "no config file";
+    f.note = captured ? kNotCaptured : "no config file";
     return f;
   }
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -163,7 +172,8 @@ void read_bridges(const fs::path& root, const std::vector<TopoGpu>& gpus, HostFa
     for (std::size_t i = 1; i + 1 < g.pci_path.size(); ++i) {
       const auto bus_id = normalize_bus_id(g.pci_path[i]);
       if (!seen.insert(bus_id).second) continue;
-      out.bridges.push_back({bus_id, read_acs(device_dir(root, g.pci_path, i), bus_id)});
+      out.bridges.push_back(
+          {bus_id, read_acs(device_dir(root, g.pci_path, i), bus_id, root != fs::path("/"))});
     }
 }
 

@@ -86,19 +86,13 @@ void require_every_amd_gpu(const RocmSmiTopo& smi, const SysfsReadout& sysfs, co
                     file, smi.n, amd));
 }
 
-}  // namespace
-
-Topology probe_topology(const TopologySources& s) {
-  TopologyInputs in;
-  in.sysfs = read_sysfs(s.sysfs_root);
-  in.missing = in.sysfs.missing;
-  in.sources.push_back(fmt::format("sysfs ({})", s.sysfs_root));
-
-  bool any_nvidia = false;
-  bool any_amd = false;
-  for (const auto& g : in.sysfs.gpus) (g.vendor == "nvidia" ? any_nvidia : any_amd) = true;
-
-  if (!s.nvml_file.empty()) {
+// NVLink state and NVML's peer status: from the readout given, else live NVML (not for a captured
+// tree: another machine's).
+void read_nvlinks(const TopologySources& s, bool captured, bool any_nvidia, TopologyInputs& in) {
+  if (captured && s.nvml_file.empty()) {
+    if (any_nvidia)
+      in.missing.push_back("NVLink state and NVML peer status: not captured (give --nvml-file)");
+  } else if (!s.nvml_file.empty()) {
     in.nvml = read_nvml_readout(s.nvml_file);
     in.sources.push_back(fmt::format("NVML readout ({})", s.nvml_file));
   } else {
@@ -114,16 +108,34 @@ Topology probe_topology(const TopologySources& s) {
       in.missing.push_back(why + ": NVLink state and NVML peer status not read");
     }
   }
+}
+
+}  // namespace
+
+Topology probe_topology(const TopologySources& s) {
+  TopologyInputs in;
+  in.sysfs = read_sysfs(s.sysfs_root);
+  in.missing = in.sysfs.missing;
+  in.sources.push_back(fmt::format("sysfs ({})", s.sysfs_root));
+
+  bool any_nvidia = false;
+  bool any_amd = false;
+  for (const auto& g : in.sysfs.gpus) (g.vendor == "nvidia" ? any_nvidia : any_amd) = true;
+  // A captured tree is another machine's: this one's NVML, ROCm SMI and runtime say nothing of it.
+  const bool captured = s.sysfs_root != "/";
+  read_nvlinks(s, captured, any_nvidia, in);
 
   if (!s.rocm_smi_file.empty()) {
     in.amd = parse_rocm_smi_topo(read_file(s.rocm_smi_file));
     require_every_amd_gpu(*in.amd, in.sysfs, s.rocm_smi_file);
     in.sources.push_back(fmt::format("rocm-smi output ({}; xGMI link counts inferred)", s.rocm_smi_file));
+  } else if (any_amd && captured) {
+    in.missing.push_back("xGMI links: not captured (give --rocm-smi-file)");
   } else if (any_amd) {
     read_amd_links(in);
   }
 
-  if (s.use_runtime) {
+  if (s.use_runtime && !captured) {
     in.runtime = read_runtime(in.missing);
     if (in.runtime)
       in.sources.push_back(fmt::format("{} runtime {}", gpu::runtime_name(), gpu::runtime_version()));

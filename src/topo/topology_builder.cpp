@@ -101,6 +101,19 @@ void classify_pcie(const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
                         p.wire_gbps);
 }
 
+// Without NVML (NVIDIA) or ROCm SMI (AMD) the GPU fabric was not read: the pair may well be on one, so
+// its connection is unknown ("?"), never the PCIe class a fabric would bypass. The PCIe path stays.
+void mark_fabric_unread(const TopologyInputs& in, const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
+  const bool nvidia = a.vendor == "nvidia" && b.vendor == "nvidia";
+  const bool amd = a.vendor == "amd" && b.vendor == "amd";
+  if (!(nvidia && !in.nvml) && !(amd && !in.amd)) return;
+  p.connection = Connection();
+  p.limit = fmt::format("{} not read ({}): the GPU fabric is unknown; PCIe path {}",
+                        nvidia ? "NVLink state" : "xGMI links", nvidia ? "no NVML" : "no ROCm SMI",
+                        p.pcie_class.empty() ? "?" : p.pcie_class);
+  p.wire_gbps = 0;  // a PCIe figure would claim what a fabric may exceed
+}
+
 void attach_p2p(const TopologyInputs& in, const TopoGpu& a, const TopoGpu& b, TopoPair& p) {
   if (in.runtime) {
     const auto ia = static_cast<std::size_t>(a.index);
@@ -149,6 +162,7 @@ Topology build_topology(const TopologyInputs& in) {
       const int bi = amd_index[j];
       const bool xgmi = p.links == 0 && in.amd && classify_xgmi(a, b, *in.amd, ai, bi, p);
       if (p.links == 0 && !xgmi) classify_pcie(a, b, p);
+      if (p.links == 0 && !xgmi) mark_fabric_unread(in, a, b, p);
       attach_p2p(in, a, b, p);
       if (!p.p2p && in.amd) attach_smi_p2p(*in.amd, ai, bi, p);
       t.pairs.push_back(std::move(p));

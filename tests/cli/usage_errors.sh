@@ -35,7 +35,8 @@ expect 2 "--gpus names GPU 1 twice" doctor --gpus 1,1
 # says where the options are listed.
 expect_line 2 "Could not convert: --timeout = x (\`fabricbench run --help\` lists the options)" \
   run all_reduce --timeout x
-expect_line 2 "The following argument was not expected: -g" run all_reduce -g 2
+expect_line 2 "-g is not a flag of \`fabricbench run\`: -g is nccl-tests' GPUs per thread" run all_reduce -g 2
+expect_line 2 "The following argument was not expected: --no-such" run all_reduce --no-such
 expect_line 2 "--fill: random not in {pattern,zeros}" run all_reduce --fill random
 expect_line 2 "unknown collective 'allreduce'" run allreduce
 expect_line 2 "The following argument was not expected: --frobnicate (\`fabricbench --help\`" --frobnicate
@@ -76,5 +77,6 @@ for name, bw, coll in [("base", 330, "all_reduce"), ("slow", 290, "all_reduce"),
 PY
 expect 0 "same" compare "$tmp/base.json" "$tmp/base.json"
 expect 1 "REGRESSION" compare "$tmp/base.json" "$tmp/slow.json"
-expect 2 "share no measurement" compare "$tmp/base.json" "$tmp/other.json"
+expect 2 "collectives: all_reduce in the base, all_gather in the new result" compare "$tmp/base.json" "$tmp/other.json"
+expect 2 "share no measurement" compare "$tmp/base.json" "$tmp/other.json" --force
 exit $fail

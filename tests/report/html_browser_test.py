@@ -28,13 +28,16 @@ WIDTHS = (1280, 800)
 MAX_PAGE_BYTES = 2 << 20  # the page of a document with 1000 GPU ids (issue 18: was 157 MB)
 
 # name -> (fixture, expected outcome)
+# The outcome is this build's rules' (report judges what it shows): the doctor's saved warnings are
+# info now, the synthetic scale runs name GPUs the document lacks (GPU_LOST), the synthetic 8-GPU
+# curves sit below their expectations, the PCIe box's missing peer access is across sockets (info).
 PAGES = {
     "h200x2-combined": ("h200x2-combined.json", "healthy"),
-    "h200x2-doctor-quick": ("h200x2-doctor-quick.json", "warnings"),
-    "synthetic-scale": ("synthetic-scale.json", "healthy"),
-    "nvswitch8": ("synthetic-nvswitch8.json", "healthy"),
-    "mi300x8": ("synthetic-mi300x8.json", "healthy"),
-    "pcie8": ("synthetic-pcie8.json", "errors"),
+    "h200x2-doctor-quick": ("h200x2-doctor-quick.json", "healthy"),
+    "synthetic-scale": ("synthetic-scale.json", "errors"),
+    "nvswitch8": ("synthetic-nvswitch8.json", "warnings"),
+    "mi300x8": ("synthetic-mi300x8.json", "warnings"),
+    "pcie8": ("synthetic-pcie8.json", "healthy"),
     "16gpu-pairs": ("synthetic-16gpu-pairs.json", "healthy"),
     "1gpu": ("synthetic-1gpu.json", "healthy"),
     "h200x1-doctor": ("h200x1-doctor.json", "healthy"),
@@ -46,7 +49,13 @@ def drawn_collectives(doc):
     return [r for r in doc["runs"] if r["kind"] == "collective" and r["points"] and len(r["gpus"]) > 1]
 
 
-def expect_report(doc, seen, baseline=None):
+def judged_findings(path):
+    """How many findings this build's rules give the document: what its page must list."""
+    out = subprocess.run([FABRICBENCH, "report", path, "--analyse"], capture_output=True, text=True).stdout
+    return sum(1 for line in out.splitlines() if line.startswith("  ["))
+
+
+def expect_report(doc, seen, baseline=None, findings=None):
     """What the page of `doc` must show, against what the browser measured."""
     problems, charts = [], seen["charts"]
     collectives = drawn_collectives(doc)
@@ -58,8 +67,11 @@ def expect_report(doc, seen, baseline=None):
         if baseline and busbw.get("dashed") != len(drawn_collectives(baseline)):
             problems.append(f"busbw chart has {busbw.get('dashed')} dashed baseline series")
         if doc.get("topology") and doc["topology"]["pairs"] and doc["topology"]["pairs"][0].get("sm_ceiling_gbps"):
-            if busbw.get("ceiling", 0) < 1 or busbw.get("expected", 0) < 1:
-                problems.append("busbw chart lacks its ceiling or expected line")
+            if busbw.get("ceiling", 0) < 1:
+                problems.append("busbw chart lacks its ceiling line")
+        # The chart's expectation marks are the table's expectations (one expected figure).
+        if any(row["expected"] for row in seen["headline_rows"]) and busbw.get("expected", 0) < 1:
+            problems.append("the table has expectations the busbw chart does not mark")
     elif "busbw" in charts:
         problems.append("a busbw chart drawn with no interconnect measured")
     if any(r["kind"] == "collective" for r in doc["runs"]) and not collectives and not seen["one_gpu_note"]:
@@ -70,17 +82,69 @@ def expect_report(doc, seen, baseline=None):
         heat = charts.get("pairs", {})
         if heat.get("cells") != len(gpus) ** 2 or heat.get("cellvalues") != len(gpus) ** 2:
             problems.append(f"heatmap: {heat.get('cells')} cells, {heat.get('cellvalues')} values, want {len(gpus) ** 2}")
-    for kind, chart in (("scale", "scaling"), ("algos", "algos")):
-        runs = [r for r in doc["runs"] if r["kind"] == kind and r["points"]]
-        want = len({r.get("label") for r in runs}) if kind == "scale" else len(runs)
-        if runs and charts.get(chart, {}).get("series") != want:
-            problems.append(f"{chart} chart has {charts.get(chart, {}).get('series')} series, want {want}")
+    scale_runs = [r for r in doc["runs"] if r["kind"] == "scale" and r["points"]]
+    want = len({r.get("label") for r in scale_runs})
+    if scale_runs and charts.get("scaling", {}).get("series") != want:
+        problems.append(f"scaling chart has {charts.get('scaling', {}).get('series')} series, want {want}")
+    # Algorithm sweeps: every configuration drawn; past 8 split into charts of at most 8 (NCCL's
+    # choice repeated on each for reference).
+    algos_runs = [r for r in doc["runs"] if r["kind"] == "algos" and r["points"]]
+    algos = {k: v for k, v in charts.items() if k == "algos" or k.startswith("algos-")}
+    forced = sum(v["series"] - v["dashed"] for v in algos.values())
+    if algos_runs and forced != len([r for r in algos_runs if r.get("forced")]):
+        problems.append(f"algos charts draw {forced} forced configurations of {len(algos_runs)} runs")
+    if any(v["series"] > 8 for v in algos.values()):
+        problems.append(f"an algos chart with more than 8 series: {[v['series'] for v in algos.values()]}")
     topo = doc.get("topology")
     if topo and topo["gpus"] and charts.get("topology", {}).get("gpus") != len(topo["gpus"]):
         problems.append(f"the machine drawing shows {charts.get('topology', {}).get('gpus')} GPUs of {len(topo['gpus'])}")
     problems += expect_gpu_local(doc, seen)
-    if seen["findings"] != len(doc["findings"]):
-        problems.append(f"{seen['findings']} findings shown of {len(doc['findings'])}")
+    problems += expect_every_figure(doc, seen)
+    problems += expect_banner_agrees(seen)
+    want_findings = len(doc["findings"]) if findings is None else findings
+    if seen["findings"] != want_findings:
+        problems.append(f"{seen['findings']} findings shown of {want_findings}")
+    return problems
+
+
+def expect_every_figure(doc, seen):
+    """Every measured figure is on the page: each collective's largest size in the headline table,
+    each copy between two GPUs in the heatmap (copy-engine reads) or the pair table."""
+    problems = []
+    rows = {r["collective"]: r for r in seen["headline_rows"]}
+    for run in doc["runs"]:
+        if run["kind"] != "collective" or not run["points"]:
+            continue
+        largest = max(run["points"], key=lambda p: p["bytes"])
+        row = rows.get(run["collective"])
+        if row is None or abs(row["busbw"] - round(largest["busbw_gbps"], 1)) > 0.051:
+            problems.append(f"headline table lacks {run['collective']} {largest['busbw_gbps']:.1f} GB/s")
+    cells = {(s, d): v for s, d, v in seen["cells"]}
+    pair_rows = {(t, where.replace("<->", "->")): v for t, where, v in seen["pair_rows"]}
+    for m in doc.get("p2p", []):
+        if m["src"] < 0 or m["dst"] < 0 or m["src"] == m["dst"] or m["samples"] == 0:
+            continue
+        where = f"GPU{m['src']} -> GPU{m['dst']}"
+        if m["test"] == "ce_read" and (m["src"], m["dst"]) in cells:
+            continue
+        if abs(pair_rows.get((m["test"], where), -1) - round(m["value"], 1)) > 0.051:
+            problems.append(f"{m['test']} {where} ({m['value']:.1f}) is not on the page")
+    return problems[:10]
+
+
+def expect_banner_agrees(seen):
+    """The banner against the findings shown: its outcome is their worst severity, and a figure below
+    its expectation's floor never sits under a healthy banner."""
+    if seen["outcome"] in ("failed", "running", None):
+        return []
+    sev = seen["severities"]
+    want = "errors" if "error" in sev else "warnings" if "warning" in sev else "healthy"
+    below = [r for r in seen["headline_rows"] if r["floor"] is not None and r["busbw"] < r["floor"]]
+    problems = [] if seen["outcome"] == want else [f"banner says {seen['outcome']}, the findings {want}"]
+    if below and seen["outcome"] == "healthy":
+        problems.append(f"healthy banner over {below[0]['collective']} below its expectation")
+    if not seen["rules"]:
+        problems.append("the banner does not say which rules judged the page")
     return problems
 
 
@@ -128,7 +192,7 @@ def check_page(browser, html, out_dir, name, expect):
     for width in WIDTHS:
         page = browser.new_page(viewport={"width": width, "height": 900})
         page.goto("file://" + os.path.abspath(html))
-        seen = page.evaluate(script)
+        seen = page.evaluate(script, width)
         page.screenshot(path=os.path.join(out_dir, f"{name}-{width}.png"), full_page=True)
         page.close()
         found = seen["problems"][:20] + expect(seen)
@@ -169,7 +233,7 @@ def regressed_copy(path, work):
 
 
 def main():
-    global FIXTURES
+    global FIXTURES, FABRICBENCH
     if sys.argv[1] == "--shot":
         width = int(sys.argv[4]) if len(sys.argv) > 4 else 1280
         with sync_playwright() as p:
@@ -180,6 +244,7 @@ def main():
             browser.close()
         return 0
     fabricbench, FIXTURES, out_dir = sys.argv[1], sys.argv[2], sys.argv[3]
+    FABRICBENCH = fabricbench
     os.makedirs(out_dir, exist_ok=True)
     work = tempfile.mkdtemp()
     problems = bounded_page(fabricbench, work)
@@ -191,9 +256,9 @@ def main():
             html = os.path.join(out_dir, name + ".html")
             render(fabricbench, ["report", path], html)
 
-            def expect(seen, doc=doc, outcome=outcome):
+            def expect(seen, doc=doc, outcome=outcome, findings=judged_findings(path)):
                 got = [] if seen["outcome"] == outcome else [f"banner says {seen['outcome']}, want {outcome}"]
-                return got + expect_report(doc, seen)
+                return got + expect_report(doc, seen, findings=findings)
 
             problems += check_page(browser, html, out_dir, name, expect)
         # report --baseline: the other run dashed on the same axes.
@@ -201,8 +266,10 @@ def main():
         new_path = os.path.join(FIXTURES, "h200x2-combined.json")
         html = os.path.join(out_dir, "baseline.html")
         render(fabricbench, ["report", new_path, "--baseline", base_path], html)
+        new_findings = judged_findings(new_path)
         problems += check_page(browser, html, out_dir, "baseline",
-                               lambda seen: expect_report(json.load(open(new_path)), seen, json.load(open(base_path))))
+                               lambda seen: expect_report(json.load(open(new_path)), seen, json.load(open(base_path)),
+                                                          new_findings))
         # compare -o diff.html: both runs, the regressions ringed.
         html = os.path.join(out_dir, "compare.html")
         render(fabricbench, ["compare", base_path, regressed_copy(base_path, work)], html)
@@ -210,6 +277,8 @@ def main():
         def expect_compare(seen):
             busbw = seen["charts"].get("busbw", {})
             got = [] if seen["outcome"] == "regression" else [f"compare banner says {seen['outcome']}"]
+            if not any("all_reduce" in r for r in seen["regressions_named"]):
+                got.append(f"the banner does not name the regressions: {seen['regressions_named']}")
             if busbw.get("series") != 12 or busbw.get("dashed") != 6:
                 got.append(f"compare chart: {busbw.get('series')} series, {busbw.get('dashed')} dashed, want 12, 6")
             if not busbw.get("regressions"):

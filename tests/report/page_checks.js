@@ -1,15 +1,32 @@
 // Runs inside the page (playwright's page.evaluate): measures what Chromium rendered and returns
 // the problems it finds as strings. Used by html_browser_test.py.
-() => {
+(width) => {
   const problems = [];
   const box = (el) => el.getBoundingClientRect();
   const centre = (el) => { const b = box(el); return [b.x + b.width / 2, b.y + b.height / 2]; };
   const viewport = document.documentElement.clientWidth;
   if (document.documentElement.scrollWidth > viewport + 1)
     problems.push(`page wider than the window: ${document.documentElement.scrollWidth} > ${viewport}`);
-  for (const el of document.querySelectorAll('.wide'))
-    if (el.scrollWidth > el.clientWidth + 1) problems.push(`a table is cut off (${el.scrollWidth} > ${el.clientWidth})`);
+  // At the full width every table fits; narrower, a wide table scrolls on its own.
+  if (width >= 1280)
+    for (const el of document.querySelectorAll('.wide'))
+      if (el.scrollWidth > el.clientWidth + 1) problems.push(`a table is cut off (${el.scrollWidth} > ${el.clientWidth})`);
+  // No word broken across lines ("RING/SIMPL|E", "REGRESSIO|N"): every word's text lies on one line.
+  const broken = [];
+  for (const el of document.querySelectorAll('td, th, h1, .machine, .rules, .finding b, .top-finding b, li')) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      for (const m of node.textContent.matchAll(/[^\s\/-]+[\/-]?/g)) {  // a break after / or - is a line break
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(`"${m[0]}" in ${el.tagName}`);
+      }
+  }
+  if (width >= 1280) problems.push(...broken.slice(0, 10).map((b) => `a word broken across lines: ${b}`));
   for (const el of document.querySelectorAll('body *:not(svg *)')) {
+    if (el.closest('.wide') && el.closest('.wide') !== el) continue;  // scrolls within its box
     const b = box(el);
     if (b.width > 0 && b.right > viewport + 1) problems.push(`${el.tagName}.${el.className} ends at ${b.right} > ${viewport}`);
   }
@@ -74,7 +91,18 @@
       min_font: Math.min(...[...svg.querySelectorAll('text')].map((t) => box(t).height).filter((h) => h > 0)),
     };
   const banner = document.querySelector('.banner');
+  const text = (sel) => [...document.querySelectorAll(sel)];
   return {
+    // Every figure the page shows, as the tests look for it: headline rows, pair rows, heatmap cells.
+    headline_rows: text('table.headline tr[data-collective]').map((tr) => ({
+      collective: tr.dataset.collective, busbw: +tr.dataset.busbw,
+      expected: tr.dataset.expected === '' ? null : +tr.dataset.expected,
+      floor: tr.dataset.floor === '' ? null : +tr.dataset.floor })),
+    pair_rows: text('table.pair-figures tr[data-test]').map((tr) => [tr.dataset.test, tr.children[2].textContent, +tr.dataset.value]),
+    cells: text('rect.cell[data-value]').filter((c) => c.dataset.value !== '').map((c) => [+c.dataset.src, +c.dataset.dst, +c.dataset.value]),
+    severities: text('div.finding').map((d) => d.dataset.severity),
+    rules: banner && banner.querySelector('.rules') ? banner.querySelector('.rules').dataset.rules : null,
+    regressions_named: text('.banner li.regression-row').map((li) => li.textContent),
     problems,
     charts,
     outcome: banner ? banner.dataset.outcome : null,

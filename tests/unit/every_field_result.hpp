@@ -99,6 +99,7 @@ inline constexpr const char* kEveryFieldJson = R"({
     {"code": "TOPO_NO_P2P", "severity": "error", "evidence": "GPU5 - GPU7", "expected": "peer access",
      "hint": "check ACS"},
     {"code": "RESULT_NOISY", "severity": "warning", "evidence": "+-9%", "expected": "+-5%", "hint": "idle"}],
+  "rules_version": "fabricbench.rules/0",
   "doctor": {"budget_s": 45.5, "cuts": [{"stage": "algorithms", "what": "1 GiB points", "why": "slow"}],
              "stages": [{"stage": "collectives", "estimate_s": -1.0, "took_s": 3.5},
                         {"stage": "algorithms", "estimate_s": 12.25, "took_s": 14.75}]}
@@ -243,6 +244,7 @@ inline fb::Result every_field_result() {
             "pointer chase"}};
   r.findings = {{"TOPO_NO_P2P", fb::Severity::error, "GPU5 - GPU7", "peer access", "check ACS"},
                 {"RESULT_NOISY", fb::Severity::warning, "+-9%", "+-5%", "idle"}};
+  r.rules_version = "fabricbench.rules/0";
   r.doctor = fb::DoctorInfo{45.5,
                             {{"algorithms", "1 GiB points", "slow"}},
                             {{"collectives", -1, 3.5}, {"algorithms", 12.25, 14.75}}};

@@ -40,15 +40,13 @@ TEST(HostChecks, HealthyTreeRaisesNothing) {
 }
 
 // The real 2 x H200 VM, with NVML as its nvidia-smi -q showed it (persistence on, no clock
-// events, no ECC errors): no host warning; only the /dev/shm size, not captured, is said unread.
+// events, no ECC errors): no host finding at all. The /dev/shm size, which the capture did not take
+// (no proc/mounts), is "not in the captured tree": not judged, not a reason to run as root (issue 30).
 TEST(HostChecks, RealH200HostRaisesOnlyWhatWasNotCaptured) {
   const auto r = host_result_from(kRealH200Topology, kRealH200Host);
+  EXPECT_TRUE(r.host.config->shm_bytes.not_captured());
   const auto found = fb::check_host(r);
-  for (const auto& f : found) EXPECT_EQ(f.code, "HOST_NOT_READABLE") << f.evidence;
-  ASSERT_EQ(found.size(), 1u);
-  EXPECT_EQ(found[0].code, "HOST_NOT_READABLE");
-  EXPECT_EQ(found[0].severity, fb::Severity::info);
-  EXPECT_EQ(found[0].evidence, "not checked: /dev/shm size (/dev/shm: no /dev/shm mount with a size)");
+  for (const auto& f : found) ADD_FAILURE() << f.code << ": " << f.evidence;
   for (const auto& f : fb::analyse_result(r))
     if (f.code.rfind("HOST_", 0) == 0) EXPECT_EQ(f.severity, fb::Severity::info) << f.code;
 }

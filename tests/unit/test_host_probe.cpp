@@ -98,8 +98,9 @@ TEST(HostProbe, WhatCannotBeReadIsNoted) {
   ASSERT_EQ(h.gpus.size(), 2u);
   EXPECT_EQ(h.gpus[0].iommu_group_type.value, "none");
   EXPECT_EQ(h.numa_balancing.value, "");
-  EXPECT_EQ(h.numa_balancing.note, "not readable");
-  EXPECT_EQ(h.xid_count.note, "kernel log not readable (needs root or CAP_SYSLOG)");
+  // Not taken by the capture: said so, and not judged (nor a reason to run as root: issue 30).
+  EXPECT_EQ(h.numa_balancing.note, fb::kNotCaptured);
+  EXPECT_EQ(h.xid_count.note, fb::kNotCaptured);
   EXPECT_EQ(h.shm_bytes.value, "");
 }
 
@@ -113,7 +114,7 @@ TEST(HostProbe, ReadsTheRealH200Host) {
   EXPECT_EQ(h.xid_count.value, "0");
   EXPECT_TRUE(h.xid_lines.empty());
   EXPECT_EQ(h.shm_bytes.value, "");  // no proc/mounts in the capture
-  EXPECT_EQ(h.shm_bytes.note, "no /dev/shm mount with a size");
+  EXPECT_EQ(h.shm_bytes.note, fb::kNotCaptured);
   EXPECT_TRUE(h.bridges.empty());  // both GPUs on the root bus
   ASSERT_EQ(h.gpus.size(), 2u);
   EXPECT_EQ(h.gpus[0].bus_id, "0000:00:06.0");

@@ -72,7 +72,7 @@ TEST(HtmlBanner, MachineLineNamesGpusLinksDriverAndLibrary) {
 }
 
 TEST(HtmlHeatmap, ACellWithItsValuePerPairUpToTheBound) {
-  fb::PairMatrix m{"pairs", "t", "GB/s", {0, 1, 2}, {{0, 1, 350.4}, {1, 0, 349.6}, {2, 0, 12}}};
+  fb::PairMatrix m{"pairs", "t", "GB/s", {0, 1, 2}, {{0, 1, 350.4}, {1, 0, 349.6}, {2, 0, 12}}, 0, ""};
   const auto svg = fb::heatmap_html(m);
   EXPECT_EQ(count(svg, "class=\"cell\""), 9U);
   EXPECT_NE(svg.find(">350</text>"), std::string::npos);
@@ -80,7 +80,7 @@ TEST(HtmlHeatmap, ACellWithItsValuePerPairUpToTheBound) {
 }
 
 TEST(HtmlHeatmap, SummarisedBeyondTheBound) {
-  fb::PairMatrix m{"pairs", "t", "GB/s", {}, {}};
+  fb::PairMatrix m{"pairs", "t", "GB/s", {}, {}, 0, ""};
   for (int i = 0; i < 1000; ++i) {
     m.gpus.push_back(i);
     m.values.push_back({i, (i + 1) % 1000, 100.0 + i});

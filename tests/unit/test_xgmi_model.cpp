@@ -71,7 +71,7 @@ TEST(XgmiModel, VerdictsOnTheSyntheticResult) {
       fb::parse_result(read_fixture(std::string(FB_FIXTURE_DIR) + "/results/synthetic-mi300x8.json"));
   const auto headlines = fb::headline_figures(r);
   const auto ar = std::find_if(headlines.begin(), headlines.end(),
-                               [](const auto& h) { return h.figure == "all_reduce busbw at 4294967296 B"; });
+                               [](const auto& h) { return h.figure == "all_reduce busbw at 4 GiB"; });
   ASSERT_NE(ar, headlines.end());
   EXPECT_DOUBLE_EQ(ar->expected, 314.7);
   EXPECT_DOUBLE_EQ(ar->ceiling, 336.0);              // 7 x 64 x 0.75

@@ -4,21 +4,16 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
+#include "core/units.hpp"
+#include "report/judgement.hpp"
 #include "report/svg_chart.hpp"
 
 namespace fb {
 namespace {
 
 constexpr std::size_t kTopFindings = 3;
-
-std::string headline(const std::string& o) {
-  if (o == "failed") return "The run failed";
-  if (o == "running") return "In progress: partial results";
-  if (o == "errors") return "Errors: this machine is not fit as measured";
-  if (o == "warnings") return "Warnings: usable, with issues to look at";
-  return "Healthy: no problem found";
-}
 
 // "8 x NVIDIA H100" (several names: each with its count).
 std::string gpu_summary(const Result& r) {
@@ -56,11 +51,12 @@ int rank(Severity s) { return s == Severity::error ? 0 : s == Severity::warning 
 std::string finding_box(const Finding& f) {
   return fmt::format(
       "<div class=\"top-finding sev-{0}\" data-severity=\"{0}\"><b>{0}: {1}</b><div>{2}</div>{3}{4}</div>\n",
-      f.severity, escape_html(f.code), escape_html(f.evidence),
+      f.severity, escape_html(f.code), escape_html(with_human_sizes(f.evidence)),
       f.expected.empty() ? "" : "<div><i>expected:</i> " + escape_html(f.expected) + "</div>",
       f.hint.empty() ? "" : "<div><i>fix:</i> " + escape_html(f.hint) + "</div>");
 }
 
+// The most severe findings, one card per code (the list below has every one).
 std::string top_findings(const Result& r) {
   std::vector<const Finding*> sorted;
   sorted.reserve(r.findings.size());
@@ -68,8 +64,10 @@ std::string top_findings(const Result& r) {
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const Finding* a, const Finding* b) { return rank(a->severity) < rank(b->severity); });
   std::string html;
-  for (std::size_t i = 0; i < sorted.size() && i < kTopFindings; ++i)
-    if (sorted[i]->severity != Severity::info) html += finding_box(*sorted[i]);
+  std::set<std::string> shown;
+  for (const auto* f : sorted)
+    if (f->severity != Severity::info && shown.size() < kTopFindings && shown.insert(f->code).second)
+      html += finding_box(*f);
   if (r.findings.size() > kTopFindings)
     html += fmt::format("<p class=\"more\">{} finding{} in all: see Findings below.</p>\n", r.findings.size(),
                         r.findings.size() == 1 ? "" : "s");
@@ -78,15 +76,7 @@ std::string top_findings(const Result& r) {
 
 }  // namespace
 
-std::string outcome(const Result& r) {
-  if (r.status == RunStatus::failed) return "failed";
-  if (r.status == RunStatus::running) return "running";
-  if (has_error_finding(r.findings)) return "errors";
-  if (std::any_of(r.findings.begin(), r.findings.end(),
-                  [](const Finding& f) { return f.severity == Severity::warning; }))
-    return "warnings";
-  return "healthy";
-}
+std::string outcome(const Result& r) { return report_outcome(r).key; }
 
 std::string machine_line(const Result& r) {
   std::vector<std::string> parts{gpu_summary(r)};
@@ -100,12 +90,13 @@ std::string machine_line(const Result& r) {
   return out;
 }
 
-std::string banner_html(const Result& r) {
-  const std::string o = outcome(r);
+std::string banner_html(const Result& r, const std::optional<SavedFindings>& saved) {
+  const auto o = report_outcome(r);
   std::string html = fmt::format(
       "<section class=\"banner outcome-{0}\" data-outcome=\"{0}\">\n<h1>{1}</h1>\n<p "
-      "class=\"machine\">{2}</p>\n",
-      o, headline(o), escape_html(machine_line(r)));
+      "class=\"machine\">{2}</p>\n<p class=\"rules\" data-rules=\"{3}\">{4}</p>\n",
+      o.key, escape_html(o.words), escape_html(machine_line(r)), escape_html(r.rules_version),
+      escape_html(judged_by_line(r, saved)));
   if (!r.failure.empty())
     html += fmt::format("<p class=\"failure\"><b>Failed:</b> {}</p>\n", escape_html(r.failure));
   return html + top_findings(r) + "</section>\n";

@@ -5,18 +5,22 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "analyse/ceilings.hpp"
+#include "analyse/expectations.hpp"
+#include "analyse/expected_figure.hpp"
 #include "analyse/verdicts.hpp"
+#include "core/text.hpp"
 #include "report/html/html_heatmap.hpp"
 #include "report/svg_chart.hpp"
 
 namespace fb {
 namespace {
 
-// The BUSBW_BELOW_CEILING bound (analyse/verdicts.cpp): a large size under this share of the
-// ring's SM ceiling is a finding, so it is what a healthy run is expected to reach.
-constexpr double kExpectedShare = 0.6;
+// Series a reader tells apart on one chart (the palette has 12 colours; past 8 they blur).
+constexpr std::size_t kMaxSeries = 8;
 
 bool is_drawn(const Run& run) {
   return run.kind == RunKind::collective && !run.points.empty() && run.gpus.size() > 1;
@@ -34,7 +38,8 @@ std::string series_name(const Run& run, const std::string& suffix) {
   return fmt::format("{} {}{}", run.collective, run.dtype, suffix.empty() ? "" : " (" + suffix + ")");
 }
 
-// Each distinct ring ceiling of the drawn runs, with its expected share.
+// Each distinct ring ceiling of the drawn runs, drawn and named as a ceiling (the expectations are the
+// series' own marks).
 std::vector<ReferenceLine> ceiling_lines(const Result& r) {
   std::set<long> seen;
   std::vector<ReferenceLine> out;
@@ -43,13 +48,19 @@ std::vector<ReferenceLine> ceiling_lines(const Result& r) {
     if (!is_drawn(run)) continue;
     const double c = ring_sm_ceiling(*r.topology, run.gpus);
     if (!(c > 0) || !seen.insert(std::lround(c)).second) continue;
-    out.push_back({c, fmt::format("SM ceiling {:.0f} GB/s", c), "ceiling"});
-    out.push_back({c * kExpectedShare,
-                   fmt::format("expected >= {:.0f} GB/s ({:.0f}% of ceiling)", c * kExpectedShare,
-                               kExpectedShare * 100),
-                   "expected"});
+    out.push_back({c, fmt::format("ring SM ceiling {:.1f} GB/s", c), "ceiling"});
   }
   return out;
+}
+
+// Each out-of-place point's expectation, as every other view shows it (analyse/expected_figure.hpp).
+void add_expectations(Series& s, const Result& r, const Run& run) {
+  for (const auto& p : run.points) {
+    if (p.in_place) continue;
+    const auto e = collective_expectation(r, run, p);
+    s.expected.push_back(e ? e->value : 0);
+    s.expected_source.push_back(e ? e->source : "");
+  }
 }
 
 void mark_points(Series& s, const std::string& collective, const BusbwChartOptions& o) {
@@ -78,6 +89,7 @@ std::string busbw_chart(const Result& r, const BusbwChartOptions& o) {
     series.push_back(out_of_place(run, series_name(run, o.name)));
     series.back().color = c;
     mark_points(series.back(), run.collective, o);
+    add_expectations(series.back(), r, run);
     gpus = std::max(gpus, run.gpus.size());
   }
   if (series.empty()) return "";
@@ -116,8 +128,12 @@ std::string scaling_chart(const Result& r) {
                     series);
 }
 
+// Up to kMaxSeries configurations on one chart; more are split by the algorithm forced (Ring, Tree,
+// ... and the protocols forced alone), each chart with NCCL's own choice dashed for reference.
 std::string algos_chart(const Result& r) {
-  std::vector<Series> series;
+  std::map<std::string, std::vector<Series>> groups;  // forced algorithm ("" for protocols alone)
+  std::vector<Series> all;
+  std::optional<Series> nccl;
   std::string collective;
   for (const auto& run : r.runs) {
     if (run.kind != RunKind::algos || run.points.empty()) continue;
@@ -126,21 +142,39 @@ std::string algos_chart(const Result& r) {
     for (const auto& [k, v] : run.forced) label += (label.empty() ? "" : " ") + v;
     Series s = out_of_place(run, label.empty() ? "NCCL's choice" : label);
     s.dashed = label.empty();
-    series.push_back(s);
+    s.color = static_cast<int>(all.size());
+    all.push_back(s);
+    if (label.empty()) {
+      nccl = s;
+      continue;
+    }
+    const auto algo = run.forced.find("NCCL_ALGO");
+    groups[algo == run.forced.end() ? "" : algo->second].push_back(s);
   }
-  if (series.empty()) return "";
-  return line_chart({"algos",
-                     fmt::format("{}: forced algorithm/protocol vs NCCL's choice", collective),
-                     "message size",
-                     "busbw (GB/s)",
-                     true,
-                     {},
-                     "GB/s"},
-                    series);
+  if (all.empty()) return "";
+  const auto chart = [&](const std::string& id, const std::string& what, const std::vector<Series>& series) {
+    return line_chart({id,
+                       fmt::format("{}: {} vs NCCL's choice", collective, what),
+                       "message size",
+                       "busbw (GB/s)",
+                       true,
+                       {},
+                       "GB/s"},
+                      series);
+  };
+  if (all.size() <= kMaxSeries) return chart("algos", "forced algorithm/protocol", all);
+  std::string html;
+  for (auto& [algo, series] : groups) {
+    if (nccl) series.insert(series.begin(), *nccl);
+    html +=
+        chart(algo.empty() ? "algos-protocols" : "algos-" + lower(algo),
+              algo.empty() ? "protocols forced alone" : "NCCL_ALGO=" + algo + " with each protocol", series);
+  }
+  return html;
 }
 
 std::string pair_heatmap(const Result& r) {
-  PairMatrix m{"pairs", "Pair bandwidth, copy engine read (GB/s)", "GB/s", {}, {}};
+  PairMatrix m{"pairs", "Pair bandwidth, copy engine read (GB/s)", "GB/s", {}, {}, 0, ""};
   std::set<int> gpus;
   for (const auto& p : r.p2p) {
     if (p.test != P2pTest::ce_read || p.src < 0 || p.dst < 0) continue;
@@ -148,6 +182,15 @@ std::string pair_heatmap(const Result& r) {
     m.values.push_back({p.src, p.dst, p.value});
   }
   m.gpus.assign(gpus.begin(), gpus.end());
+  // The scale's reference: the pair expectation (the one P2P_BELOW_EXPECTED uses), else the best
+  // pair's copy-engine ceiling.
+  if (const auto e = expected_for(gpu_name(r, m.gpus), 0, "pair", 0)) {
+    m.reference = e->value;
+    m.reference_label = "expected";
+  } else if (r.topology) {
+    for (const auto& p : r.topology->pairs) m.reference = std::max(m.reference, pair_ce_ceiling(p).gbps);
+    m.reference_label = "CE ceiling";
+  }
   return heatmap_html(m);
 }
 

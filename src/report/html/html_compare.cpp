@@ -39,19 +39,23 @@ std::string rows_table(const CompareReport& report) {
 std::string verdict_banner(const Result& base, const Result& next, const CompareReport& report,
                            double threshold) {
   const bool bad = report.regression();
-  std::size_t regressions = 0;
-  for (const auto& row : report.rows) regressions += row.verdict == "REGRESSION" ? 1 : 0;
+  const auto regressions = report.regressions().size();
+  std::string named;  // the regressions themselves, up to kNamed of them
+  constexpr std::size_t kNamed = 8;
+  for (std::size_t i = 0; i < regressions && i < kNamed; ++i)
+    named += fmt::format("<li class=\"regression-row\">{}</li>", escape_html(report.regressions()[i]));
+  if (regressions > kNamed) named += fmt::format("<li>and {} more below</li>", regressions - kNamed);
+  if (!named.empty()) named = "<ul class=\"regressions\">" + named + "</ul>\n";
   return fmt::format(
       "<section class=\"banner outcome-{}\" data-outcome=\"{}\">\n<h1>{}</h1>\n<p class=\"machine\">base: "
       "{}</p>\n<p "
-      "class=\"machine\">new: {}</p>\n<p>{} measurements compared; a drop beyond {:.0f}% and both runs' "
-      "noise is a "
-      "regression. {} only in base, {} only in new.</p>\n</section>\n",
+      "class=\"machine\">new: {}</p>\n<p>{}; {} only in base, {} only in new. A drop beyond {:.0f}% and both "
+      "runs' noise is a regression.</p>\n{}</section>\n",
       bad ? "errors" : "healthy", bad ? "regression" : "no-regression",
       bad ? fmt::format("{} regression{}", regressions, regressions == 1 ? "" : "s") : "No regression",
       escape_html(machine_line(base) + " · " + base.started),
-      escape_html(machine_line(next) + " · " + next.started), report.rows.size(), threshold * 100,
-      report.only_in_base, report.only_in_next);
+      escape_html(machine_line(next) + " · " + next.started), escape_html(report.headline()),
+      report.only_in_base, report.only_in_next, threshold * 100, named);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 namespace fb {
 namespace {
 
-constexpr double kLabelW = 58, kTop = 58, kScaleW = 90;
+constexpr double kLabelW = 58, kTop = 58, kScaleW = 110;
 
 // White to blue: the better the pair, the darker its cell.
 std::string cell_fill(double t) {
@@ -37,6 +37,9 @@ Grid dense(const PairMatrix& m) {
   return grid;
 }
 
+// Below the reference by this share the colour is at its lightest.
+constexpr double kScaleBelowReference = 0.8;
+
 std::pair<double, double> value_range(const PairMatrix& m) {
   double lo = 1e300, hi = 0;
   for (const auto& p : m.values)
@@ -45,16 +48,27 @@ std::pair<double, double> value_range(const PairMatrix& m) {
   return {std::min(lo, hi), hi};
 }
 
+// The colour scale's ends: around the reference where there is one, else 0 to the highest value.
+std::pair<double, double> scale_range(const PairMatrix& m) {
+  const auto [lo, hi] = value_range(m);
+  if (!(m.reference > 0)) return {0, hi};
+  const double top = std::max(hi, m.reference);
+  double bottom = std::min(lo, m.reference * kScaleBelowReference);
+  if (bottom >= top) bottom = 0;
+  return {bottom, top};
+}
+
 double cell_size(std::size_t n) {
   return n <= 8 ? 64 : n <= 16 ? 44 : std::max(18.0, 700.0 / static_cast<double>(n));
 }
 
 std::string cell(const PairMatrix& m, const Grid& grid, std::size_t i, std::size_t j, double size,
-                 double hi) {
+                 std::pair<double, double> range) {
   const double v = grid[i][j];
   const double x = kLabelW + size * static_cast<double>(j), y = kTop + size * static_cast<double>(i);
   const bool has = std::isfinite(v);
-  const double t = has && hi > 0 ? v / hi : 0;
+  const auto [bottom, top] = range;
+  const double t = has && top > bottom ? std::clamp((v - bottom) / (top - bottom), 0.0, 1.0) : 0;
   const std::string label = has ? fmt::format("{:.0f}", v) : "-";
   std::string svg = fmt::format(
       "<rect class=\"cell\" data-src=\"{}\" data-dst=\"{}\" data-value=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" "
@@ -70,7 +84,9 @@ std::string cell(const PairMatrix& m, const Grid& grid, std::size_t i, std::size
   return svg;
 }
 
-std::string colour_scale(double x, double lo, double hi, const std::string& unit) {
+std::string colour_scale(const PairMatrix& m, double x, std::pair<double, double> range) {
+  const auto [lo, hi] = range;
+  const std::string& unit = m.unit;
   std::string svg = fmt::format(
       "<defs><linearGradient id=\"heatscale\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\"><stop offset=\"0\" "
       "stop-color=\"{}\"/><stop offset=\"1\" stop-color=\"{}\"/></linearGradient></defs>\n<rect "
@@ -78,16 +94,25 @@ std::string colour_scale(double x, double lo, double hi, const std::string& unit
       "stroke=\"#999\"/>\n",
       cell_fill(0), cell_fill(1), x, kTop);
   svg += fmt::format("<text x=\"{}\" y=\"{}\">{:.0f} {}</text>\n", x + 22, kTop + 10, hi, escape_html(unit));
-  svg += fmt::format("<text x=\"{}\" y=\"{}\">{:.0f}</text>\n", x + 22, kTop + 160, 0.0);
-  if (lo > 0 && lo < hi)
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" fill=\"#555\">min {:.0f}</text>\n", x + 22, kTop + 185, lo);
+  svg += fmt::format("<text x=\"{}\" y=\"{}\">{:.0f}{}</text>\n", x + 22, kTop + 160, lo,
+                     lo > 0 ? " or less" : "");
+  if (m.reference > 0 && hi > lo) {
+    const double y = kTop + 160 * (1 - (m.reference - lo) / (hi - lo));
+    svg += fmt::format(
+        "<line class=\"reference\" x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#111\" "
+        "stroke-width=\"2\"><title>{}</title></line>\n",
+        x - 3, y, x + 19, y, escape_html(m.reference_label));
+    svg +=
+        fmt::format("<text class=\"reference-label\" x=\"{}\" y=\"{}\" fill=\"#555\">{}</text>\n", x - 3,
+                    kTop + 185, escape_html(fmt::format("\u2014 {} {:.0f}", m.reference_label, m.reference)));
+  }
   return svg;
 }
 
 std::string matrix_svg(const PairMatrix& m) {
   const std::size_t n = m.gpus.size();
   const double size = cell_size(n), side = size * static_cast<double>(n);
-  const auto [lo, hi] = value_range(m);
+  const auto range = scale_range(m);
   const double width = kLabelW + side + kScaleW + 20, height = std::max(kTop + side, kTop + 190.0) + 10;
   std::string svg = fmt::format(
       "<svg class=\"chart heatmap\" data-chart=\"{}\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" "
@@ -107,8 +132,8 @@ std::string matrix_svg(const PairMatrix& m) {
   }
   const Grid grid = dense(m);
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j) svg += cell(m, grid, i, j, size, hi);
-  return svg + colour_scale(kLabelW + side + 16, lo, hi, m.unit) + "</svg>\n";
+    for (std::size_t j = 0; j < n; ++j) svg += cell(m, grid, i, j, size, range);
+  return svg + colour_scale(m, kLabelW + side + 16, range) + "</svg>\n";
 }
 
 // Beyond kHeatmapMaxGpus: the spread and the weakest pairs, never a cell per pair.

@@ -23,6 +23,10 @@ struct PairMatrix {
   std::string unit;
   std::vector<int> gpus;          // row/column GPU ids, ascending
   std::vector<PairValue> values;  // measured pairs
+  // What a pair should reach (its expectation, else its ceiling): the colour scale spans from 80% of
+  // it (or the lowest value) to it (or the highest), so that 368 and 394 GB/s read apart. 0: none.
+  double reference = 0;
+  std::string reference_label;  // what the reference is, in a word or two: "expected", "CE ceiling"
 };
 
 std::string heatmap_html(const PairMatrix& m);

@@ -20,15 +20,17 @@ svg.topology line.pcie{stroke:#888;stroke-width:1.5}
 .banner{padding:14px 18px;border-radius:8px;border:2px solid;margin-bottom:12px}
 .outcome-healthy{background:#e8f5e9;border-color:#2e7d32}.outcome-warnings{background:#fff8e1;border-color:#f9a825}
 .outcome-errors,.outcome-failed{background:#fdecea;border-color:#c62828}.outcome-running{background:#e3f2fd;border-color:#1565c0}
-.machine{font-size:1.05em;margin:0 0 8px;overflow-wrap:anywhere}
-.finding,.top-finding{margin:6px 0;padding:6px 10px;border-left:5px solid #2e86c1;background:#fff;overflow-wrap:anywhere}
+.machine{font-size:1.05em;margin:0 0 8px;overflow-wrap:break-word}.rules{color:#444;margin:0 0 8px}
+.finding,.top-finding,.saved-finding{margin:6px 0;padding:6px 10px;border-left:5px solid #2e86c1;background:#fff;
+overflow-wrap:break-word}.saved-finding{opacity:.75}
 .sev-error{border-color:#c0392b}.sev-warning{border-color:#d68910}
 .note{color:#555;font-style:italic}
 table{border-collapse:collapse;margin:8px 0;font-size:.92em}
-td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;overflow-wrap:anywhere}th{background:#f4f4f4}
+td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;overflow-wrap:normal;word-break:normal}
+th{background:#f4f4f4}td.source,td.pair-list{text-align:left;min-width:14em}.nw{white-space:nowrap}
 table.env td{text-align:left}table.env{max-width:100%}
 .wide{max-width:100%;overflow-x:auto}
-code{overflow-wrap:anywhere}
+code{overflow-wrap:break-word}
 .regression{color:#c0392b;font-weight:bold}
 @media print{body{max-width:none;padding:0}section,svg.chart,.finding,.top-finding{break-inside:avoid}
 .banner,td{-webkit-print-color-adjust:exact;print-color-adjust:exact}}

@@ -4,7 +4,11 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 
+#include "analyse/ceilings.hpp"
+#include "analyse/expected_figure.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/units.hpp"
 #include "report/svg_chart.hpp"
@@ -46,8 +50,23 @@ std::string algo_grid_row(const std::vector<const Run*>& runs, std::size_t i) {
                             p0.nccl_algo.empty() ? "?" : escape_html(p0.nccl_algo + "/" + p0.nccl_proto));
 }
 
+// "GPU0-GPU1", or for many pairs their count and the GPUs they join.
+std::string pair_list(const std::vector<const TopoPair*>& pairs) {
+  constexpr std::size_t kNamed = 4;
+  std::vector<std::string> names;
+  std::set<int> gpus;
+  for (const auto* p : pairs) {
+    if (names.size() < kNamed) names.push_back(fmt::format("GPU{}-GPU{}", p->a, p->b));
+    gpus.insert({p->a, p->b});
+  }
+  if (pairs.size() <= kNamed) return unbroken_words(fmt::format("{}", fmt::join(names, ", ")));
+  return fmt::format("{} pairs among GPU {}", pairs.size(), fmt::join(gpus, ", "));
+}
+
 }  // namespace
 
+// Each collective's largest size: busbw, its expectation with the source (the one every view and the
+// findings use: analyse/expected_figure.hpp) and the ring's SM ceiling, shown as a ceiling.
 std::string headline_table(const Result& r) {
   std::string html;
   for (const auto& run : r.runs) {
@@ -55,15 +74,25 @@ std::string headline_table(const Result& r) {
     const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                       [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
     const double ceiling = r.topology ? ring_sm_ceiling(*r.topology, run.gpus) : 0;
-    html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td><td>{}</td></tr>\n",
-                        escape_html(run.collective), run.gpus.size(), format_bytes(p.bytes), p.busbw_gbps,
-                        ceiling > 0 ? fmt::format("{:.1f}", ceiling) : "-",
-                        ceiling > 0 ? fmt::format("{:.0f}%", p.busbw_gbps / ceiling * 100) : "-");
+    const auto e = collective_expectation(r, run, p);
+    html += fmt::format(
+        "<tr data-collective=\"{0}\" data-busbw=\"{3:.1f}\" data-expected=\"{4}\" "
+        "data-floor=\"{5}\"><td>{0}</td>"
+        "<td>{1}</td><td>{2}</td><td>{3:.1f}</td><td>{6}</td><td>{7}</td><td class=\"source\">{8}</td>"
+        "<td>{9}</td><td>{10}</td></tr>\n",
+        escape_html(run.collective), run.gpus.size(), format_bytes(p.bytes), p.busbw_gbps,
+        e ? fmt::format("{:.1f}", e->value) : "", e ? fmt::format("{:.1f}", e->floor()) : "",
+        e ? fmt::format("{:.1f}", e->value) : "-",
+        e ? fmt::format("{:.0f}%", p.busbw_gbps / e->value * 100) : "-",
+        e ? unbroken_words(e->source) : "no expectation for this machine",
+        ceiling > 0 ? fmt::format("{:.1f}", ceiling) : "-",
+        ceiling > 0 ? fmt::format("{:.0f}%", p.busbw_gbps / ceiling * 100) : "-");
   }
   if (html.empty()) return "";
-  return "<table class=\"headline\"><tr><th>collective</th><th>GPUs</th><th>largest size</th><th>busbw "
-         "(GB/s)</th><th>ring SM ceiling (GB/s)</th><th>of ceiling</th></tr>\n" +
-         html + "</table>\n";
+  return "<div class=\"wide\"><table class=\"headline\"><tr><th>collective</th><th>GPUs</th><th>largest "
+         "size</th><th>busbw (GB/s)</th><th>expected (GB/s)</th><th>of expected</th><th>expectation's "
+         "source</th><th>ring SM ceiling (GB/s)</th><th>of ceiling</th></tr>\n" +
+         html + "</table></div>\n";
 }
 
 std::string findings_html(const Result& r) {
@@ -75,26 +104,48 @@ std::string findings_html(const Result& r) {
         "<div class=\"finding sev-{0}\" data-severity=\"{0}\"><b>{0}: "
         "{1}</b><div>{2}</div><div><i>expected:</i> "
         "{3}</div><div><i>fix:</i> {4}</div></div>\n",
-        f.severity, escape_html(f.code), escape_html(f.evidence), escape_html(f.expected),
+        f.severity, escape_html(f.code), escape_html(with_human_sizes(f.evidence)), escape_html(f.expected),
         escape_html(f.hint));
   }
   return html + left_out(r.findings.size());
 }
 
+// Pairs that read alike share one row ("28 pairs: every pair of GPU0-GPU7"); the ceilings are the ones
+// the verdicts use (analyse/ceilings.hpp: xGMI and PCIe from their shares of the wire).
 std::string topology_table(const Result& r) {
   if (!r.topology || r.topology->pairs.empty()) return "";
-  std::string html =
-      "<table class=\"pairs\"><tr><th>pair</th><th>connection</th><th>wire (GB/s)</th><th>SM "
-      "ceiling</th><th>CE "
-      "ceiling</th><th>limited by</th></tr>\n";
-  const auto& pairs = r.topology->pairs;
-  for (std::size_t i = 0; i < pairs.size() && i < kMaxTableRows; ++i) {
-    const auto& p = pairs[i];
-    html += fmt::format(
-        "<tr><td>GPU{}-GPU{}</td><td>{}</td><td>{:.1f}</td><td>{:.1f}</td><td>{:.1f}</td><td>{}</td></tr>\n",
-        p.a, p.b, p.connection, p.wire_gbps, p.sm_ceiling_gbps, p.ce_ceiling_gbps, escape_html(p.limit));
+  std::map<std::string, std::vector<const TopoPair*>> alike;  // the row's cells -> its pairs
+  std::vector<std::string> order;
+  for (const auto& p : r.topology->pairs) {
+    const auto sm = pair_sm_ceiling(p), ce = pair_ce_ceiling(p);
+    const auto cells =
+        fmt::format("<td>{}</td><td>{:.1f}</td><td>{}</td><td>{}</td><td>{}</td>", p.connection, p.wire_gbps,
+                    sm.known() ? fmt::format("{:.1f}", sm.gbps) : "-",
+                    ce.known() ? fmt::format("{:.1f}", ce.gbps) : "-", escape_html(p.limit));
+    auto& pairs = alike[cells];
+    if (pairs.empty()) order.push_back(cells);
+    pairs.push_back(&p);
   }
-  return html + "</table>\n" + left_out(pairs.size());
+  std::string html =
+      "<div class=\"wide\"><table class=\"pairs\"><tr><th>pairs</th><th>connection</th><th>wire "
+      "(GB/s)</th><th>SM ceiling (GB/s)</th><th>CE ceiling (GB/s)</th><th>limited by</th></tr>\n";
+  for (std::size_t i = 0; i < order.size() && i < kMaxTableRows; ++i)
+    html += fmt::format("<tr><td class=\"pair-list\">{}</td>{}</tr>\n", pair_list(alike[order[i]]), order[i]);
+  return html + "</table></div>\n" + left_out(order.size());
+}
+
+std::string saved_findings_html(const SavedFindings& saved) {
+  std::string html = fmt::format(
+      "<p class=\"note\">Written by {} when the file was saved; the findings above are this build's "
+      "(docs/verdicts.md). Kept here for reference.</p>\n",
+      escape_html(rules_words(saved.rules_version)));
+  for (std::size_t i = 0; i < saved.findings.size() && i < kMaxTableRows; ++i) {
+    const auto& f = saved.findings[i];
+    html += fmt::format(
+        "<div class=\"saved-finding sev-{0}\" data-severity=\"{0}\"><b>{0}: {1}</b><div>{2}</div></div>\n",
+        f.severity, escape_html(f.code), escape_html(with_human_sizes(f.evidence)));
+  }
+  return html + left_out(saved.findings.size());
 }
 
 std::string algos_table(const Result& r) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "model/result.hpp"
+#include "report/judgement.hpp"
 
 namespace fb {
 
@@ -13,6 +14,8 @@ inline constexpr std::size_t kMaxTableRows = 200;
 
 std::string headline_table(const Result& r);
 std::string findings_html(const Result& r);
+// The document's own findings of other rules, apart from the current ones.
+std::string saved_findings_html(const SavedFindings& saved);
 std::string topology_table(const Result& r);
 std::string algos_table(const Result& r);
 std::string environment_html(const Result& r);

@@ -125,10 +125,24 @@ std::string pcie_text(const PcieLinkState& p, bool& degraded) {
   return fmt::format("PCIe Gen{} x{}", p.gen, p.width);
 }
 
-std::string gpu_box(const TopoGpu& g, double cx) {
+// The topology's name for the GPU, else the one its run recorded (AMD topologies read from sysfs and
+// rocm-smi carry none), else its PCI device id.
+std::string gpu_name_of(const Result& r, const TopoGpu& g) {
+  if (!g.name.empty()) return g.name;
+  for (const auto& info : r.gpus)
+    if (info.index == g.index && !info.name.empty()) return info.name;
+  return gpu_display_name(g);
+}
+
+std::string gpu_box(const Result& r, const TopoGpu& g, double cx) {
   bool degraded = false;
   const std::string link = pcie_text(g.pcie, degraded);
-  std::string name = g.name.size() > 19 ? g.name.substr(0, 18) + "…" : g.name;
+  const std::string full = gpu_name_of(r, g);
+  // "AMD Instinct MI300X" -> "Instinct MI300X": the vendor is in the hover title; the box is narrow.
+  std::string name = full;
+  for (const std::string vendor : {"AMD ", "NVIDIA "})
+    if (name.rfind(vendor, 0) == 0 && name.size() > vendor.size()) name = name.substr(vendor.size());
+  if (name.size() > 19) name = name.substr(0, 18) + "…";
   return fmt::format(
       "<g class=\"node gpu\" data-gpu=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
       "rx=\"5\"/><text "
@@ -136,7 +150,7 @@ std::string gpu_box(const TopoGpu& g, double cx) {
       "text-anchor=\"middle\">{}</text><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"{}\">{}</text>"
       "<title>GPU{} {} at {}</title></g>\n",
       g.index, cx - kBoxW / 2, kGpuTop, kBoxW, kGpuH, cx, kGpuTop + 16, g.index, cx, kGpuTop + 32,
-      escape_html(name), cx, kGpuTop + 48, degraded ? "#c0392b" : "#333", link, g.index, escape_html(g.name),
+      escape_html(name), cx, kGpuTop + 48, degraded ? "#c0392b" : "#333", link, g.index, escape_html(full),
       escape_html(g.bus_id));
 }
 
@@ -163,7 +177,7 @@ std::string topology_svg(const Result& r) {
       width, height, kMargin);
   svg += fabric_svg(r, order, width) + tree_edges(order, nodes);
   for (std::size_t i = 0; i < order.size(); ++i)
-    svg += gpu_box(*order[i], kMargin + kSlot * (static_cast<double>(i) + 0.5));
+    svg += gpu_box(r, *order[i], kMargin + kSlot * (static_cast<double>(i) + 0.5));
   for (const auto& [key, n] : nodes) svg += box(n.x, level_y(n.level), kNodeH, n.kind, n.line1, n.line2);
   return svg + "</svg>\n";
 }

@@ -1,0 +1,73 @@
+#include "analyse/expected_figure.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analyse/ceilings.hpp"
+#include "analyse/collective_verdicts.hpp"
+#include "analyse/expectations.hpp"
+#include "core/units.hpp"
+
+namespace fb {
+namespace {
+
+// The tolerance BUSBW_BELOW_CEILING allows below the healthy reach (analyse/collective_verdicts.cpp).
+constexpr double kReachTolerance = 0.10;
+// A typical figure may fall this far short before it is a finding (analyse/expectations.cpp).
+constexpr double kTypicalTolerance = 0.10;
+
+double interval(const Point& p) { return std::isfinite(p.time_us.median_ci) ? p.time_us.median_ci : 0.0; }
+
+bool is_largest(const Run& run, const Point& p) {
+  return std::none_of(run.points.begin(), run.points.end(),
+                      [&](const Point& q) { return q.bytes > p.bytes; });
+}
+
+std::optional<PointExpectation> reach_expectation(const Result& r, const Run& run, const Point& p) {
+  if (!r.topology || p.bytes < kCeilingJudgedBytes || !is_largest(run, p) ||
+      !ring_on_fabric(*r.topology, run.gpus))
+    return std::nullopt;
+  const auto c = ring_ceiling(*r.topology, run.gpus);
+  if (!c.known()) return std::nullopt;
+  const double reach = fabric_reach(run.collective, p.bytes);
+  return PointExpectation{
+      reach * c.gbps,
+      fmt::format("what healthy rings reach: {:.0f}% of the ring's SM ceiling {:.1f} GB/s (nccl-tests on 2 x "
+                  "H200, docs/verdicts.md)",
+                  reach * 100, c.gbps),
+      kReachTolerance + interval(p), false};
+}
+
+void consider(Shortfall& worst, std::string figure, double measured, double expected, const std::string& unit,
+              double floor_share) {
+  if (expected <= 0 || measured <= 0) return;
+  const double share = unit == "ns" ? expected / measured : measured / expected;
+  if (worst.share > 0 && share >= worst.share) return;
+  worst = {std::move(figure), measured, expected, unit, share, share < floor_share};
+}
+
+}  // namespace
+
+std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p) {
+  if (run.kind != RunKind::collective || run.gpus.size() < 2) return std::nullopt;
+  const int n = static_cast<int>(run.gpus.size());
+  if (const auto e = expected_for(gpu_name(r, run.gpus), n, run.collective, p.bytes))
+    return PointExpectation{e->value, e->source(), expectation_tolerance(*e, interval(p)), true};
+  return reach_expectation(r, run, p);
+}
+
+Shortfall worst_shortfall(const Result& r) {
+  Shortfall worst;
+  for (const auto& run : r.runs)
+    for (const auto& p : run.points)
+      if (const auto e = collective_expectation(r, run, p))
+        consider(worst, fmt::format("{} {}", run.collective, format_bytes(p.bytes)), p.busbw_gbps, e->value,
+                 "GB/s", 1 - e->tolerance);
+  for (const auto& h : headline_figures(r))
+    if (h.of_one_gpu) consider(worst, h.figure, h.measured, h.expected, h.unit, 1 - kTypicalTolerance);
+  return worst;
+}
+
+}  // namespace fb

@@ -1,0 +1,38 @@
+#pragma once
+// The one expected figure every view shows for a collective point (the chart's marks, the HTML,
+// Markdown and console tables, the banner) and the findings judge it by: the expectation table's
+// entry (analyse/expectations.hpp) where it has one, else, for the largest size of a ring on a GPU
+// fabric, what healthy rings reach of the path ceiling (BUSBW_BELOW_CEILING's reach). A view that
+// shows a ceiling shows it as a ceiling, never as "expected".
+#include <optional>
+#include <string>
+
+#include "model/result.hpp"
+
+namespace fb {
+
+struct PointExpectation {
+  double value = 0;        // busbw, GB/s
+  std::string source;      // where the figure comes from
+  double tolerance = 0;    // relative: below value x (1 - tolerance) the rules report a finding
+  bool from_table = true;  // false: the healthy ring reach of the path ceiling
+  [[nodiscard]] double floor() const { return value * (1 - tolerance); }
+};
+
+// The expectation for `p` of `run` (a collective run of 2 or more GPUs); nullopt where the rules
+// hold the point against nothing.
+std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p);
+
+// The figure furthest below its expectation (collective points and each GPU's own figures), as a
+// share of the expectation; share 0 when nothing has one.
+struct Shortfall {
+  std::string figure;  // "all_reduce 4 GiB", "h2d GPU0"
+  double measured = 0;
+  double expected = 0;
+  std::string unit = "GB/s";
+  double share = 0;  // measured / expected (latency: expected / measured)
+  bool below_floor = false;
+};
+Shortfall worst_shortfall(const Result& r);
+
+}  // namespace fb

@@ -1,0 +1,39 @@
+#pragma once
+// What a report says about a document as a whole, the same on every page: the outcome and its words
+// (from the worst finding and the figure furthest below its expectation), which rules judged it,
+// and the document's own findings where other rules wrote them.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/result.hpp"
+
+namespace fb {
+
+// The findings a document carried when it was read, and the rules that wrote them.
+struct SavedFindings {
+  std::string rules_version;  // "" when the document does not say (written before 1.2)
+  std::vector<Finding> findings;
+};
+
+// The document's own findings when they differ from those the current rules gave `judged` and
+// other (or unrecorded) rules wrote them; nullopt when there is nothing to show apart.
+std::optional<SavedFindings> saved_apart(const SavedFindings& saved, const Result& judged);
+
+// "judged by fabricbench.rules/2026-12-02 when this report was made" and, with saved findings apart,
+// what wrote those.
+std::string judged_by_line(const Result& judged, const std::optional<SavedFindings>& saved);
+
+// The saved findings' rules in words: the version, or that the document did not record it.
+std::string rules_words(const std::string& rules_version);
+
+struct Outcome {
+  std::string key;    // "failed", "running", "errors", "warnings" or "healthy"
+  std::string words;  // the banner's headline
+};
+
+// A figure below its expectation is never "healthy"; the words follow the worst finding and how far
+// the weakest figure is from its expectation (analyse/expected_figure.hpp).
+Outcome report_outcome(const Result& r);
+
+}  // namespace fb
