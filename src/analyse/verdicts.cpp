@@ -16,6 +16,7 @@
 #include "analyse/p2p_expectations.hpp"
 #include "analyse/run_health.hpp"
 #include "analyse/run_scope.hpp"
+#include "analyse/verdict_contract.hpp"
 #include "topo/topology_checks.hpp"
 
 namespace fb {
@@ -110,6 +111,11 @@ std::vector<Finding> check_one_gpu(const Result& r) {
            "two or more GPUs to judge collectives and pairs",
            "to measure an interconnect, run on two or more GPUs of one machine (all of them visible), or "
            "across hosts under mpirun, torchrun or srun (`run` and `algos`)"}};
+}
+
+void judge_result(Result& r) {
+  r.findings = analyse_result(r);
+  r.verdict = verdict_of(r, r.findings);
 }
 
 std::vector<Finding> analyse_result(const Result& r) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "analyse/expectations_file.hpp"
 #include "core/error.hpp"
 #include "engine/doctor.hpp"
 #include "report/doctor_output.hpp"
@@ -12,7 +13,8 @@
 namespace fb {
 
 int doctor_command(const DoctorOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
-  const DoctorRequest request = doctor_request(o);
+  DoctorRequest request = doctor_request(o);
+  if (!o.expectations.empty()) request.expectations = load_expectations_file(o.expectations);
   DoctorConsoleReporter console(std::cout, o.out_dir);
   DoctorFolderReporter folder(o.out_dir);
   const DoctorProgress progress{

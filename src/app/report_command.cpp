@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "analyse/expectations_file.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
@@ -28,8 +29,9 @@ std::string output_format(const ReportOptions& o) {
 int report_command(const ReportOptions& o) {
   check_output_is_not_an_input(o.output, {o.input, o.baseline});
   Result r = load_result_file(o.input);
+  if (!o.expectations.empty()) r.expectations = load_expectations_file(o.expectations);
   // With --analyse the exit code says whether an error was found, whatever the output format.
-  if (o.analyse) r.findings = analyse_result(r);
+  if (o.analyse) judge_result(r);
   const int analysed = o.analyse && has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
   if (o.analyse && o.output.empty() && o.format.empty()) {
     print_findings(std::cout, r.findings);

@@ -14,6 +14,9 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   rep->add_option("--format", o.format, "html | md | csv (default: from the output's extension, else md)")
       ->check(CLI::IsMember({"html", "md", "csv"}));
   rep->add_flag("--analyse", o.analyse, "Recompute the findings from the saved measurements");
+  rep->add_option("--expectations", o.expectations,
+                  "A site's baseline (JSON, docs/verdicts.md): its rows replace the built-in expectations of "
+                  "the GPU models it names, for --analyse and the summary's \"% of expected\"");
   rep->add_option("--baseline", o.baseline,
                   "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
   return rep;

@@ -73,6 +73,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   Result result = make_result_header(command_line, machine.lib.get());
   add_gpus(result, gpus);
   result.topology = probe_topology({});
+  result.expectations = request.expectations;
   result.findings = analyse_result(result);
   progress.begun(result);
 
@@ -134,7 +135,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                          ? "interrupted"
                          : fmt::format("interrupted during the {} stage", result.doctor->stages.back().stage),
                      events);
-  result.findings = analyse_result(result);
+  judge_result(result);
   progress.updated(result);
   return result;
 }

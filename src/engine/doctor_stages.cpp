@@ -5,6 +5,7 @@
 #include <map>
 
 #include "analyse/p2p_analysis.hpp"
+#include "bench/collective_spec.hpp"
 #include "bench/p2p_bench.hpp"
 #include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
@@ -221,6 +222,19 @@ StageOutput measure_algorithms(const DoctorContext& ctx) {
   return out;
 }
 
+// NCCL's logged choice at each size the probe ran, on the collective run's point of that size: what
+// the expectation of what ran reads (analyse/what_ran.hpp).
+void attach_point_choices(const NcclLogSummary& log, Run& run) {
+  const auto op = log.choices.find(std::string(collective(run.collective).nccl_log_name));
+  if (op == log.choices.end()) return;
+  for (auto& p : run.points)
+    if (const auto it = op->second.find(p.bytes); it != op->second.end() && p.nccl_algo.empty()) {
+      p.nccl_algo = it->second.algo;
+      p.nccl_proto = it->second.proto;
+      p.nccl_channels = it->second.channels;
+    }
+}
+
 // The communicator set-up NCCL logged holds for every run of this machine.
 void merge_choices(StageOutput& out, Result& result) {
   for (auto& run : result.runs)
@@ -228,6 +242,9 @@ void merge_choices(StageOutput& out, Result& result) {
       run.nccl_transports.assign(out.log.transports.begin(), out.log.transports.end());
       run.nccl_coll_channels = out.log.coll_channels;
       run.nccl_p2p_channels = out.log.p2p_channels;
+      run.nccl_nvls_channels = out.log.nvls_channels;
+      if (out.log.nvls_channels > 0) run.nccl_nvls_available = true;  // NCCL builds NVLS channels only then
+      attach_point_choices(out.log, run);
     }
 }
 

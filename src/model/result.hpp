@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "core/stats.hpp"
+#include "model/expectation_rows.hpp"
 #include "model/host_facts.hpp"
 #include "model/p2p_tests.hpp"
 #include "model/projection.hpp"
 #include "model/result_enums.hpp"
 #include "model/result_version.hpp"
 #include "model/topology.hpp"
+#include "model/verdict.hpp"
 
 namespace fb {
 
@@ -94,6 +96,10 @@ struct Run {
   std::vector<std::string> nccl_transports;
   int nccl_coll_channels = 0;
   int nccl_p2p_channels = 0;
+  // NVLink SHARP as NCCL's log reported it: whether multicast is available (nullopt: not read)
+  // and its channel count.
+  std::optional<bool> nccl_nvls_available;
+  int nccl_nvls_channels = 0;
   std::vector<Point> points;
 };
 
@@ -168,6 +174,9 @@ struct Result {
   std::vector<StartupPhase> startup;  // run: where the time before the first point went
   std::optional<DoctorInfo> doctor;
   std::optional<Projection> projection;  // project: the tensor-parallel projection
+  // A site's baseline the document was judged against (`--expectations FILE`); absent: built-in rows.
+  std::optional<ExpectationSet> expectations;
+  std::optional<Verdict> verdict;  // the checks' statuses, where the document was judged
 };
 
 // Whether any finding is an error (the commands then exit 1).

@@ -13,6 +13,7 @@
 #include "model/projection_json.hpp"
 #include "model/result_version.hpp"
 #include "model/topology_json.hpp"
+#include "model/verdict_json.hpp"
 
 namespace fb {
 using nlohmann::json;
@@ -107,6 +108,9 @@ void to_json(json& j, const Run& v) {
            {"points", v.points}};
   if (!v.alloc.empty()) j["alloc"] = v.alloc;  // absent when not recorded: old documents stay equal
   if (!v.fill.empty()) j["fill"] = v.fill;     // absent for the default pattern
+  // NVLS as NCCL's log said it (1.2): absent where the log was not read or did not say.
+  if (v.nccl_nvls_available) j["nccl_setup"]["nvls_available"] = *v.nccl_nvls_available;
+  if (v.nccl_nvls_channels > 0) j["nccl_setup"]["nvls_channels"] = v.nccl_nvls_channels;
 }
 // label, alloc, fill, failure and nccl_setup are absent from documents written before runs carried
 // them (fill also for the default pattern).
@@ -129,6 +133,8 @@ void from_json(const json& j, Run& v) {
     n.at("transports").get_to(v.nccl_transports);
     n.at("coll_channels").get_to(v.nccl_coll_channels);
     n.at("p2p_channels").get_to(v.nccl_p2p_channels);
+    if (n.contains("nvls_available")) v.nccl_nvls_available = n.at("nvls_available").get<bool>();
+    v.nccl_nvls_channels = n.value("nvls_channels", 0);
   }
   j.at("points").get_to(v.points);
 }
@@ -142,8 +148,10 @@ void to_json(json& j, const Result& v) {
            {"gpus", v.gpus},       {"topology", v.topology}, {"runs", v.runs},
            {"p2p", v.p2p},         {"findings", v.findings}};
   if (!v.startup.empty()) j["startup"] = v.startup;
-  if (v.doctor) j["doctor"] = *v.doctor;              // the doctor's documents only
-  if (v.projection) j["projection"] = *v.projection;  // project's documents only
+  if (v.doctor) j["doctor"] = *v.doctor;                    // the doctor's documents only
+  if (v.projection) j["projection"] = *v.projection;        // project's documents only
+  if (v.expectations) j["expectations"] = *v.expectations;  // judged against a site's file (1.2)
+  if (v.verdict) j["verdict"] = *v.verdict;                 // judged documents only (1.2)
 }
 void to_json(json& j, const DoctorInfo& v) {
   j = json{{"budget_s", v.budget_s}, {"cuts", v.cuts}, {"stages", v.stages}};
@@ -178,6 +186,9 @@ void from_json(const json& j, Result& v) {
   if (j.contains("doctor") && !j.at("doctor").is_null()) v.doctor = j.at("doctor").get<DoctorInfo>();
   if (j.contains("projection") && !j.at("projection").is_null())
     v.projection = j.at("projection").get<Projection>();
+  if (j.contains("expectations") && !j.at("expectations").is_null())
+    v.expectations = j.at("expectations").get<ExpectationSet>();
+  if (j.contains("verdict") && !j.at("verdict").is_null()) v.verdict = j.at("verdict").get<Verdict>();
 }
 
 Result parse_result(const std::string& text) {

@@ -195,7 +195,7 @@ def main():
     with open(fixture, encoding="utf-8") as f:
         doc = json.load(f)
     check_broken(validator, os.path.relpath(fixture, repo), doc)
-    for accepted in ("fabricbench.result/1.0", "fabricbench.result/1.1"):
+    for accepted in ("fabricbench.result/1.0", "fabricbench.result/1.1", "fabricbench.result/1.2"):
         check_valid(validator, f"{os.path.relpath(fixture, repo)} as {accepted}", dict(doc, schema=accepted))
 
     if failures:

@@ -8,7 +8,7 @@
 #include "model/result.hpp"
 
 inline constexpr const char* kEveryFieldJson = R"({
-  "schema": "fabricbench.result/1.1",
+  "schema": "fabricbench.result/1.2",
   "tool": {"version": "9.8.7", "git": "f00dcafe"},
   "command": ["fabricbench", "doctor", "--quick"],
   "started": "2026-01-02T03:04:05Z",
@@ -69,7 +69,8 @@ inline constexpr const char* kEveryFieldJson = R"({
     {"kind": "scale", "label": "worst", "collective": "reduce", "dtype": "bfloat16", "op": "max", "root": 1,
      "gpus": [2, 0], "launcher": "threads", "graph_launches": 7, "alloc": "runtime", "fill": "zeros",
      "forced": {"NCCL_ALGO": "Tree"}, "failure": "out of memory",
-     "nccl_setup": {"transports": ["P2P/CUMEM", "SHM"], "coll_channels": 24, "p2p_channels": 32},
+     "nccl_setup": {"transports": ["P2P/CUMEM", "SHM"], "coll_channels": 24, "p2p_channels": 32,
+                    "nvls_available": false, "nvls_channels": 4},
      "points": [
        {"bytes": 2048, "count": 1024, "in_place": true,
         "time_us": {"min": 1.5, "median": 2.5, "mean": 3.5, "p99": 4.5, "max": 5.5, "median_ci": 0.125, "n": 9},
@@ -96,7 +97,18 @@ inline constexpr const char* kEveryFieldJson = R"({
     {"code": "RESULT_NOISY", "severity": "warning", "evidence": "+-9%", "expected": "+-5%", "hint": "idle"}],
   "doctor": {"budget_s": 45.5, "cuts": [{"stage": "algorithms", "what": "1 GiB points", "why": "slow"}],
              "stages": [{"stage": "collectives", "estimate_s": -1.0, "took_s": 3.5},
-                        {"stage": "algorithms", "estimate_s": 12.25, "took_s": 14.75}]}
+                        {"stage": "algorithms", "estimate_s": 12.25, "took_s": 14.75}]},
+  "expectations": {"file": "site.json", "rows": [
+    {"gpu": "H200", "gpus": 8, "hosts": 2, "figure": "all_reduce", "min_bytes": 1024, "max_bytes": 4096,
+     "algo": "NVLS", "value": 380.5, "kind": "acceptance", "tolerance": 0.25, "single_report": true,
+     "source": "site", "date": "2026-11-20"},
+    {"gpu": "MI300X", "gpus": 0, "hosts": 0, "figure": "host", "min_bytes": 0, "max_bytes": null, "algo": "",
+     "value": 50.0, "kind": "typical", "source": "s2", "date": "2026-11-21"}]},
+  "verdict": {"status": "CRITICAL", "action": "drain", "expectations": "site.json",
+              "checks": [{"check": "topology", "status": "CRITICAL", "action": "drain", "codes": ["TOPO_NO_P2P"],
+                          "evidence": "GPU5 - GPU7"},
+                         {"check": "host", "status": "UNKNOWN", "action": "none", "codes": [],
+                          "evidence": "not read"}]}
 })";
 
 inline fb::Topology every_field_topology() {
@@ -182,6 +194,8 @@ inline fb::Run every_field_scale_run() {
   run.nccl_transports = {"P2P/CUMEM", "SHM"};
   run.nccl_coll_channels = 24;
   run.nccl_p2p_channels = 32;
+  run.nccl_nvls_available = false;
+  run.nccl_nvls_channels = 4;
   fb::Point checked;
   checked.bytes = 2048;
   checked.count = 1024;
@@ -236,5 +250,18 @@ inline fb::Result every_field_result() {
   r.doctor = fb::DoctorInfo{45.5,
                             {{"algorithms", "1 GiB points", "slow"}},
                             {{"collectives", -1, 3.5}, {"algorithms", 12.25, 14.75}}};
+  fb::ExpectationRow site{
+      "H200", 8,    2,      "all_reduce", 1024, 4096, "NVLS", 380.5, fb::ExpectationKind::acceptance,
+      0.25,   true, "site", "2026-11-20"};
+  fb::ExpectationRow any_size{
+      "MI300X", 0,     0,    "host",      0, fb::kAnyBytes, "", 50.0, fb::ExpectationKind::typical,
+      -1,       false, "s2", "2026-11-21"};
+  r.expectations = fb::ExpectationSet{"site.json", {site, any_size}};
+  r.verdict = fb::Verdict{
+      fb::CheckStatus::critical,
+      fb::CheckAction::drain,
+      "site.json",
+      {{"topology", fb::CheckStatus::critical, fb::CheckAction::drain, {"TOPO_NO_P2P"}, "GPU5 - GPU7"},
+       {"host", fb::CheckStatus::unknown, fb::CheckAction::none, {}, "not read"}}};
   return r;
 }

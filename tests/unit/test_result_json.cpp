@@ -25,7 +25,7 @@ TEST(ResultJson, RoundTripKeepsEveryField) {
 
 TEST(ResultJson, DocumentShape) {
   const auto j = nlohmann::json(sample_result());
-  EXPECT_EQ(j.at("schema"), "fabricbench.result/1.1");
+  EXPECT_EQ(j.at("schema"), "fabricbench.result/1.2");
   const auto& p = j.at("runs").at(0).at("points").at(0);
   EXPECT_EQ(p.at("bytes"), 1048576);
   EXPECT_DOUBLE_EQ(p.at("time_us").at("median").get<double>(), 25.7);
@@ -50,7 +50,7 @@ TEST(ResultJson, MalformedInputIsAUsageError) {
 // (a) Every field of a hand-written document arrives in its C++ field.
 TEST(ResultJsonText, ParsesHeaderFields) {
   const auto r = fb::parse_result(kEveryFieldJson);
-  EXPECT_EQ(r.schema, "fabricbench.result/1.1");
+  EXPECT_EQ(r.schema, "fabricbench.result/1.2");
   EXPECT_EQ(r.tool.version, "9.8.7");
   EXPECT_EQ(r.tool.git, "f00dcafe");
   EXPECT_EQ(r.command, (std::vector<std::string>{"fabricbench", "doctor", "--quick"}));
@@ -234,6 +234,33 @@ TEST(ResultJsonText, ParsesP2pAndFindings) {
   EXPECT_EQ(r.doctor->stages[1].stage, "algorithms");
   EXPECT_DOUBLE_EQ(r.doctor->stages[1].estimate_s, 12.25);
   EXPECT_DOUBLE_EQ(r.doctor->stages[1].took_s, 14.75);
+}
+
+TEST(ResultJsonText, ParsesVerdictExpectationsAndNvls) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  EXPECT_EQ(r.runs[0].nccl_nvls_available, std::optional<bool>(false));
+  EXPECT_EQ(r.runs[0].nccl_nvls_channels, 4);
+  EXPECT_FALSE(r.runs[1].nccl_nvls_available.has_value());
+  ASSERT_TRUE(r.expectations.has_value());
+  EXPECT_EQ(r.expectations->file, "site.json");
+  ASSERT_EQ(r.expectations->rows.size(), 2u);
+  const auto& e = r.expectations->rows[0];
+  EXPECT_EQ(e.gpu, "H200");
+  EXPECT_EQ(e.hosts, 2);
+  EXPECT_EQ(e.max_bytes, 4096u);
+  EXPECT_EQ(e.algo, "NVLS");
+  EXPECT_DOUBLE_EQ(e.value, 380.5);
+  EXPECT_EQ(e.kind, fb::ExpectationKind::acceptance);
+  EXPECT_DOUBLE_EQ(e.tolerance, 0.25);
+  EXPECT_TRUE(e.single_report);
+  EXPECT_EQ(r.expectations->rows[1].max_bytes, fb::kAnyBytes);
+  EXPECT_DOUBLE_EQ(r.expectations->rows[1].tolerance, -1);
+  ASSERT_TRUE(r.verdict.has_value());
+  EXPECT_EQ(r.verdict->status, fb::CheckStatus::critical);
+  EXPECT_EQ(r.verdict->action, fb::CheckAction::drain);
+  ASSERT_EQ(r.verdict->checks.size(), 2u);
+  EXPECT_EQ(r.verdict->checks[0].codes, std::vector<std::string>{"TOPO_NO_P2P"});
+  EXPECT_EQ(r.verdict->checks[1].status, fb::CheckStatus::unknown);
 }
 
 // (b) A result built in C++ serialises to exactly the hand-written document.
