@@ -37,10 +37,11 @@ void judge_point(const Result& r, const Run& run, const Point& p, RunJudgement& 
     j.any = true;  // said by the label, not "no expectation"
     return;
   }
-  const auto e = expected_for(r, collective_query(r, run, p, w));
+  const auto q = collective_query(r, run, p, w);
+  const auto e = expected_for(r, q);
   if (!e) return;
   j.any = true;
-  if (!w.nvls_off.empty() && w.how.starts_with("NVLS off")) {
+  if (!w.nvls_off.empty() && canonical_algo(w.algo) != "NVLS" && has_row_for_algo(r, q, "NVLS")) {
     j.nvls_off = w.nvls_off;
     j.ring_row = e;
   }

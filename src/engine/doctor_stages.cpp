@@ -225,7 +225,9 @@ StageOutput measure_algorithms(const DoctorContext& ctx) {
 // NCCL's logged choice at each size the probe ran, on the collective run's point of that size: what
 // the expectation of what ran reads (analyse/what_ran.hpp).
 void attach_point_choices(const NcclLogSummary& log, Run& run) {
-  const auto op = log.choices.find(std::string(collective(run.collective).nccl_log_name));
+  const auto* spec = find_collective(run.collective);
+  if (spec == nullptr) return;
+  const auto op = log.choices.find(std::string(spec->nccl_log_name));
   if (op == log.choices.end()) return;
   for (auto& p : run.points)
     if (const auto it = op->second.find(p.bytes); it != op->second.end() && p.nccl_algo.empty()) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "analyse/expectations.hpp"
 #include "analyse/expectations_file.hpp"
 #include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
