@@ -12,6 +12,7 @@
 #include "report/documents.hpp"
 #include "report/json_reporter.hpp"
 #include "report/topology_console.hpp"
+#include "report/verdict_console.hpp"
 
 namespace fb {
 namespace {
@@ -21,7 +22,7 @@ std::string output_format(const ReportOptions& o) {
   if (!o.format.empty()) return o.format;
   const auto dot = o.output.rfind('.');
   const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
-  return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
+  return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : ext == "json" ? "json" : "md";
 }
 
 }  // namespace
@@ -35,14 +36,16 @@ int report_command(const ReportOptions& o) {
   const int analysed = o.analyse && has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
   if (o.analyse && o.output.empty() && o.format.empty()) {
     print_findings(std::cout, r.findings);
+    print_verdict(std::cout, *r.verdict);
     flush_stdout();
     return analysed;
   }
   const std::string format = output_format(o);
   const Result baseline = o.baseline.empty() ? Result{} : load_result_file(o.baseline);
-  const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline)
-                           : format == "csv" ? points_csv(r)
-                                             : markdown_summary(r);
+  const std::string text = format == "html"   ? html_report(r, o.baseline.empty() ? nullptr : &baseline)
+                           : format == "csv"  ? points_csv(r)
+                           : format == "json" ? nlohmann::json(r).dump(2) + "\n"
+                                              : markdown_summary(r);
   if (o.output.empty()) {
     std::cout << text;
     flush_stdout();

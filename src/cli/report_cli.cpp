@@ -8,11 +8,15 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   fabricbench report result.json -o report.html     # one self-contained page, charts inline
   fabricbench report result.json -o summary.md
   fabricbench report --analyse result.json          # recompute the verdicts from the saved data
+  fabricbench report --analyse result.json -o judged.json   # ... and write the verdict contract
   fabricbench report new.json --baseline vendor.json -o report.html   # the baseline drawn dashed)");
   rep->add_option("result", o.input, "A result document (JSON) written by any command")->required();
   rep->add_option("-o,--output", o.output, "Write here (default: standard output)");
-  rep->add_option("--format", o.format, "html | md | csv (default: from the output's extension, else md)")
-      ->check(CLI::IsMember({"html", "md", "csv"}));
+  rep->add_option(
+         "--format", o.format,
+         "html | md | csv | json (json: the document itself, with --analyse its findings and verdict; "
+         "default: from the output's extension, else md)")
+      ->check(CLI::IsMember({"html", "md", "csv", "json"}));
   rep->add_flag("--analyse", o.analyse, "Recompute the findings from the saved measurements");
   rep->add_option("--expectations", o.expectations,
                   "A site's baseline (JSON, docs/verdicts.md): its rows replace the built-in expectations of "
