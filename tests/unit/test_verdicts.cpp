@@ -70,7 +70,8 @@ bool has(const std::vector<fb::Finding>& f, const std::string& code) {
 // only where NVLS is off, which is said.
 TEST(Verdicts, HealthyNvswitchAndMi300xAreSilent) {
   EXPECT_EQ(codes(fb::analyse_result(healthy("nvswitch8", 478))), std::vector<std::string>{});
-  EXPECT_EQ(codes(fb::analyse_result(healthy("nvswitch8", 360))), std::vector<std::string>{"BUSBW_BELOW_EXPECTED"});
+  EXPECT_EQ(codes(fb::analyse_result(healthy("nvswitch8", 360))),
+            std::vector<std::string>{"BUSBW_BELOW_EXPECTED"});
   auto ring = healthy("nvswitch8", 360);
   ring.env["NCCL_NVLS_ENABLE"] = "0";
   const auto f = fb::analyse_result(ring);
