@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <utility>
+
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
 #include "analyse/expectations.hpp"
@@ -31,7 +33,7 @@ void judge_point(const Result& r, const Run& run, const Point& p, RunJudgement& 
   if (auto nic = above_nic_sum(r, run, p, w)) {
     if (j.above_nic == nullptr || p.busbw_gbps > j.above_nic->busbw_gbps) {
       j.above_nic = &p;
-      j.nic = nic;
+      j.nic = std::move(nic);
       j.nic_w = w;
     }
     j.any = true;  // said by the label, not "no expectation"

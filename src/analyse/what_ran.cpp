@@ -13,7 +13,7 @@ std::string env_value(const Result& r, const std::string& name) {
 // One algorithm forced by NCCL_ALGO (the run's own setting first); "" for a list or an exclusion.
 std::string forced_algo(const Result& r, const Run& run) {
   const auto it = run.forced.find("NCCL_ALGO");
-  const std::string value = it != run.forced.end() ? it->second : env_value(r, "NCCL_ALGO");
+  std::string value = it != run.forced.end() ? it->second : env_value(r, "NCCL_ALGO");
   if (value.empty() || value.find_first_of(",^") != std::string::npos) return "";
   return value;
 }
@@ -68,7 +68,7 @@ std::optional<Expected> above_nic_sum(const Result& r, const Run& run, const Poi
   auto q = collective_query(r, run, p, w);
   if (q.hosts < 2 || canonical_algo(w.algo) != "NVLSTREE") return std::nullopt;
   q.algo = "RING";
-  const auto nic = expected_for(r, q);
+  auto nic = expected_for(r, q);
   if (!nic || p.busbw_gbps <= nic->value) return std::nullopt;
   return nic;
 }
