@@ -63,7 +63,10 @@ constexpr std::string_view kNic =
     "NCCL_ALGO=RING on two nodes): 8 ports x 48 GB/s, the 8 x 400G rail of an HGX node (read 2026-12-02)";
 constexpr std::string_view kAmdLine =
     "AMD's rccl-tests node check (all_reduce_perf -b 8 -e 8G -f 2 -g 8 fails below 304 GB/s at 8589934592 B; "
-    "script (c) AMD 2025, public code index; repository not identified) (read 2026-12-02)";
+    "script (c) AMD 2025, undated, public code index; repository not identified) (read 2026-12-02)";
+constexpr std::string_view kAmdLine325 =
+    "AMD's MI300X rccl-tests node check (304 GB/s at 8589934592 B, -g 8), applied to MI325X as fabricbench "
+    "issue 32 does (the same xGMI, docs/model.md); the script itself names MI300X (read 2026-12-02)";
 constexpr std::string_view kAmdLine355 =
     "fabricbench issue 32, quoting AMD's acceptance line for MI350X/MI355X (>= 350 GB/s at 8 GiB, -g 8); no "
     "public document found (2026-12-02)";
@@ -113,8 +116,8 @@ constexpr std::array kPublished{
     Row{"A100", 8, 1, "all_reduce", kGi, kAny, "", 228, A, kAzureA100, kRead},
     Row{"A100", 0, 1, "pair", 0, 0, "", 235, A, kAzureA100, kRead},
     Row{"A100", 0, 1, "host", 0, 0, "", 21, A, kAzureA100, kRead},
-    Row{"MI300X", 8, 1, "all_reduce", 8 * kGi, 8 * kGi, "", 304, A, kAmdLine, "2025-01-01"},
-    Row{"MI325X", 8, 1, "all_reduce", 8 * kGi, 8 * kGi, "", 304, A, kAmdLine, "2025-01-01"},
+    Row{"MI300X", 8, 1, "all_reduce", 8 * kGi, 8 * kGi, "", 304, A, kAmdLine, "2026-12-02"},
+    Row{"MI325X", 8, 1, "all_reduce", 8 * kGi, 8 * kGi, "", 304, A, kAmdLine325, "2026-12-02", true},
     Row{"MI350X", 8, 1, "all_reduce", 8 * kGi, 8 * kGi, "", 350, A, kAmdLine355, "2026-12-02", true},
     Row{"MI355X", 8, 1, "all_reduce", 8 * kGi, 8 * kGi, "", 350, A, kAmdLine355, "2026-12-02", true},
     Row{"MI300X", 8, 1, "all_reduce", kGi, 8 * kGi - 1, "", 314.7, T, kAmdBlog, "2025-03-02"},
