@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "engine/doctor.hpp"
 #include "report/doctor_output.hpp"
+#include "report/verdict_console.hpp"
 
 namespace fb {
 
@@ -33,6 +34,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   };
   const Result result = run_doctor(request, command_line, progress, events);
   console.end(result);
+  if (result.verdict) print_verdict(std::cout, *result.verdict);  // the contract's one line and its checks
   if (result.status == RunStatus::failed) return static_cast<int>(ExitCode::run_failed);  // interrupted
   return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;
 }
