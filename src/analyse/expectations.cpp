@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "analyse/ceilings.hpp"
 #include "analyse/gpu_model.hpp"
@@ -47,11 +48,11 @@ std::string Expected::source() const {
 std::vector<ExpectationRow> expectation_rows(const Result& r) {
   const auto builtin = builtin_expectations();
   if (!r.expectations) return {builtin.begin(), builtin.end()};
-  std::set<std::string> site_models;
-  for (const auto& e : r.expectations->rows) site_models.insert(e.gpu);
+  std::set<std::pair<std::string, std::string>> site_figures;  // (model, figure) the site measured
+  for (const auto& e : r.expectations->rows) site_figures.emplace(e.gpu, e.figure);
   std::vector<ExpectationRow> rows = r.expectations->rows;
   for (const auto& e : builtin)
-    if (!site_models.contains(e.gpu)) rows.push_back(e);
+    if (!site_figures.contains({e.gpu, e.figure})) rows.push_back(e);
   return rows;
 }
 

@@ -38,8 +38,8 @@ struct Expected {
   [[nodiscard]] std::string source() const;  // "source, date[, a pass line][, a single public report]"
 };
 
-// The rows that judge `r`: a site's rows (r.expectations) replace the built-in rows of the GPU
-// models they name.
+// The rows that judge `r`: a site's rows (r.expectations) replace the built-in rows of each GPU
+// model and figure they name (all its GPU counts, hosts, sizes and algorithms).
 std::vector<ExpectationRow> expectation_rows(const Result& r);
 
 // The first row for the query; nullopt when none holds (never a neighbouring model's or algorithm's).

@@ -123,7 +123,7 @@ std::vector<ExpectationRow> baseline_rows(const Result& r, const std::string& fi
     e.figure = run.collective;
     e.min_bytes = p.bytes;
     e.algo = w.how.starts_with("assumed") || w.how.starts_with("NVLS off") ? "" : w.algo;
-    e.value = p.busbw_gbps;
+    e.value = std::round(p.busbw_gbps * 10) / 10;  // GB/s to 0.1: what a person edits
     e.source = fmt::format("site baseline: {} ({}, {})", file, r.host.hostname, r.started);
     e.date = r.started.substr(0, 10);
     rows.push_back(std::move(e));

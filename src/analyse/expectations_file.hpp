@@ -1,7 +1,7 @@
 #pragma once
 // A site's own expectations (`--expectations FILE`, docs/verdicts.md "A site's baseline"): a JSON
 // document {"schema": "fabricbench.expectations/1", "rows": [...]} whose rows replace the built-in
-// rows of the GPU models they name. A file that is missing, not JSON or holds a row the table
+// rows of each GPU model and figure they name. A file that is missing, not JSON or holds a row the table
 // cannot use is a usage error (exit 2) in one line naming the file, the row and what is wrong.
 #include <string>
 

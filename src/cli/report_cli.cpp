@@ -20,7 +20,7 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   rep->add_flag("--analyse", o.analyse, "Recompute the findings from the saved measurements");
   rep->add_option("--expectations", o.expectations,
                   "A site's baseline (JSON, docs/verdicts.md): its rows replace the built-in expectations of "
-                  "the GPU models it names, for --analyse and the summary's \"% of expected\"");
+                  "each GPU model and figure it names, for --analyse and the summary's \"% of expected\"");
   rep->add_option("--baseline", o.baseline,
                   "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
   return rep;

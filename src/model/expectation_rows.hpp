@@ -36,8 +36,8 @@ struct ExpectationRow {
   std::string date;
 };
 
-// A site's baseline (`--expectations FILE`): its rows replace the built-in rows of the GPU models
-// they name.
+// A site's baseline (`--expectations FILE`): its rows replace the built-in rows of each GPU model
+// and figure they name.
 struct ExpectationSet {
   std::string file;
   std::vector<ExpectationRow> rows;

@@ -105,7 +105,7 @@ TEST(VerdictContract, RoundTripsThroughTheDocument) {
 }
 
 // The built-in NVLS row (478, 10%) warns at 372; the site's measured baseline (380, 5%) passes it:
-// its rows replace the built-in rows of the models it names.
+// its rows replace the built-in rows of each model and figure it names.
 TEST(SiteBaseline, ChangesTheVerdictAsDocumented) {
   auto builtin = eight_h200(372);
   fb::judge_result(builtin);
@@ -126,8 +126,11 @@ TEST(SiteBaseline, ChangesTheVerdictAsDocumented) {
   ASSERT_NE(it, f.end());
   EXPECT_NE(it->evidence.find("of the expected 380.0 GB/s (site baseline: hgx-h200 class"), std::string::npos)
       << it->evidence;
-  // The built-in H200 rows are replaced whole: the 2-GPU rows no longer hold.
+  // The built-in H200 all_reduce rows are replaced whole: the 2-GPU rows no longer hold; other
+  // figures of the model (its pairs) and other models keep their built-in rows.
   EXPECT_FALSE(fb::expected_for(below, {"NVIDIA H200", 2, 1, "all_reduce", kGi, ""}));
+  EXPECT_TRUE(fb::expected_for(below, {"NVIDIA H200", 2, 1, "all_gather", kGi, ""}));
+  EXPECT_DOUBLE_EQ(fb::expected_for(below, {"NVIDIA H200", 0, 1, "pair", 0, ""})->value, 394);
   EXPECT_TRUE(fb::expected_for(below, {"NVIDIA H100 80GB HBM3", 8, 1, "all_reduce", kGi, "RING"}));
 }
 
