@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Behaviour unchanged: two builds of fabricbench on the same GPUs in the same call, alternated
 # rounds of `run all_reduce -b 1M -e 1G` and of `doctor --quick`, each figure's median over the
-# rounds of each build and their difference. Prints the two tables last; exit 1 past --tolerance.
-#   scripts/compare-builds.sh BASE_BIN NEW_BIN [ROUNDS] [TOLERANCE_PERCENT]
+# rounds of each build and their difference. With CONTROL=1 the base build runs a second time in
+# every round (a copy of it, as a third side): the base-against-itself column is the noise of the
+# same code in the same call, against which a difference of the new build is read. Prints the two
+# tables last; exit 1 past --tolerance (on the new build's difference only).
+#   [CONTROL=1] scripts/compare-builds.sh BASE_BIN NEW_BIN [ROUNDS] [TOLERANCE_PERCENT]
 #     ROUNDS     default 3;  TOLERANCE_PERCENT default 1 (on figures from 16 MiB up, and the doctor's)
 set -u
 cd "$(dirname "$0")/.."
@@ -13,9 +16,11 @@ tolerance=${4:-1}
 out=${OUT:-compare-builds-out}
 mkdir -p "$out"
 for b in "$base" "$new"; do [[ -x $b ]] || { echo "error: no executable $b"; exit 2; }; done
+sides="base new"
+[[ ${CONTROL:-0} == 1 ]] && sides="base new control"
 status=0
 for k in $(seq 1 "$rounds"); do
-  for side in base new; do
+  for side in $sides; do
     bin=$base
     [[ $side == new ]] && bin=$new
     echo "== round $k: $side run all_reduce -b 1M -e 1G"
@@ -24,9 +29,9 @@ for k in $(seq 1 "$rounds"); do
     "$bin" doctor --quick --out "$out/doctor_${side}_$k" > "$out/doctor_${side}_$k.txt" 2>&1 || status=1
   done
 done
-python3 - "$out" "$rounds" "$tolerance" <<'PY' || status=1
+python3 - "$out" "$rounds" "$tolerance" "$sides" <<'PY' || status=1
 import json, statistics, sys
-out, rounds, tol = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+out, rounds, tol, sides = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4].split()
 
 def run_figures(path):  # bytes -> algbw (GB/s): on one GPU busbw is 0 by nccl-tests' formula
     doc = json.load(open(path))
@@ -41,18 +46,20 @@ def doctor_figures(path):  # each p2p figure, and each verified collective point
     return figs
 
 def table(title, load, pattern, gate):
-    sides = {s: [load(pattern.format(s=s, k=k)) for k in range(1, rounds + 1)] for s in ("base", "new")}
-    keys = sorted(set().union(*sides["base"]), key=lambda k: (k[0], k[1] if isinstance(k[1], int) else 0, str(k[1])))
+    got = {s: [load(pattern.format(s=s, k=k)) for k in range(1, rounds + 1)] for s in sides}
+    keys = sorted(set().union(*got["base"]), key=lambda k: (k[0], k[1] if isinstance(k[1], int) else 0, str(k[1])))
+    control = "control" in got
     print(f"\n{title} (medians of {rounds} alternated rounds each)")
-    print(f"{'figure':<34} {'base':>10} {'new':>10} {'diff':>8}")
+    print(f"{'figure':<34} {'base':>10} {'new':>10} {'diff':>8}" + (f" {'base vs itself':>15}" if control else ""))
     bad = 0
     for key in keys:
-        med = {s: statistics.median(f[key] for f in sides[s] if key in f) for s in sides}
-        diff = (med["new"] - med["base"]) / med["base"] * 100 if med["base"] else 0.0
-        gated = gate(key)
-        flag = "" if not gated or abs(diff) <= tol else "  OVER"
+        med = {s: statistics.median(f[key] for f in got[s] if key in f) for s in got}
+        pct = lambda s: (med[s] - med["base"]) / med["base"] * 100 if med["base"] else 0.0
+        diff = pct("new")
+        flag = "" if not gate(key) or abs(diff) <= tol else "  OVER"
         bad += flag != ""
-        print(f"{str(key):<34} {med['base']:>10.2f} {med['new']:>10.2f} {diff:>+7.2f}%{flag}")
+        line = f"{str(key):<34} {med['base']:>10.2f} {med['new']:>10.2f} {diff:>+7.2f}%"
+        print(line + (f" {pct('control'):>+14.2f}%" if control else "") + flag)
     return bad
 
 bad = table("run all_reduce -b 1M -e 1G: algbw GB/s", run_figures, out + "/run_{s}_{k}.json",

@@ -4,6 +4,7 @@
 // NCCL_TUNER_CONFIG_FILE: colltype,minbytes,maxbytes,algorithm,protocol,channels,nNodes,nRanks,
 // numPipeOps,regBuff).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,9 @@ struct AlgosTable {
   std::string op;
   int nranks = 0;
   std::vector<AlgoConfig> configs;
-  std::vector<std::string> transports;  // NCCL's set-up from its log
-  int coll_channels = 0;
-  int p2p_channels = 0;
+  std::vector<std::string> transports;  // NCCL's set-up from its log; empty: not in it
+  std::optional<int> coll_channels;     // nullopt: not in NCCL's log
+  std::optional<int> p2p_channels;
 };
 
 struct SizeWinner {

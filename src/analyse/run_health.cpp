@@ -22,6 +22,16 @@ constexpr double kJitterLarge = 2.0;
 constexpr double kJitterSmall = 3.0;
 constexpr std::uint64_t kJitterLargeBytes = 16ULL << 20;
 
+// The tail: single operations (points' `iterations`) against their p50. An operation of 100 us or
+// more moves data, and a healthy H200 kept p99 within 1.06x of p50 from there (8 B - 1 GiB on one
+// H200: docs/verdicts.md); a shorter one is mostly launch, where a scheduling hiccup of the CPU is a
+// multiple of it (p99 up to 3.4x p50 on the same GPU), so there it is info. Judged from 20
+// operations: with fewer, the p99 is the max of a handful (RESULT_JITTER reads those).
+constexpr double kTailLarge = 1.5;
+constexpr double kTailSmall = 5.0;
+constexpr double kTailDataBoundUs = 100;
+constexpr int kTailFewest = 20;
+
 std::string run_name(const Run& run) {
   return run.label.empty() ? run.collective : fmt::format("{} ({})", run.collective, run.label);
 }
@@ -43,6 +53,34 @@ void check_lost_gpus(const Result& r, std::vector<Finding>& out) {
                    r.topology ? "the topology or the document's GPU list" : "the document's GPU list"),
        "every GPU the run started with present to the end",
        fmt::format("check {} for that GPU", vendor_tools(result_vendor(r)).lost_gpu)});
+}
+
+// RESULT_TAIL: single operations whose p99 stands far from their median (a straggling GPU, a
+// noisy neighbour or a stalling host: batches' medians average them away).
+void check_tail(const Run& run, const VendorTools& tools, std::vector<Finding>& out) {
+  std::vector<std::string> large_sizes;
+  std::vector<std::string> small_sizes;
+  for (const auto& p : run.points) {
+    if (!p.iterations || p.iterations->p50_us <= 0 || p.iterations->n < kTailFewest) continue;
+    const auto& it = *p.iterations;
+    const bool large = it.p50_us >= kTailDataBoundUs;
+    if (it.p99_us < (large ? kTailLarge : kTailSmall) * it.p50_us) continue;
+    (large ? large_sizes : small_sizes)
+        .push_back(fmt::format("{} B: p99 {:.1f} us = {:.2f}x p50 {:.1f} us, max {:.1f} us ({} operations)",
+                               p.bytes, it.p99_us, it.p99_us / it.p50_us, it.p50_us, it.max_us, it.n));
+  }
+  for (const bool large : {true, false}) {
+    const auto& list = large ? large_sizes : small_sizes;
+    if (list.empty()) continue;
+    out.push_back(
+        {"RESULT_TAIL", large ? Severity::warning : Severity::info,
+         fmt::format("{}: single operations {}", run_name(run), fmt::join(list, "; ")),
+         fmt::format("p99 of single operations within {:.1f}x their p50", large ? kTailLarge : kTailSmall),
+         fmt::format("one operation in a hundred is slow: a straggling GPU (its clocks: {}), another "
+                     "job on the GPUs or the NICs ({}), or the launching CPUs stalling; the points' "
+                     "`iterations.samples_us` show when",
+                     tools.clocks, tools.processes)});
+  }
 }
 
 void check_points(const Run& run, const VendorTools& tools, std::vector<Finding>& out) {
@@ -136,6 +174,7 @@ std::vector<Finding> check_data_and_noise(const Result& r) {
                        "--max-time",
                        tools.processes)});
     check_points(run, tools, out);
+    check_tail(run, tools, out);
   }
   return out;
 }

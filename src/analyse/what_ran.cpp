@@ -22,6 +22,7 @@ std::string nvls_off_reason(const Result& r, const Run& run) {
   if (env_value(r, "NCCL_NVLS_ENABLE") == "0") return "NCCL_NVLS_ENABLE=0 in the environment";
   if (run.nccl_nvls_available && !*run.nccl_nvls_available)
     return "NCCL's log found no NVLink SHARP multicast support";
+  if (run.nccl_nvls_channels && *run.nccl_nvls_channels == 0) return "NCCL's log gave NVLS no channels";
   if (run.gpus.size() <= 2) return "NCCL connects 2 GPUs point to point";
   return "";
 }

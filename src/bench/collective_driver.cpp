@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "bench/comm_buffer.hpp"
+#include "bench/iteration_times.hpp"
 #include "bench/sampler.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -33,6 +34,7 @@ struct LocalGpu {
   gpu::Event stop[2];
   gpu::Verifier verifier;
   gpu::Graph graph;
+  IterationMarks marks;  // the tail's single operations (bench/iteration_times.hpp)
 };
 
 // Buffers one call uses, following nccl-tests' in-place conventions.
@@ -227,6 +229,28 @@ class Driver {
     return sampler;
   }
 
+  // `n` operations back to back, an event recorded before each and one after the last on every
+  // local GPU, behind one barrier; each operation's time is the max over the GPUs and ranks, us.
+  std::vector<double> time_single_ops(const RunPlan& run, const PointPlan& p, int n) {
+    for (auto& g : gpus_) {
+      gpu::set_device(g->device);
+      g->marks.reserve(n + 1);
+    }
+    align_ranks();
+    for (int it = 0; it < n; ++it) {
+      for (auto& g : gpus_) g->marks.record(it, g->stream);
+      launch_once(run, p, it);
+    }
+    for (auto& g : gpus_) g->marks.record(n, g->stream);
+    std::vector<double> worst(static_cast<std::size_t>(n), 0.0);
+    for (auto& g : gpus_) {
+      const auto us = g->marks.elapsed_us(n);
+      for (std::size_t i = 0; i < us.size(); ++i) worst[i] = std::max(worst[i], us[i]);
+    }
+    coll_.check_errors();
+    return max_over_ranks(boot_, std::move(worst));
+  }
+
   void capture_graphs(const RunPlan& run, const PointPlan& p) {
     for (auto& g : gpus_) gpu::Graph::begin_capture(g->stream);
     for (int it = 0; it < ops_per_batch_; ++it) launch_once(run, p, it);
@@ -290,6 +314,10 @@ class Driver {
     const BatchSampler sampler = sample(run, p, batch_s);
     point.time_us = sampler.stats();
     point.sampling = sampler.summary(warmup.ops(), warmup.seconds());
+    const TailPlan tail = plan_tail(s, warmup.per_op_s(), ops_per_batch_);
+    if (tail.from_batches) point.iterations = summarize_iterations("batches", sampler.samples());
+    if (tail.events > 0)
+      point.iterations = summarize_iterations("events", time_single_ops(run, p, tail.events));
     point.algbw_gbps = gb_per_s(static_cast<double>(p.bytes), point.time_us.median);
     point.busbw_gbps = point.algbw_gbps * spec.bus_factor(plan_.nranks());
     for (auto& g : gpus_) g->graph = gpu::Graph();

@@ -31,6 +31,14 @@ struct Sampling {
   // algorithm/protocol; ends after 8 synchronized chunks at most.
   double warmup_s = 0.03;
   int min_warmup_ops = 2;
+  // Single operations timed one by one after the batches, for the tail (bench/iteration_times.hpp):
+  // -1 by time (as many as tail_time_s holds, min_tail_iters to max_tail_iters; none where a timed
+  // batch is one operation already: its batches are the single operations); 0 none
+  // (--tail-iters 0); N exactly N (--tail-iters N).
+  int tail_iters = -1;
+  double tail_time_s = 0.05;  // 50 ms: 5% of a point's default 1 s budget
+  int min_tail_iters = 100;   // the fewest whose nearest-rank p99 is not the max
+  int max_tail_iters = 200;
 };
 
 // processes: one self-launched worker process per GPU; threads: one process drives every GPU;
@@ -92,7 +100,7 @@ struct RunSettings {
 // The plan's JSON (what rank 0 hands every worker): every field, by its name.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sampling, iters, warmup, graph_launches, min_batches, max_batches,
                                    target_ci, max_time_s, batch_target_s, max_ops_per_batch, warmup_s,
-                                   min_warmup_ops)
+                                   min_warmup_ops, tail_iters, tail_time_s, min_tail_iters, max_tail_iters)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunSettings, placements, sampling, check, inject_corruption, timeout_s,
                                    nccl_lib, nccl_env, cpu_bind, alloc, fill)
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bench/iteration_times.hpp"
+
 namespace fb {
 namespace {
 
@@ -95,7 +97,8 @@ double point_seconds(const Sampling& sampling, double op_s, bool verified, doubl
       expected_batches > 0 ? static_cast<int>(std::ceil(expected_batches)) : kExpectedBatches;
   const int batches = std::min({fit, std::max(expected, sampling.min_batches), sampling.max_batches});
   const double queued_ahead = batch < kLookAheadMaxS ? batch : 0;
-  return verify + warmup + batches * batch + queued_ahead;
+  const double tail = plan_tail(sampling, op_s, ops_per_batch(sampling, op_s)).events * op_s;
+  return verify + warmup + batches * batch + queued_ahead + tail;
 }
 
 bool BatchSampler::done(double elapsed_s) {

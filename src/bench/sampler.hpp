@@ -57,7 +57,8 @@ inline constexpr double kLookAheadMaxS = 0.05;
 
 // Seconds one point costs when one operation takes `op_s`: the verification call, the
 // warm-up, the timed batches (bounded by their budget, plus the one batch it may be overrun
-// by) and the batch queued ahead. The doctor's budget and the progress estimates use it.
+// by), the batch queued ahead and the tail's single operations (bench/iteration_times.hpp). The
+// doctor's budget and the progress estimates use it.
 // `expected_batches`: how many batches a point takes before its interval is met, where seen
 // (the doctor's first stage); 0: the sampler's usual count on a quiet fabric.
 double point_seconds(const Sampling& sampling, double op_s, bool verified, double expected_batches = 0);
@@ -96,6 +97,7 @@ class BatchSampler {
 
   [[nodiscard]] SamplingStop stop() const { return stop_; }
   [[nodiscard]] TimeStats stats() const { return summarize(samples_); }
+  [[nodiscard]] const std::vector<double>& samples() const { return samples_; }  // per-operation, us
   // What the point reached: the interval of its samples, whether it met the target, why it
   // stopped, its first and last batch (to show warm-up was long enough).
   [[nodiscard]] PointSampling summary(int warmup_ops, double warmup_s) const;

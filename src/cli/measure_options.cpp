@@ -87,6 +87,25 @@ void add_timing_options(CLI::App* app, RunOptions& o) {
                   "Stop a point once its median time is known to +-this fraction at 95% "
                   "(default 0.01; 0 = exactly --batches batches)")
       ->group(grp);
+  app->add_option_function<int>(
+         "--tail-iters",
+         [&s](int n) {
+           require_at_least("--tail-iters", n, 0);
+           s.tail_iters = n;
+         },
+         "Single operations timed one by one after each point's batches, for its tail (p50/p99/max "
+         "of single operations; default: as many as 50 ms holds, 100 to 200; none where a batch is one "
+         "operation already, whose batches are then used; 0: none; not with -G)")
+      ->group(grp);
+  app->add_option_function<int>(
+         "-I,--per_iter_timing",
+         [&s](int on) {
+           if (on != 0 && on != 1)
+             FB_USAGE_ERROR(fmt::format("-I/--per_iter_timing must be 0 or 1 (got {})", on));
+           s.tail_iters = on == 0 ? 0 : -1;
+         },
+         "0 | 1, as nccl-tests' -I: 0 is --tail-iters 0; 1 the default (the tail is always timed)")
+      ->group(grp);
   app->add_option(
          "--max-time", s.max_time_s,
          "Time budget of a point's timed batches in seconds, overrun by one batch at most (default 1)")

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/interrupt.hpp"
+#include "engine/nccl_setup.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/sweep_progress.hpp"
 
@@ -52,6 +53,8 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
   end_job_if_failed(probe, probed, events);
   auto log = read_logs(logs);
   if (keep_logs.empty()) fs::remove_all(logs);
+  if (const auto gaps = nccl_log_gaps(log); !quiet && !gaps.empty())
+    events.emit(make_event(EventKind::note, gaps));
   if (!probed.supervisor.ok && !interrupt_requested())  // interrupted: the caller ends the sweep
     throw Error(probed.supervisor.code, "NCCL's default run failed: " + probed.failure);
   return log;
@@ -70,16 +73,14 @@ std::vector<AlgoConfig> configurations(const std::vector<std::string>& algos,
 
 // The default run carries what NCCL's log said: its set-up, and its choice at each size.
 void attach_nccl_choices(Run& run, const NcclLogSummary& log) {
-  run.nccl_transports.assign(log.transports.begin(), log.transports.end());
-  run.nccl_coll_channels = log.coll_channels;
-  run.nccl_p2p_channels = log.p2p_channels;
-  const auto op = log.choices.find(std::string(collective(run.collective).nccl_log_name));
-  if (op == log.choices.end()) return;
+  set_nccl_setup(run, log);
+  const auto* sizes = choices_for(log, std::string(collective(run.collective).nccl_log_name));
+  if (sizes == nullptr) return;
   for (auto& p : run.points) {
-    if (const auto it = op->second.find(p.bytes); it != op->second.end()) {
+    if (const auto it = sizes->find(p.bytes); it != sizes->end()) {
       p.nccl_algo = it->second.algo;
       p.nccl_proto = it->second.proto;
-      p.nccl_channels = it->second.channels;
+      p.nccl_channels = it->second.channels.value_or(0);
     }
   }
 }

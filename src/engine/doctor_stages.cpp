@@ -10,6 +10,7 @@
 #include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
 #include "engine/estimates.hpp"
+#include "engine/nccl_setup.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/scale_runner.hpp"
@@ -233,7 +234,7 @@ void attach_point_choices(const NcclLogSummary& log, Run& run) {
     if (const auto it = op->second.find(p.bytes); it != op->second.end() && p.nccl_algo.empty()) {
       p.nccl_algo = it->second.algo;
       p.nccl_proto = it->second.proto;
-      p.nccl_channels = it->second.channels;
+      p.nccl_channels = it->second.channels.value_or(0);
     }
 }
 
@@ -241,11 +242,7 @@ void attach_point_choices(const NcclLogSummary& log, Run& run) {
 void merge_choices(StageOutput& out, Result& result) {
   for (auto& run : result.runs)
     if (run.kind == RunKind::collective && run.nccl_transports.empty()) {
-      run.nccl_transports.assign(out.log.transports.begin(), out.log.transports.end());
-      run.nccl_coll_channels = out.log.coll_channels;
-      run.nccl_p2p_channels = out.log.p2p_channels;
-      run.nccl_nvls_channels = out.log.nvls_channels;
-      if (out.log.nvls_channels > 0) run.nccl_nvls_available = true;  // NCCL builds NVLS channels only then
+      set_nccl_setup(run, out.log);
       attach_point_choices(out.log, run);
     }
 }

@@ -27,7 +27,7 @@ constexpr double kTwo63 = 9223372036854775808.0;
 constexpr double kTwo64 = 18446744073709551616.0;
 
 // Every whole-number member of the result document, the topology and the NVML readout.
-constexpr std::array<WholeField, 45> kWholeFields{{
+constexpr std::array<WholeField, 47> kWholeFields{{
     {"bytes", 0, kTwo64},
     {"count", 0, kTwo64},
     {"memory_bytes", 0, kTwo64},
@@ -48,6 +48,8 @@ constexpr std::array<WholeField, 45> kWholeFields{{
     {"graph_launches", -kInt, kInt},
     {"coll_channels", -kInt, kInt},
     {"p2p_channels", -kInt, kInt},
+    {"nvls_channels", -kInt, kInt},
+    {"port", -kInt, kInt},
     {"samples", -kInt, kInt},
     {"width", -kInt, kInt},
     {"max_width", -kInt, kInt},

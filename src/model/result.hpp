@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/nccl_nic.hpp"
 #include "core/stats.hpp"
 #include "model/expectation_rows.hpp"
 #include "model/host_facts.hpp"
@@ -62,6 +63,21 @@ struct PointSampling {
   double last_batch_us = 0;
 };
 
+// Single operations' times at a point (the tail), each the max over ranks, microseconds: `n`
+// operations timed one by one with an event between consecutive ones (source "events", the
+// method of nccl-tests -I), or batches of one operation each (source "batches": at sizes where a
+// timed batch is one operation, its batches are the single operations). p50 is sorted[n/2] and
+// p99 the nearest rank (ceil(0.99 n)), as nccl-tests reports them; with fewer than 100 samples p99
+// may equal max.
+struct IterationTimes {
+  std::string source;
+  int n = 0;
+  double p50_us = 0;
+  double p99_us = 0;
+  double max_us = 0;
+  std::vector<double> samples_us;  // in the order taken
+};
+
 struct Point {
   std::uint64_t bytes = 0;  // nccl-tests' size: the larger of the send and receive buffers
   std::uint64_t count = 0;  // NCCL's count argument (elements per rank/peer), nccl-tests' count column
@@ -72,10 +88,11 @@ struct Point {
   std::int64_t wrong = -1;  // wrong elements over all ranks; -1 when not checked
   int iters_per_batch = 0;
   std::optional<PointSampling> sampling;
+  std::optional<IterationTimes> iterations;  // absent: not measured (-G, --tail-iters 0, older documents)
   // NCCL's own choice at this size, from its log (algos); empty when not read.
   std::string nccl_algo;
   std::string nccl_proto;
-  int nccl_channels = 0;
+  int nccl_channels = 0;  // 0: not in NCCL's log (before 2.24 it logs no channel count)
 };
 
 struct Run {
@@ -92,14 +109,15 @@ struct Run {
   std::string fill;        // "zeros" (--fill zeros); "": the default pattern
   std::map<std::string, std::string> forced;  // NCCL_ALGO / NCCL_PROTO when set
   std::string failure;                        // why this run could not complete (algos, scale)
-  // NCCL's set-up as its log reported it (algos): peer transports and channel counts.
+  // NCCL's set-up as its log reported it (algos, the doctor): peer transports, channel counts,
+  // NVLS and the NICs it found. Empty or nullopt: not in NCCL's log (or no log was read).
   std::vector<std::string> nccl_transports;
-  int nccl_coll_channels = 0;
-  int nccl_p2p_channels = 0;
-  // NVLink SHARP as NCCL's log reported it: whether multicast is available (nullopt: not read)
-  // and its channel count.
-  std::optional<bool> nccl_nvls_available;
-  int nccl_nvls_channels = 0;
+  std::optional<int> nccl_coll_channels;
+  std::optional<int> nccl_p2p_channels;
+  std::optional<int> nccl_nvls_channels;
+  std::optional<bool> nccl_nvls_available;        // NVLS multicast support, as NCCL found it
+  std::optional<std::vector<NcclNic>> nccl_nics;  // NET/IB and NET/Socket devices NCCL listed
+  std::string nccl_network;                       // the network NCCL chose ("IB", "Socket", "IBext_v8")
   std::vector<Point> points;
 };
 

@@ -10,6 +10,7 @@
 #include "model/host_facts_json.hpp"
 #include "model/json_limits.hpp"
 #include "model/json_optional.hpp"
+#include "model/nccl_setup_json.hpp"
 #include "model/projection_json.hpp"
 #include "model/result_version.hpp"
 #include "model/topology_json.hpp"
@@ -70,6 +71,7 @@ void to_json(json& j, const Point& v) {
                    ? json(nullptr)
                    : json{{"algo", v.nccl_algo}, {"proto", v.nccl_proto}, {"channels", v.nccl_channels}}}};
   if (v.sampling) j["sampling"] = *v.sampling;  // absent, as in documents written before it existed
+  if (v.iterations) j["iterations"] = *v.iterations;
 }
 void from_json(const json& j, Point& v) {
   j.at("bytes").get_to(v.bytes);
@@ -82,6 +84,8 @@ void from_json(const json& j, Point& v) {
   j.at("iters_per_batch").get_to(v.iters_per_batch);
   if (j.contains("sampling") && !j.at("sampling").is_null())
     v.sampling = j.at("sampling").get<PointSampling>();
+  if (j.contains("iterations") && !j.at("iterations").is_null())
+    v.iterations = j.at("iterations").get<IterationTimes>();
   if (j.contains("nccl") && !j.at("nccl").is_null()) {
     j.at("nccl").at("algo").get_to(v.nccl_algo);
     j.at("nccl").at("proto").get_to(v.nccl_proto);
@@ -101,16 +105,10 @@ void to_json(json& j, const Run& v) {
            {"graph_launches", v.graph_launches},
            {"forced", v.forced},
            {"failure", v.failure},
-           {"nccl_setup",
-            {{"transports", v.nccl_transports},
-             {"coll_channels", v.nccl_coll_channels},
-             {"p2p_channels", v.nccl_p2p_channels}}},
+           {"nccl_setup", nccl_setup_json(v)},
            {"points", v.points}};
   if (!v.alloc.empty()) j["alloc"] = v.alloc;  // absent when not recorded: old documents stay equal
   if (!v.fill.empty()) j["fill"] = v.fill;     // absent for the default pattern
-  // NVLS as NCCL's log said it (1.2): absent where the log was not read or did not say.
-  if (v.nccl_nvls_available) j["nccl_setup"]["nvls_available"] = *v.nccl_nvls_available;
-  if (v.nccl_nvls_channels > 0) j["nccl_setup"]["nvls_channels"] = v.nccl_nvls_channels;
 }
 // label, alloc, fill, failure and nccl_setup are absent from documents written before runs carried
 // them (fill also for the default pattern).
@@ -128,14 +126,7 @@ void from_json(const json& j, Run& v) {
   v.fill = j.value("fill", std::string());
   j.at("forced").get_to(v.forced);
   v.failure = j.value("failure", std::string());
-  if (j.contains("nccl_setup")) {
-    const auto& n = j.at("nccl_setup");
-    n.at("transports").get_to(v.nccl_transports);
-    n.at("coll_channels").get_to(v.nccl_coll_channels);
-    n.at("p2p_channels").get_to(v.nccl_p2p_channels);
-    if (n.contains("nvls_available")) v.nccl_nvls_available = n.at("nvls_available").get<bool>();
-    v.nccl_nvls_channels = n.value("nvls_channels", 0);
-  }
+  if (j.contains("nccl_setup")) read_nccl_setup(j.at("nccl_setup"), v);
   j.at("points").get_to(v.points);
 }
 

@@ -10,6 +10,13 @@
 namespace fb {
 namespace {
 
+constexpr std::string_view kNotInNcclLog = "not in NCCL's log";
+
+// "24 collective channels", or "collective channels not in NCCL's log"
+std::string channels_or_not_logged(const std::optional<int>& n, std::string_view kind) {
+  return n ? fmt::format("{} {} channels", *n, kind) : fmt::format("{} channels {}", kind, kNotInNcclLog);
+}
+
 void print_grid(std::ostream& out, const std::vector<AlgoConfig>& configs, const std::vector<SizeWinner>& w) {
   fmt::print(out, "#\n# busbw (GB/s) per size; winner; NCCL's own choice from its log\n# {:>12}", "size(B)");
   for (const auto& c : configs) fmt::print(out, " {:>13}", c.label());
@@ -19,7 +26,7 @@ void print_grid(std::ostream& out, const std::vector<AlgoConfig>& configs, const
     for (const auto& c : configs)
       fmt::print(out, " {:>13}", i < c.points.size() ? fmt::format("{:.1f}", c.points[i].busbw_gbps) : "-");
     fmt::print(out, " {:>13} {:>16}\n", configs[w[i].config].label(),
-               w[i].nccl_algo.empty() ? "?" : fmt::format("{}/{}", w[i].nccl_algo, w[i].nccl_proto));
+               w[i].nccl_algo.empty() ? "not in log" : fmt::format("{}/{}", w[i].nccl_algo, w[i].nccl_proto));
   }
   for (const auto& c : configs)
     if (!c.failure.empty()) fmt::print(out, "# {} could not run: {}\n", c.label(), c.failure);
@@ -40,9 +47,10 @@ void AlgosConsoleReporter::end(const Result& result) {
   const auto& t = table_;
   fmt::print(out_, "# fabricbench algos {} ({} {}), {} GPUs, {} {}\n", t.collective, t.dtype, t.op, t.nranks,
              result.host.comm.name, result.host.comm.version);
-  fmt::print(out_, "# NCCL set-up: transports {}; {} collective channels, {} p2p channels\n",
-             t.transports.empty() ? "?" : fmt::format("{}", fmt::join(t.transports, ", ")), t.coll_channels,
-             t.p2p_channels);
+  fmt::print(
+      out_, "# NCCL set-up: transports {}; {}, {}\n",
+      t.transports.empty() ? std::string(kNotInNcclLog) : fmt::format("{}", fmt::join(t.transports, ", ")),
+      channels_or_not_logged(t.coll_channels, "collective"), channels_or_not_logged(t.p2p_channels, "p2p"));
   print_grid(out_, t.configs, winners_with_nccl_choice(t.configs));
   fmt::print(out_, "#\n");
   print_findings(out_, result.findings);

@@ -25,6 +25,11 @@ std::string ci_text(double ci) {
   return std::isfinite(ci) ? fmt::format("{:.1f}", ci * 100) : std::string("-");
 }
 
+// A single-operation figure (the tail), or "-" where the point has none (-G, --tail-iters 0).
+std::string tail_text(const std::optional<IterationTimes>& it, double IterationTimes::*figure) {
+  return it ? fmt::format("{:.2f}", (*it).*figure) : std::string("-");
+}
+
 }  // namespace
 
 void ConsoleReporter::begin(const Result& r) {
@@ -53,13 +58,14 @@ void ConsoleReporter::point(const Result& r, std::size_t run_index, std::size_t 
   const Point& p = run.points.at(point_index);
   if (point_index == 0) {
     fmt::print(out_, "#\n# {}\n", run_title(run));
-    fmt::print(out_, "# {:>12} {:>12} {:>5} {:>10} {:>10} {:>7} {:>7} {:>12} {:>12} {:>6}\n", "size(B)",
-               "count(elem)", "place", "time(us)", "p99(us)", "ci(+-%)", "batches", "algbw(GB/s)",
-               "busbw(GB/s)", "wrong");
+    fmt::print(out_, "# {:>12} {:>12} {:>5} {:>10} {:>7} {:>7} {:>10} {:>10} {:>12} {:>12} {:>6}\n",
+               "size(B)", "count(elem)", "place", "time(us)", "ci(+-%)", "batches", "i_p99(us)", "i_max(us)",
+               "algbw(GB/s)", "busbw(GB/s)", "wrong");
   }
-  fmt::print(out_, "  {:>12} {:>12} {:>5} {:>10.2f} {:>10.2f} {:>7} {:>7} {:>12.2f} {:>12.2f} {:>6}\n",
-             p.bytes, p.count, p.in_place ? "in" : "out", p.time_us.median, p.time_us.p99,
-             ci_text(p.time_us.median_ci), p.time_us.n, p.algbw_gbps, p.busbw_gbps,
+  fmt::print(out_, "  {:>12} {:>12} {:>5} {:>10.2f} {:>7} {:>7} {:>10} {:>10} {:>12.2f} {:>12.2f} {:>6}\n",
+             p.bytes, p.count, p.in_place ? "in" : "out", p.time_us.median, ci_text(p.time_us.median_ci),
+             p.time_us.n, tail_text(p.iterations, &IterationTimes::p99_us),
+             tail_text(p.iterations, &IterationTimes::max_us), p.algbw_gbps, p.busbw_gbps,
              p.wrong < 0 ? std::string("-") : std::to_string(p.wrong));
   out_.flush();
 }

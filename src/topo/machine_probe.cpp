@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
@@ -63,12 +64,26 @@ void read_amd_links(TopologyInputs& in) {
   std::string text_why;
   in.amd = read_rocm_smi(text_why);
   if (in.amd) {
-    in.sources.push_back("rocm-smi --showtopo (link type, hops, weight, NUMA; xGMI link counts inferred)");
+    in.sources.emplace_back("rocm-smi --showtopo (link type, hops, weight, NUMA; xGMI link counts inferred)");
     in.missing.push_back(lib_why + "; read rocm-smi's text instead");
   } else {
     in.missing.push_back(lib_why);
     in.missing.push_back(text_why);
   }
+}
+
+// A file the user named whose link types describe other GPUs than this machine's is the wrong
+// file: its rows could only be guessed onto GPUs (the text names no bus ids). A text without link
+// types (a partitioned GPU's) has no pair to get wrong: build_topology reads it and says what it lacks.
+void require_every_amd_gpu(const RocmSmiTopo& smi, const SysfsReadout& sysfs, const std::string& file) {
+  if (smi.link_type.empty()) return;
+  const auto amd =
+      std::count_if(sysfs.gpus.begin(), sysfs.gpus.end(), [](const TopoGpu& g) { return g.vendor == "amd"; });
+  if (amd != smi.n)
+    FB_USAGE_ERROR(
+        fmt::format("--rocm-smi-file {}: it lists {} GPUs, sysfs {} AMD GPUs; rocm-smi's text names no bus "
+                    "ids, so its rows cannot be matched to this machine's GPUs",
+                    file, smi.n, amd));
 }
 
 }  // namespace
@@ -102,6 +117,7 @@ Topology probe_topology(const TopologySources& s) {
 
   if (!s.rocm_smi_file.empty()) {
     in.amd = parse_rocm_smi_topo(read_file(s.rocm_smi_file));
+    require_every_amd_gpu(*in.amd, in.sysfs, s.rocm_smi_file);
     in.sources.push_back(fmt::format("rocm-smi output ({}; xGMI link counts inferred)", s.rocm_smi_file));
   } else if (any_amd) {
     read_amd_links(in);

@@ -200,7 +200,9 @@ void add_rocm_matrix_row(RocmSection section, const std::string& line, const std
     }
     std::vector<int> numbers;
     numbers.reserve(row.size());
-    for (const auto& c : row) numbers.push_back(parse_int_in(c, "cell"));
+    // rocm-smi prints N/A where the library could not read a pair (rocm_smi.py: "Cannot read Link
+    // Weight: Not supported on this machine").
+    for (const auto& c : row) numbers.push_back(c == "N/A" ? -1 : parse_int_in(c, "cell"));
     (section == RocmSection::weight ? t.weight : t.hops).push_back(numbers);
   } catch (const Error&) {
     FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: unreadable row '{}'", line.substr(0, 200)));
@@ -214,13 +216,48 @@ void read_rocm_matrix_line(RocmSection section, const std::string& line, RocmSmi
   add_rocm_matrix_row(section, line, std::vector<std::string>(cells.begin() + 1, cells.end()), t);
 }
 
-void check_rocm_shape(const RocmSmiTopo& t) {
-  if (t.n == 0) FB_USAGE_ERROR("rocm-smi --showtopo: no 'Link Type between two GPUs' matrix found");
-  for (const auto& row : t.link_type)
-    if (static_cast<int>(row.size()) != t.n)
-      FB_USAGE_ERROR("rocm-smi --showtopo: link type matrix is not square");
-  if (static_cast<int>(t.hops.size()) != t.n || static_cast<int>(t.weight.size()) != t.n)
-    FB_USAGE_ERROR("rocm-smi --showtopo: weight/hops matrices do not match the link type matrix");
+template <typename Cell>
+void check_square(const std::vector<std::vector<Cell>>& m, std::size_t n, const char* what) {
+  if (m.empty()) return;
+  if (m.size() != n)
+    FB_USAGE_ERROR(
+        fmt::format("rocm-smi --showtopo: the {} matrix has {} rows for {} GPUs", what, m.size(), n));
+  for (const auto& row : m)
+    if (row.size() != n)
+      FB_USAGE_ERROR(fmt::format("rocm-smi --showtopo: the {} matrix is not square", what));
+}
+
+// What the text lacks, named: ROCm 6.1 on a partitioned MI300 prints only the Weight section,
+// its cells N/A.
+void note_missing_sections(const std::string& text, RocmSmiTopo& t) {
+  std::size_t errors = 0;
+  for (auto at = text.find("Cannot read Link"); at != std::string::npos;
+       at = text.find("Cannot read Link", at + 1))
+    ++errors;
+  const bool no_hops = t.hops.empty();
+  const bool no_type = t.link_type.empty();
+  if (no_type)
+    t.unread.push_back(
+        fmt::format("rocm-smi --showtopo printed no {} (a partitioned GPU, TPX or CPX mode?): "
+                    "xGMI links not read, pairs judged by PCIe",
+                    no_hops ? "Hops or Link Type sections" : "Link Type section"));
+  else if (no_hops)
+    t.unread.emplace_back("rocm-smi --showtopo printed no Hops section");
+  if (errors > 0)
+    t.unread.push_back(
+        fmt::format("rocm-smi --showtopo could not read {} link value{} (\"Cannot read Link ...: Not "
+                    "supported on this machine\")",
+                    errors, errors == 1 ? "" : "s"));
+}
+
+void check_rocm_shape(RocmSmiTopo& t) {
+  t.n = static_cast<int>(std::max({t.link_type.size(), t.weight.size(), t.hops.size()}));
+  if (t.n == 0)
+    FB_USAGE_ERROR("rocm-smi --showtopo: no 'Weight', 'Hops' or 'Link Type between two GPUs' matrix found");
+  const auto n = static_cast<std::size_t>(t.n);
+  check_square(t.link_type, n, "link type");
+  check_square(t.weight, n, "weight");
+  check_square(t.hops, n, "hops");
 }
 
 }  // namespace
@@ -257,8 +294,8 @@ RocmSmiTopo parse_rocm_smi_topo(const std::string& raw) {
     else if (section != RocmSection::none)
       read_rocm_matrix_line(section, line, t);
   }
-  t.n = static_cast<int>(t.link_type.size());
   check_rocm_shape(t);
+  note_missing_sections(raw, t);
   t.numa_node.resize(static_cast<std::size_t>(t.n), -1);
   return t;
 }

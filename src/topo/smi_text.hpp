@@ -20,6 +20,9 @@ struct RocmSmiTopo {
   std::vector<std::vector<int>> hops;
   std::vector<std::vector<std::string>> link_type;  // "XGMI", "PCIE", "0"/"1" on the diagonal
   std::vector<int> numa_node;                       // -1 when not printed
+  // What rocm-smi's text did not give, in words (a section it did not print, cells it could not
+  // read); empty when every section was there. Matrices it lacks are empty, unread cells -1.
+  std::vector<std::string> unread;
   // Read only through the ROCm SMI library (empty from rocm-smi's text):
   std::string source = "rocm-smi --showtopo";      // or "ROCm SMI library (<path>)"
   std::vector<std::string> bus_ids;                // "0000:c1:00.0", by SMI index
@@ -32,7 +35,9 @@ struct RocmSmiTopo {
   [[nodiscard]] bool from_library() const { return !bus_ids.empty(); }
 };
 
-// Both throw Error(usage) naming what is malformed.
+// Both throw Error(usage) naming what is malformed. rocm-smi's text may lack sections (ROCm 6.1
+// on a partitioned GPU prints error lines and N/A cells under the Weight heading and no Hops or
+// Link Type sections): what is there is read and what is not is named in `unread`.
 NvidiaSmiTopo parse_nvidia_smi_topo(const std::string& text);
 RocmSmiTopo parse_rocm_smi_topo(const std::string& text);
 

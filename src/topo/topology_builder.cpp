@@ -132,7 +132,8 @@ Topology build_topology(const TopologyInputs& in) {
   if (in.nvml) attach_nvml(*in.nvml, t.gpus);
 
   const std::vector<int> amd_index =
-      in.amd ? amd_smi_indices(t.gpus, *in.amd) : std::vector<int>(t.gpus.size(), -1);
+      in.amd ? amd_smi_indices(t.gpus, *in.amd, t.missing) : std::vector<int>(t.gpus.size(), -1);
+  if (in.amd) t.missing.insert(t.missing.end(), in.amd->unread.begin(), in.amd->unread.end());
   if (in.amd) attach_amd_devices(*in.amd, amd_index, t.gpus);
 
   for (std::size_t i = 0; i < t.gpus.size(); ++i) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "topo/link_rates.hpp"
 
@@ -39,9 +40,37 @@ void set_indirect(const RocmSmiTopo& smi, int ai, int bi, TopoPair& p) {
       at(smi.hops, ai, bi, -1));
 }
 
+// amdkfd weighs an xGMI pair 15 per xGMI hop (KFD_CRAT_XGMI_WEIGHT times the hop count the
+// driver reads from the PSP's topology table: Linux drivers/gpu/drm/amd/amdkfd/kfd_crat.c,
+// kfd_fill_gpu_xgmi_link_to_gpu; AMD SMI's docs, ROCm/rocm-systems #7372), while the hops that
+// rocm-smi prints are 1 for every xGMI pair, direct or not (ROCm/rocm-systems #5763, AMD's MI200
+// guide: "one for all GPUs" of an MI250X node). 0: the weight does not say.
+constexpr int kXgmiWeightPerHop = 15;
+
+int xgmi_hops_from_weight(int weight) {
+  return weight > 0 && weight % kXgmiWeightPerHop == 0 ? weight / kXgmiWeightPerHop : 0;
+}
+
+void set_multi_hop(const RocmSmiTopo& smi, int ai, int bi, int hops, TopoPair& p) {
+  p.links = 0;
+  p.limit = fmt::format(
+      "indirect xGMI path of {} hops, no direct link (ROCm SMI weight {} = {} per xGMI hop; its hop count {} "
+      "counts every xGMI path as 1: rocm-systems #5763)",
+      hops, at(smi.weight, ai, bi, -1), kXgmiWeightPerHop, at(smi.hops, ai, bi, -1));
+}
+
+// What the weight says of a pair the bandwidth did not describe, for the limit text.
+std::string weight_note(int weight) {
+  if (weight < 0) return "";
+  if (xgmi_hops_from_weight(weight) == 1) return fmt::format("; ROCm SMI weight {}: one xGMI hop", weight);
+  return fmt::format("; ROCm SMI weight {} is not {} per xGMI hop (a partitioned GPU?)", weight,
+                     kXgmiWeightPerHop);
+}
+
 }  // namespace
 
-std::vector<int> amd_smi_indices(const std::vector<TopoGpu>& gpus, const RocmSmiTopo& smi) {
+std::vector<int> amd_smi_indices(const std::vector<TopoGpu>& gpus, const RocmSmiTopo& smi,
+                                 std::vector<std::string>& unmatched) {
   std::vector<int> index(gpus.size(), -1);
   if (smi.from_library()) {
     for (std::size_t i = 0; i < gpus.size(); ++i) {
@@ -53,9 +82,20 @@ std::vector<int> amd_smi_indices(const std::vector<TopoGpu>& gpus, const RocmSmi
   std::vector<std::size_t> amd;
   for (std::size_t i = 0; i < gpus.size(); ++i)
     if (gpus[i].vendor == "amd") amd.push_back(i);
+  // The text names no bus ids: its rows are the GPUs in bus order only when it lists them all.
+  if (static_cast<int>(amd.size()) != smi.n) {
+    const auto count = static_cast<int>(amd.size());
+    const bool partitions = count > 0 && smi.n > count && smi.n % count == 0;
+    unmatched.push_back(fmt::format(
+        "{} lists {} GPU{}, sysfs {} AMD GPU{}{}: its text names no bus ids, so its rows cannot be "
+        "matched to GPUs and its link types are not used (pairs judged by PCIe); capture it with every "
+        "GPU visible",
+        smi.source, smi.n, smi.n == 1 ? "" : "s", count, count == 1 ? "" : "s",
+        partitions ? fmt::format(" ({} partitions per GPU?)", smi.n / count) : ""));
+    return index;
+  }
   std::sort(amd.begin(), amd.end(), [&](auto x, auto y) { return gpus[x].bus_id < gpus[y].bus_id; });
-  for (std::size_t k = 0; k < amd.size(); ++k)
-    if (static_cast<int>(k) < smi.n) index[amd[k]] = static_cast<int>(k);
+  for (std::size_t k = 0; k < amd.size(); ++k) index[amd[k]] = static_cast<int>(k);
   return index;
 }
 
@@ -82,6 +122,11 @@ bool classify_xgmi(const TopoGpu& a, const TopoGpu& b, const RocmSmiTopo& smi, i
     set_indirect(smi, ai, bi, p);
     return true;
   }
+  const int weight = at(smi.weight, ai, bi, -1);
+  if (const int hops = xgmi_hops_from_weight(weight); read < 0 && hops > 1) {
+    set_multi_hop(smi, ai, bi, hops, p);
+    return true;
+  }
   const auto* product = product_of(a, b);
   p.links = read > 0 ? read : (product != nullptr ? product->links_per_pair : 1);
   const std::string how =
@@ -89,7 +134,7 @@ bool classify_xgmi(const TopoGpu& a, const TopoGpu& b, const RocmSmiTopo& smi, i
           ? fmt::format("{} read from ROCm SMI's xGMI bandwidth {:g}-{:g} MB/s",
                         p.links == 1 ? "link" : "links", at(smi.xgmi_min_mbps, ai, bi, -1.0),
                         at(smi.xgmi_max_mbps, ai, bi, -1.0))
-          : std::string("link count inferred from the platform: rocm-smi's text gives the link type only");
+          : "link count inferred from the platform: ROCm SMI gave no xGMI bandwidth" + weight_note(weight);
   if (product == nullptr) {
     p.limit = fmt::format("{} xGMI link(s) of an unknown product ({})", p.links, how);
     return true;

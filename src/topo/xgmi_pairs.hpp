@@ -2,6 +2,7 @@
 // AMD GPU pairs from what ROCm SMI (library or text) reports: which SMI index each GPU has, the
 // xGMI link count and wire of a pair, and what was read versus inferred (docs/model.md, "The
 // xGMI model").
+#include <string>
 #include <vector>
 
 #include "model/topology.hpp"
@@ -10,8 +11,10 @@
 namespace fb {
 
 // The SMI index of each GPU of `gpus` (-1 for none): by bus id when the library gave them, else
-// in bus order (rocm-smi numbers the AMD GPUs that way).
-std::vector<int> amd_smi_indices(const std::vector<TopoGpu>& gpus, const RocmSmiTopo& smi);
+// in bus order (rocm-smi numbers the AMD GPUs that way) when the text lists as many GPUs as
+// sysfs has AMD GPUs; otherwise none, and `unmatched` says why.
+std::vector<int> amd_smi_indices(const std::vector<TopoGpu>& gpus, const RocmSmiTopo& smi,
+                                 std::vector<std::string>& unmatched);
 
 // Fills a GPU's name, NUMA node and PCIe link from the library where sysfs had none.
 void attach_amd_devices(const RocmSmiTopo& smi, const std::vector<int>& index, std::vector<TopoGpu>& gpus);

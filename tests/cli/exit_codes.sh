@@ -37,6 +37,10 @@ expect 2 "--no-such-flag" report "$healthy" --no-such-flag
 expect 2 "cannot read $tmp/missing.json" report "$tmp/missing.json"
 echo '{"gpus": 3' > "$tmp/bad-nvml.json"
 expect 2 "not an NVML readout" topo --no-runtime --nvml-file "$tmp/bad-nvml.json"
+# A rocm-smi text of 4 GPUs for a machine of 8: its rows could only be guessed onto GPUs.
+topo_fixtures=$fixtures/../topo
+expect_line 2 "it lists 4 GPUs, sysfs 8 AMD GPUs" topo --no-runtime --sysfs-root "$topo_fixtures/mi300x8" \
+  --rocm-smi-file "$topo_fixtures/rocm-smi/mi300x-4of8-showtopo.txt"
 
 # --expectations FILE (docs/verdicts.md, "A site's baseline"): a bad file is exit 2 in one line naming the
 # file, the row and what is wrong, before anything else; a good one judges and prints.

@@ -70,7 +70,11 @@ inline constexpr const char* kEveryFieldJson = R"({
      "gpus": [2, 0], "launcher": "threads", "graph_launches": 7, "alloc": "runtime", "fill": "zeros",
      "forced": {"NCCL_ALGO": "Tree"}, "failure": "out of memory",
      "nccl_setup": {"transports": ["P2P/CUMEM", "SHM"], "coll_channels": 24, "p2p_channels": 32,
-                    "nvls_available": false, "nvls_channels": 4},
+                    "nvls_channels": 16, "nvls_available": true, "network": "IBext_v8",
+                    "nics": [{"net": "IB", "index": 0, "device": "mlx5_0", "port": 1, "link": "RoCE",
+                              "sharp": true, "address": ""},
+                             {"net": "Socket", "index": 1, "device": "eth1", "port": 0, "link": "",
+                              "sharp": false, "address": "10.0.0.1<0>"}]},
      "points": [
        {"bytes": 2048, "count": 1024, "in_place": true,
         "time_us": {"min": 1.5, "median": 2.5, "mean": 3.5, "p99": 4.5, "max": 5.5, "median_ci": 0.125, "n": 9},
@@ -194,8 +198,11 @@ inline fb::Run every_field_scale_run() {
   run.nccl_transports = {"P2P/CUMEM", "SHM"};
   run.nccl_coll_channels = 24;
   run.nccl_p2p_channels = 32;
-  run.nccl_nvls_available = false;
-  run.nccl_nvls_channels = 4;
+  run.nccl_nvls_channels = 16;
+  run.nccl_nvls_available = true;
+  run.nccl_network = "IBext_v8";
+  run.nccl_nics = std::vector<fb::NcclNic>{{"IB", 0, "mlx5_0", 1, "RoCE", true, ""},
+                                           {"Socket", 1, "eth1", 0, "", false, "10.0.0.1<0>"}};
   fb::Point checked;
   checked.bytes = 2048;
   checked.count = 1024;

@@ -30,6 +30,7 @@ inline fb::Result sample_result() {
   small.wrong = 0;
   small.iters_per_batch = 20;
   fb::Point big = small;
+  small.iterations = fb::IterationTimes{"events", 5, 25.8, 51.0, 51.0, {25.6, 25.5, 38.2, 25.8, 51.0}};
   big.bytes = 1073741824;
   big.count = 268435456;
   big.in_place = true;

@@ -10,6 +10,7 @@
 #include "bench/collective_spec.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
+#include "engine/nccl_setup.hpp"
 
 namespace {
 
@@ -177,4 +178,15 @@ TEST(NcclLog, SharedMemoryFallbackLog) {
   EXPECT_EQ(s.transports, (std::set<std::string>{"SHM/direct/direct"}));
   EXPECT_EQ(s.coll_channels, 4);
   EXPECT_EQ(s.p2p_channels, 4);
+}
+
+// What the algos sweep says when NCCL's log lacks what it shows.
+TEST(NcclLog, GapsAreSaidPlainly) {
+  EXPECT_EQ(fb::nccl_log_gaps(fb::parse_nccl_log(
+                read("nccl-2.28.3-all_reduce-8B-1GiB-2procs-rank0-INFO-INIT-GRAPH-TUNING.log"))),
+            "");
+  EXPECT_EQ(
+      fb::nccl_log_gaps(fb::parse_nccl_log("h NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/C\n")),
+      "NCCL's log held no version line, no channel counts, no tuning choices (NCCL_DEBUG_SUBSYS without "
+      "TUNING?), 1 connection line whose transport was unreadable: shown as \"not in NCCL's log\"");
 }

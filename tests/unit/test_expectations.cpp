@@ -40,7 +40,7 @@ fb::Result all_reduce(const std::string& name, int n, double busbw, const std::s
     const auto& choice = log.choices.at("AllReduce").at(4 * kGi);
     p.nccl_algo = choice.algo;
     p.nccl_proto = choice.proto;
-    p.nccl_channels = choice.channels;
+    p.nccl_channels = choice.channels.value_or(0);
   }
   run.points.push_back(p);
   r.runs.push_back(run);

@@ -149,6 +149,12 @@ TEST(ResultJsonText, ParsesRunAndPoints) {
   EXPECT_EQ(run.nccl_transports, (std::vector<std::string>{"P2P/CUMEM", "SHM"}));
   EXPECT_EQ(run.nccl_coll_channels, 24);
   EXPECT_EQ(run.nccl_p2p_channels, 32);
+  EXPECT_EQ(run.nccl_nvls_channels, 16);
+  EXPECT_EQ(run.nccl_nvls_available, true);
+  EXPECT_EQ(run.nccl_network, "IBext_v8");
+  ASSERT_TRUE(run.nccl_nics);
+  EXPECT_EQ(run.nccl_nics->at(0), (fb::NcclNic{"IB", 0, "mlx5_0", 1, "RoCE", true, ""}));
+  EXPECT_EQ(run.nccl_nics->at(1).address, "10.0.0.1<0>");
   ASSERT_EQ(run.points.size(), 2u);
   const auto& p = run.points[0];
   EXPECT_EQ(p.bytes, 2048u);
@@ -236,11 +242,8 @@ TEST(ResultJsonText, ParsesP2pAndFindings) {
   EXPECT_DOUBLE_EQ(r.doctor->stages[1].took_s, 14.75);
 }
 
-TEST(ResultJsonText, ParsesVerdictExpectationsAndNvls) {
+TEST(ResultJsonText, ParsesVerdictAndExpectations) {
   const auto r = fb::parse_result(kEveryFieldJson);
-  EXPECT_EQ(r.runs[0].nccl_nvls_available, std::optional<bool>(false));
-  EXPECT_EQ(r.runs[0].nccl_nvls_channels, 4);
-  EXPECT_FALSE(r.runs[1].nccl_nvls_available.has_value());
   ASSERT_TRUE(r.expectations.has_value());
   EXPECT_EQ(r.expectations->file, "site.json");
   ASSERT_EQ(r.expectations->rows.size(), 2u);
@@ -306,4 +309,23 @@ TEST(ResultJsonText, SavedDocumentsLoadAndReserialiseEqual) {
     const auto again = nlohmann::json(fb::parse_result(text));
     EXPECT_EQ(again, expected) << name << ": " << nlohmann::json::diff(expected, again).dump(1);
   }
+}
+
+// NCCL's set-up not in its log: 0 channels (NCCL never logs zero) and no 1.2 member, read back as
+// "not in the log", not as zero.
+TEST(ResultJson, NcclSetupNotInTheLogStaysUnread) {
+  fb::Run run;
+  const auto j = nlohmann::json(run).at("nccl_setup");
+  EXPECT_EQ(j, nlohmann::json::parse(R"({"transports": [], "coll_channels": 0, "p2p_channels": 0})"));
+  const auto back = nlohmann::json(run).get<fb::Run>();
+  EXPECT_FALSE(back.nccl_coll_channels);
+  EXPECT_FALSE(back.nccl_p2p_channels);
+  EXPECT_FALSE(back.nccl_nvls_channels);
+  EXPECT_FALSE(back.nccl_nvls_available);
+  EXPECT_FALSE(back.nccl_nics);
+  run.nccl_nvls_channels = 0;  // NVLS off: a fact, written
+  run.nccl_nics = std::vector<fb::NcclNic>{};
+  const auto off = nlohmann::json(run).at("nccl_setup");
+  EXPECT_EQ(off.at("nvls_channels"), 0);
+  EXPECT_EQ(off.at("nics"), nlohmann::json::array());
 }
