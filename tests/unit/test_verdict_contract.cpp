@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
+#include <set>
 
 #include "analyse/expectations.hpp"
 #include "analyse/expectations_file.hpp"
 #include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "model/result_json.hpp"
 
 namespace {
@@ -158,4 +161,20 @@ TEST(SiteBaseline, ABadFileIsOneLineNamingTheFileAndTheProblem) {
             "site.json: rows[0].tolerance: must be a fraction from 0 to 1, got 2");
   for (const auto& text : {std::string("{"), std::string(R"({"rows": 1})")})
     EXPECT_EQ(usage_error(text).find('\n'), std::string::npos);
+}
+
+// Every code docs/verdicts.md lists belongs to a named check, none to "other".
+TEST(VerdictContract, EveryDocumentedCodeHasItsCheck) {
+  const std::string doc = fb::read_file(std::string(FB_FIXTURE_DIR) + "/../../docs/verdicts.md");
+  const std::regex code(
+      R"(\b((?:RUN|GPU|DATA|RESULT|TOPO|NCCL|NET|ENV|BUSBW|NO|NVLS|SCALE|ALGO|ONE|P2P|HOST)_[A-Z0-9_]+)\b)");
+  std::set<std::string> codes;
+  for (std::sregex_iterator it(doc.begin(), doc.end(), code), end; it != end; ++it) codes.insert((*it)[1]);
+  codes.erase("NCCL_NVLS_ENABLE");  // NCCL's variables, not codes
+  std::erase_if(codes, [](const std::string& c) { return c.starts_with("NCCL_") && c != "NCCL_FALLBACK"; });
+  ASSERT_GT(codes.size(), 30U);
+  for (const auto& c : codes) {
+    const auto v = fb::verdict_of(eight_h200(478), {{c, fb::Severity::info, "x", "", ""}});
+    EXPECT_EQ(check(v, "other"), nullptr) << c << " has no check";
+  }
 }
