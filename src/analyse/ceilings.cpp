@@ -29,11 +29,19 @@ PathCeiling pcie_pair(const TopoPair& p, double share, const char* what) {
       fmt::format("{:.0f}% of the PCIe wire ({}, measured on PCIe Gen5 x16, 2 x H200)", share * 100, what)};
 }
 
-// What a ceiling carried by the topology rests on: measured NVLink shares, or RCCL's xGMI model.
+// What a ceiling carried by the topology rests on: measured NVLink shares, NCCL's NVLink5 model,
+// or RCCL's xGMI model.
 std::string preset_source(const TopoPair& p) {
-  return p.connection.kind() == Connection::Kind::xgmi
-             ? "RCCL's model of each xGMI link (docs/model.md, \"The xGMI model\")"
-             : "measured share of the NVLink wire (docs/model.md)";
+  if (p.connection.kind() == Connection::Kind::xgmi)
+    return p.link_gbps == 76.8
+               ? "MI300X's share (0.75) of each 76.8 GB/s MI350X/MI355X xGMI link (not measured; "
+                 "docs/model.md, \"The xGMI model\")"
+               : "RCCL's model of each xGMI link (docs/model.md, \"The xGMI model\")";
+  const auto* gen = p.link_gbps == 50.0 ? nvlink_generation(5) : nullptr;
+  if (gen != nullptr && gen->sm_share_is_nccls_model())
+    return fmt::format("NCCL's model of an NVLink5 link, {:g} of {:g} GB/s (not measured; docs/model.md)",
+                       gen->nccl_model_gbps, gen->data_gbps);
+  return "measured share of the NVLink wire (docs/model.md)";
 }
 
 }  // namespace

@@ -9,8 +9,6 @@
 #include <string_view>
 
 #include "analyse/ceilings.hpp"
-#include "analyse/expectations.hpp"
-#include "analyse/vendor_tools.hpp"
 
 namespace fb {
 namespace {
@@ -54,11 +52,11 @@ constexpr std::array<Reach, 8> kReach{{
     {"scatter", 346.4 / 373.5, 364.6 / 373.5},
 }};
 
+}  // namespace
+
 double interval(const Point& p) { return std::isfinite(p.time_us.median_ci) ? p.time_us.median_ci : 0.0; }
 
 bool judged_run(const Run& run) { return run.kind == RunKind::collective && run.gpus.size() >= 2; }
-
-}  // namespace
 
 double fabric_reach(const std::string& collective, std::uint64_t bytes) {
   for (const auto& r : kReach)
@@ -93,51 +91,6 @@ std::vector<Finding> check_ceilings(const Result& r) {
          "check the findings above (overrides, fallback transport, links down); compare `fabricbench p2p` "
          "per pair and `fabricbench algos` for a better algorithm"});
   }
-  return out;
-}
-
-std::vector<Finding> check_expectations(const Result& r) {
-  std::vector<Finding> out;
-  std::vector<std::string> none;
-  for (const auto& run : r.runs) {
-    if (!judged_run(run)) continue;
-    const std::string name = gpu_name(r, run.gpus);
-    const int n = static_cast<int>(run.gpus.size());
-    const Point* worst = nullptr;
-    std::optional<Expected> worst_e;
-    bool any = false;
-    for (const auto& p : run.points) {
-      const auto e = expected_for(name, n, run.collective, p.bytes);
-      if (!e) continue;
-      any = true;
-      if (p.busbw_gbps >= e->value * (1 - expectation_tolerance(*e, interval(p)))) continue;
-      if (worst == nullptr || p.busbw_gbps / e->value < worst->busbw_gbps / worst_e->value) {
-        worst = &p;
-        worst_e = e;
-      }
-    }
-    if (!any) none.push_back(run.collective);
-    if (worst == nullptr) continue;
-    out.push_back(
-        {"BUSBW_BELOW_EXPECTED", Severity::warning,
-         fmt::format("{} {} B on {} x {}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({})",
-                     run.collective, worst->bytes, n, name, worst->busbw_gbps,
-                     worst->busbw_gbps / worst_e->value * 100, worst_e->value, worst_e->source()),
-         fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
-                     worst_e->value * (1 - expectation_tolerance(*worst_e, interval(*worst))),
-                     expectation_tolerance(*worst_e, interval(*worst)) * 100),
-         fmt::format(
-             "the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
-             "clocks and power ({}) and {}'s transport (NCCL_DEBUG=INFO)",
-             vendor_tools(result_vendor(r)).clocks, r.host.comm.name.empty() ? "NCCL" : r.host.comm.name)});
-  }
-  if (!none.empty())
-    out.push_back(
-        {"NO_EXPECTATION", Severity::info,
-         fmt::format("no expected figure for {} on {}: judged against the path ceiling and peers only",
-                     fmt::join(none, ", "), gpu_name(r, {})),
-         "an entry in the expectations table (docs/verdicts.md)",
-         "add a measured or published figure with its source to analyse/sku_table.cpp"});
   return out;
 }
 

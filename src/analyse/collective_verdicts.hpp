@@ -4,6 +4,9 @@
 //                         path ceiling, less the tolerance (warning)
 //   BUSBW_BELOW_EXPECTED  a size below the per-machine expectation (analyse/sku_table.cpp; warning)
 //   NO_EXPECTATION        collectives with no expectation for this machine (info: said, not skipped)
+//   NVLS_OFF              NVLS could not run where the table has NVLS rows: judged against the ring row
+//                         (info; analyse/expectation_verdicts.cpp)
+//   BUSBW_ABOVE_NIC_SUM   NVLSTree across hosts above what the NICs carry: labelled, not judged (info)
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,5 +24,10 @@ double fabric_reach(const std::string& collective, std::uint64_t bytes);
 
 std::vector<Finding> check_ceilings(const Result& r);
 std::vector<Finding> check_expectations(const Result& r);
+
+// A point's relative 95% interval (0 when unbounded) and whether a run is judged (a collective on 2
+// or more GPUs).
+double interval(const Point& p);
+bool judged_run(const Run& run);
 
 }  // namespace fb

@@ -3,10 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <set>
+#include <utility>
 
 #include "analyse/ceilings.hpp"
 #include "analyse/expected_figure.hpp"
+#include "analyse/gpu_model.hpp"
+#include "analyse/what_ran.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 
@@ -19,29 +24,69 @@ namespace {
 // GB/s over four runs: +-1%), about 7%, rounded up.
 constexpr double kTypicalTolerance = 0.10;
 
-bool name_matches(const std::string& name, std::string_view gpu) {
-  const std::string n = lower(name);
-  if (n.find("pcie") != std::string::npos || n.find(" nvl") != std::string::npos) return false;
-  return n.find(gpu) != std::string::npos;
+bool row_holds(const ExpectationRow& e, const std::string& model, const ExpectationQuery& q) {
+  return e.gpu == model && e.figure == q.figure && (e.gpus == 0 || e.gpus == q.gpus) &&
+         (e.hosts == 0 || e.hosts == q.hosts);
+}
+
+bool algo_holds(const ExpectationRow& e, const std::string& algo) {
+  return e.algo.empty() || canonical_algo(e.algo) == canonical_algo(algo);
 }
 
 }  // namespace
 
+std::string canonical_algo(std::string_view algo) {
+  std::string out;
+  for (const char c : algo)
+    if (c != '_') out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::string Expected::source() const {
-  if (entry == nullptr) return "";
-  return fmt::format("{}, {}{}", entry->source, entry->date,
-                     entry->kind == ExpectationKind::acceptance ? ", a pass line" : "");
+  return fmt::format("{}, {}{}{}", row.source, row.date,
+                     row.kind == ExpectationKind::acceptance ? ", a pass line" : "",
+                     row.single_report ? ", a single public report" : "");
+}
+
+std::vector<ExpectationRow> expectation_rows(const Result& r) {
+  const auto builtin = builtin_expectations();
+  if (!r.expectations) return {builtin.begin(), builtin.end()};
+  std::set<std::pair<std::string, std::string>> site_figures;  // (model, figure) the site measured
+  for (const auto& e : r.expectations->rows) site_figures.emplace(e.gpu, e.figure);
+  std::vector<ExpectationRow> rows = r.expectations->rows;
+  for (const auto& e : builtin)
+    if (!site_figures.contains({e.gpu, e.figure})) rows.push_back(e);
+  return rows;
+}
+
+std::optional<Expected> expected_for(const Result& r, const ExpectationQuery& q) {
+  const std::string model = gpu_model_key(q.gpu_name);
+  for (const auto& e : expectation_rows(r)) {
+    if (!row_holds(e, model, q) || !algo_holds(e, q.algo)) continue;
+    if (q.bytes < e.min_bytes || q.bytes > e.max_bytes) continue;
+    return Expected{e.value, e};
+  }
+  return std::nullopt;
 }
 
 std::optional<Expected> expected_for(const std::string& gpu_name, int gpus, std::string_view figure,
                                      std::uint64_t bytes) {
-  for (const auto& e : sku_table()) {
-    if (e.figure != figure || !name_matches(gpu_name, e.gpu)) continue;
-    if (e.gpus != 0 && e.gpus != gpus) continue;
-    if (e.max_bytes > 0 && (bytes < e.min_bytes || bytes > e.max_bytes)) continue;
-    return Expected{e.value, &e};
-  }
-  return std::nullopt;
+  return expected_for(Result{}, {gpu_name, gpus, 1, std::string(figure), bytes, ""});
+}
+
+bool has_row_for_algo(const Result& r, const ExpectationQuery& q, std::string_view algo) {
+  const std::string model = gpu_model_key(q.gpu_name);
+  const auto rows = expectation_rows(r);
+  return std::any_of(rows.begin(), rows.end(), [&](const ExpectationRow& e) {
+    return row_holds(e, model, q) && !e.algo.empty() && canonical_algo(e.algo) == canonical_algo(algo);
+  });
+}
+
+int result_hosts(const Result& r) {
+  std::set<std::string> hosts;
+  for (const auto& g : r.gpus)
+    if (!g.host.empty()) hosts.insert(g.host);
+  return std::max<int>(1, static_cast<int>(hosts.size()));
 }
 
 std::string gpu_name(const Result& r, const std::vector<int>& gpus) {
@@ -55,11 +100,12 @@ std::string gpu_name(const Result& r, const std::vector<int>& gpus) {
 
 double expectation_tolerance(const Expected& e, double relative_interval) {
   const double own = std::isfinite(relative_interval) ? relative_interval : 0.0;
-  const bool pass_line = e.entry != nullptr && e.entry->kind == ExpectationKind::acceptance;
-  return (pass_line ? 0.0 : kTypicalTolerance) + own;
+  if (e.row.tolerance >= 0) return e.row.tolerance + own;
+  return (e.row.kind == ExpectationKind::acceptance ? 0.0 : kTypicalTolerance) + own;
 }
 
 std::string HeadlineFigure::percent_text() const {
+  if (!label.empty()) return label;
   if (expected <= 0) return "no expectation for this machine";
   if (unit == "ns") return fmt::format("{:.0f}% of the expected latency", measured / expected * 100);
   return fmt::format("{:.0f}% of expected", measured / expected * 100);
@@ -96,6 +142,11 @@ HeadlineFigure collective_headline(const Result& r, const Run& run) {
   h.figure = fmt::format("{} busbw at {}", run.collective, format_bytes(p.bytes));
   h.measured = p.busbw_gbps;
   if (r.topology) h.ceiling = ring_ceiling(*r.topology, run.gpus).gbps;
+  const auto w = what_ran(r, run, p);
+  if (const auto nic = above_nic_sum(r, run, p, w)) {
+    h.label = fmt::format("above the NIC sum {:.0f} GB/s: {} busbw, not comparable", nic->value, w.algo);
+    return h;
+  }
   if (const auto e = collective_expectation(r, run, p)) {  // the one every view shows
     h.expected = e->value;
     h.expected_source = e->source;
@@ -117,7 +168,7 @@ HeadlineFigure gpu_headline(const Result& r, const P2pMeasurement& m) {
   if (g && over_host_link(m.test) && spec.unit == P2pUnit::gbps)
     h.ceiling = host_ce_ceiling(*g, false, spec.copier == P2pCopier::sm).gbps;
   if (const auto figure = expectation_figure(m.test); !figure.empty() && !spec.every_gpu)
-    if (const auto e = expected_for(gpu_name(r, {gpu}), 0, figure, 0)) {
+    if (const auto e = expected_for(r, {gpu_name(r, {gpu}), 0, 1, std::string(figure), 0, ""})) {
       h.expected = e->value;
       h.expected_source = e->source();
     }

@@ -1,6 +1,7 @@
 #pragma once
-// What a machine of a given kind should reach, as data (analyse/sku_table.cpp; each entry with
-// its source and date), and each headline figure of a result held against it ("% of expected").
+// What a machine of a given kind should reach, as rows (analyse/sku_table.cpp; each with its source
+// and date, or a site's own from `--expectations FILE`), and each headline figure of a result held
+// against the row of what ran: GPU model, GPU count, hosts, figure, size and NCCL's algorithm.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -12,48 +13,52 @@
 
 namespace fb {
 
-enum class ExpectationKind {
-  typical,    // what healthy machines of this kind reach (a measurement or a published figure)
-  acceptance  // a published pass line of a health check: below it the machine fails
-};
-
-struct SkuExpectation {
-  std::string_view gpu;  // matched in the GPU's name ("H200", "MI300X")
-  int gpus = 0;          // GPUs in the job the figure was measured on (0: any)
-  // A collective's name (busbw), "pair" (copy-engine read), "host" (copy-engine h2d and d2h),
-  // "h2d_sm" and "d2h_sm" (SM copies), "local_copy" (a copy within the GPU's memory), all in GB/s;
-  // "host_latency" in ns (lower is better): figure_unit() says which.
-  std::string_view figure;
-  std::uint64_t min_bytes;  // collectives: the sizes the figure holds for
-  std::uint64_t max_bytes;
-  double value;
-  ExpectationKind kind;
-  std::string_view source;
-  std::string_view date;
-};
-
-std::span<const SkuExpectation> sku_table();
+// The built-in rows, in the order they are tried (docs/verdicts.md prints them).
+std::span<const ExpectationRow> builtin_expectations();
 
 // "ns" for latency figures (lower is better), else "GB/s".
 std::string_view figure_unit(std::string_view figure);
 
-struct Expected {
-  double value = 0;  // in figure_unit()
-  const SkuExpectation* entry = nullptr;
-  [[nodiscard]] std::string source() const;  // "source, date (typical|acceptance threshold)"
+// An algorithm's name as NCCL's logs and variables spell it, upper-cased without '_': "NVLSTree",
+// "NVLS_TREE" -> "NVLSTREE".
+std::string canonical_algo(std::string_view algo);
+
+struct ExpectationQuery {
+  std::string gpu_name;  // as the document names the GPU; matched by its model key
+  int gpus = 0;
+  int hosts = 1;
+  std::string figure;
+  std::uint64_t bytes = 0;
+  std::string algo;  // what ran ("" unknown: only rows for any algorithm hold)
 };
 
-// The expectation for `figure` on `gpu_name` with `gpus` GPUs at `bytes` (0 for p2p figures);
-// nullopt when the table has none.
+struct Expected {
+  double value = 0;  // in figure_unit()
+  ExpectationRow row;
+  [[nodiscard]] std::string source() const;  // "source, date[, a pass line][, a single public report]"
+};
+
+// The rows that judge `r`: a site's rows (r.expectations) replace the built-in rows of each GPU
+// model and figure they name (all its GPU counts, hosts, sizes and algorithms).
+std::vector<ExpectationRow> expectation_rows(const Result& r);
+
+// The first row for the query; nullopt when none holds (never a neighbouring model's or algorithm's).
+std::optional<Expected> expected_for(const Result& r, const ExpectationQuery& q);
+// The built-in rows for one host and any algorithm (the p2p figures, tests).
 std::optional<Expected> expected_for(const std::string& gpu_name, int gpus, std::string_view figure,
                                      std::uint64_t bytes);
+// Whether any row for the query's GPU, count, hosts and figure (any size) names `algo`.
+bool has_row_for_algo(const Result& r, const ExpectationQuery& q, std::string_view algo);
 
 // The name of the GPUs a run used (the first one's; "" when the document does not say).
 std::string gpu_name(const Result& r, const std::vector<int>& gpus);
+// The hosts the document's GPUs sit on (at least 1).
+int result_hosts(const Result& r);
 
-// How far below an expectation a figure may fall before it is a finding: 10% (published
-// machine-to-machine spread plus the tools' fidelity bar, docs/verdicts.md) for typical figures,
-// none for acceptance thresholds, plus the figure's own measured interval.
+// How far below an expectation a figure may fall before it is a finding: the row's own tolerance
+// (a site file's), else 10% (published machine-to-machine spread plus the tools' fidelity bar,
+// docs/verdicts.md) for typical figures and none for acceptance lines; plus the figure's own
+// measured interval.
 double expectation_tolerance(const Expected& e, double relative_interval);
 
 // One headline figure: what was measured, its path ceiling and its expectation.
@@ -64,6 +69,7 @@ struct HeadlineFigure {
   double ceiling = 0;   // 0: no ceiling known
   double expected = 0;  // 0: no expectation known (collectives: analyse/expected_figure.hpp)
   std::string expected_source;
+  std::string label;        // said instead of "% of expected" (a figure not comparable with one)
   bool of_one_gpu = false;  // a GPU on its own (host link, memory, latency), not a collective
   [[nodiscard]] std::string percent_text() const;  // "98% of expected" or "no expectation for ..."
 };

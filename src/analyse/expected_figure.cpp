@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
 #include "analyse/expectations.hpp"
+#include "analyse/what_ran.hpp"
 #include "core/units.hpp"
 
 namespace fb {
@@ -17,8 +17,6 @@ namespace {
 constexpr double kReachTolerance = 0.10;
 // A typical figure may fall this far short before it is a finding (analyse/expectations.cpp).
 constexpr double kTypicalTolerance = 0.10;
-
-double interval(const Point& p) { return std::isfinite(p.time_us.median_ci) ? p.time_us.median_ci : 0.0; }
 
 bool is_largest(const Run& run, const Point& p) {
   return std::none_of(run.points.begin(), run.points.end(),
@@ -52,8 +50,10 @@ void consider(Shortfall& worst, std::string figure, double measured, double expe
 
 std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p) {
   if (run.kind != RunKind::collective || run.gpus.size() < 2) return std::nullopt;
-  const int n = static_cast<int>(run.gpus.size());
-  if (const auto e = expected_for(gpu_name(r, run.gpus), n, run.collective, p.bytes))
+  // The row of what ran (analyse/what_ran.hpp); NVLSTree above the NICs' sum is labelled, not judged.
+  const auto w = what_ran(r, run, p);
+  if (above_nic_sum(r, run, p, w)) return std::nullopt;
+  if (const auto e = expected_for(r, collective_query(r, run, p, w)))
     return PointExpectation{e->value, e->source(), expectation_tolerance(*e, interval(p)), true};
   return reach_expectation(r, run, p);
 }

@@ -89,7 +89,7 @@ std::optional<Finding> below_expected(const Result& r, const P2pMeasurement& m) 
   const auto figure = expectation_figure(m.test);
   if (figure.empty()) return std::nullopt;
   const int gpu = p2p_test_spec(m.test).path == P2pPath::peer ? m.dst : host_gpu(m);
-  const auto e = expected_for(gpu_name(r, {gpu}), 0, figure, 0);
+  const auto e = expected_for(r, {gpu_name(r, {gpu}), 0, 1, std::string(figure), 0, ""});
   if (!e) return std::nullopt;
   const double tolerance = expectation_tolerance(*e, spread(m));
   if (m.unit == P2pUnit::ns) {

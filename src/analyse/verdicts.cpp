@@ -16,6 +16,7 @@
 #include "analyse/p2p_expectations.hpp"
 #include "analyse/run_health.hpp"
 #include "analyse/run_scope.hpp"
+#include "analyse/verdict_contract.hpp"
 #include "topo/topology_checks.hpp"
 
 namespace fb {
@@ -142,6 +143,7 @@ std::vector<Finding> analyse_result(const Result& r) {
 
 void judge_result(Result& r) {
   r.findings = analyse_result(r);
+  r.verdict = verdict_of(r, r.findings);
   r.rules_version = kRulesVersion;
 }
 

@@ -5,14 +5,17 @@
 #include <filesystem>
 #include <iostream>
 
+#include "analyse/expectations_file.hpp"
 #include "core/error.hpp"
 #include "engine/doctor.hpp"
 #include "report/doctor_output.hpp"
+#include "report/verdict_console.hpp"
 
 namespace fb {
 
 int doctor_command(const DoctorOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
-  const DoctorRequest request = doctor_request(o);
+  DoctorRequest request = doctor_request(o);
+  if (!o.expectations.empty()) request.expectations = load_expectations_file(o.expectations);
   DoctorConsoleReporter console(std::cout, o.out_dir);
   DoctorFolderReporter folder(o.out_dir);
   const DoctorProgress progress{
@@ -31,6 +34,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   };
   const Result result = run_doctor(request, command_line, progress, events);
   console.end(result);
+  if (result.verdict) print_verdict(std::cout, *result.verdict);  // the contract's one line and its checks
   if (result.status == RunStatus::failed) return static_cast<int>(ExitCode::run_failed);  // interrupted
   return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;
 }

@@ -14,6 +14,7 @@
 #include "app/algos_command.hpp"
 #include "app/compare_command.hpp"
 #include "app/doctor_command.hpp"
+#include "app/expectations_command.hpp"
 #include "app/p2p_command.hpp"
 #include "app/progress_output.hpp"
 #include "app/project_command.hpp"
@@ -25,6 +26,7 @@
 #include "cli/compare_cli.hpp"
 #include "cli/doctor_cli.hpp"
 #include "cli/empty_values.hpp"
+#include "cli/expectations_cli.hpp"
 #include "cli/foreign_flags.hpp"
 #include "cli/p2p_cli.hpp"
 #include "cli/project_cli.hpp"
@@ -97,6 +99,8 @@ Exit codes (every command; docs/cli.md has each case):
       command(app, fb::add_compare_subcommand, [](const auto& o) { return fb::compare_command(o); }),
       command(app, fb::add_report_subcommand, [](const auto& o) { return fb::report_command(o); }),
       command(app, fb::add_project_subcommand, [&](const auto& o) { return fb::project_command(o, line); }),
+      command(app, fb::add_expectations_subcommand,
+              [](const auto& o) { return fb::expectations_command(o); }),
       command(app, fb::add_doctor_subcommand,
               [&](const auto& o) { return fb::doctor_command(o, line, events); }),
   };

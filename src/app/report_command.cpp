@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "analyse/expectations_file.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
@@ -12,6 +13,7 @@
 #include "report/documents.hpp"
 #include "report/json_reporter.hpp"
 #include "report/topology_console.hpp"
+#include "report/verdict_console.hpp"
 
 namespace fb {
 namespace {
@@ -21,7 +23,7 @@ std::string output_format(const ReportOptions& o) {
   if (!o.format.empty()) return o.format;
   const auto dot = o.output.rfind('.');
   const auto ext = dot == std::string::npos ? "" : o.output.substr(dot + 1);
-  return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : "md";
+  return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : ext == "json" ? "json" : "md";
 }
 
 }  // namespace
@@ -29,6 +31,7 @@ std::string output_format(const ReportOptions& o) {
 int report_command(const ReportOptions& o) {
   check_output_is_not_an_input(o.output, {o.input, o.baseline});
   Result r = load_result_file(o.input);
+  if (!o.expectations.empty()) r.expectations = load_expectations_file(o.expectations);
   // Judged by the current rules whatever the file says (the file's own findings of other rules are
   // shown apart); the exit code says whether an error was found, whatever the output format.
   const SavedFindings saved{r.rules_version, r.findings};
@@ -39,14 +42,16 @@ int report_command(const ReportOptions& o) {
     fmt::print(std::cout, "# {}\n# {}\n{}", report_outcome(r).words, judged_by_line(r, apart),
                headline_text_table(r));
     print_findings(std::cout, r.findings);
+    print_verdict(std::cout, *r.verdict);
     flush_stdout();
     return judged;
   }
   const std::string format = output_format(o);
   const Result baseline = o.baseline.empty() ? Result{} : load_result_file(o.baseline);
-  const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline, apart)
-                           : format == "csv" ? points_csv(r)
-                                             : markdown_summary(r, apart);
+  const std::string text = format == "html"   ? html_report(r, o.baseline.empty() ? nullptr : &baseline, apart)
+                           : format == "csv"  ? points_csv(r)
+                           : format == "json" ? nlohmann::json(r).dump(2) + "\n"
+                                              : markdown_summary(r, apart);
   if (o.output.empty()) {
     std::cout << text;
     flush_stdout();

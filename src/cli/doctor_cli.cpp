@@ -29,6 +29,9 @@ Examples:
       "--budget", o.request.budget_s,
       "Seconds the whole doctor may take: later stages are estimated from the measured speed and "
       "cut to fit, each cut said on stderr and in the report (default 20 with --quick, else 600)");
+  doc->add_option("--expectations", o.expectations,
+                  "A site's baseline (JSON, docs/verdicts.md): its rows replace the built-in expectations of "
+                  "each GPU model and figure it names");
   doc->add_flag("--debug-corrupt", o.request.settings.inject_corruption)->group("");
   return doc;
 }

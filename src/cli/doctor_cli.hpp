@@ -10,6 +10,7 @@ struct DoctorOptions {
   DoctorRequest request;  // the flags bind here; --gpus is parsed into it by doctor_request
   std::string gpus;
   std::string out_dir = "fabricbench-doctor";
+  std::string expectations;  // --expectations FILE (app/ reads it before any GPU is touched)
 };
 
 CLI::App* add_doctor_subcommand(CLI::App& app, DoctorOptions& opts);

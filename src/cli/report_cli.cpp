@@ -8,17 +8,23 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   fabricbench report result.json -o report.html     # one self-contained page, charts inline
   fabricbench report result.json -o summary.md
   fabricbench report --analyse result.json          # the verdicts only, as text
+  fabricbench report result.json -o judged.json     # the document judged: findings and verdict contract
+  fabricbench report new.json --baseline vendor.json -o report.html   # the baseline drawn dashed
 
 Every report judges what it shows with this build's rules (the file's own findings of other rules
-are listed apart); exit 1 when an error-level finding is present, whatever the format.
-  fabricbench report new.json --baseline vendor.json -o report.html   # the baseline drawn dashed)");
+are listed apart); exit 1 when an error-level finding is present, whatever the format.)");
   rep->add_option("result", o.input, "A result document (JSON) written by any command")->required();
   rep->add_option("-o,--output", o.output, "Write here (default: standard output)");
-  rep->add_option("--format", o.format, "html | md | csv (default: from the output's extension, else md)")
-      ->check(CLI::IsMember({"html", "md", "csv"}));
+  rep->add_option("--format", o.format,
+                  "html | md | csv | json (json: the document itself, judged: its findings and verdict; "
+                  "default: from the output's extension, else md)")
+      ->check(CLI::IsMember({"html", "md", "csv", "json"}));
   rep->add_flag("--analyse", o.analyse,
-                "Without -o/--format: print the verdicts (outcome, headline figures, findings) as text "
-                "instead of the Markdown (every report judges by default)");
+                "Without -o/--format: print the verdicts (outcome, headline figures, findings, verdict) as "
+                "text instead of the Markdown (every report judges by default)");
+  rep->add_option("--expectations", o.expectations,
+                  "A site's baseline (JSON, docs/verdicts.md): its rows replace the built-in expectations of "
+                  "each GPU model and figure it names");
   rep->add_option("--baseline", o.baseline,
                   "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
   return rep;

@@ -9,7 +9,8 @@ struct ReportOptions {
   std::string output;  // "" = stdout
   std::string format;  // html | md | csv; "" = from the output's extension, else md
   bool analyse = false;
-  std::string baseline;  // another result drawn dashed on the HTML busbw chart; "" = none
+  std::string baseline;      // another result drawn dashed on the HTML busbw chart; "" = none
+  std::string expectations;  // --expectations FILE: a site's baseline for the verdicts and "% of expected"
 };
 
 CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& opts);

@@ -73,6 +73,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   Result result = make_result_header(command_line, machine.lib.get());
   add_gpus(result, gpus);
   result.topology = probe_topology({});
+  result.expectations = request.expectations;
   judge_result(result);
   progress.begun(result);
 

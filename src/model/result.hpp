@@ -9,12 +9,14 @@
 
 #include "core/nccl_nic.hpp"
 #include "core/stats.hpp"
+#include "model/expectation_rows.hpp"
 #include "model/host_facts.hpp"
 #include "model/p2p_tests.hpp"
 #include "model/projection.hpp"
 #include "model/result_enums.hpp"
 #include "model/result_version.hpp"
 #include "model/topology.hpp"
+#include "model/verdict.hpp"
 
 namespace fb {
 
@@ -193,6 +195,9 @@ struct Result {
   std::vector<StartupPhase> startup;  // run: where the time before the first point went
   std::optional<DoctorInfo> doctor;
   std::optional<Projection> projection;  // project: the tensor-parallel projection
+  // A site's baseline the document was judged against (`--expectations FILE`); absent: built-in rows.
+  std::optional<ExpectationSet> expectations;
+  std::optional<Verdict> verdict;  // the checks' statuses, where the document was judged
 };
 
 // Whether any finding is an error (the commands then exit 1).

@@ -14,6 +14,7 @@
 #include "model/projection_json.hpp"
 #include "model/result_version.hpp"
 #include "model/topology_json.hpp"
+#include "model/verdict_json.hpp"
 
 namespace fb {
 using nlohmann::json;
@@ -141,6 +142,8 @@ void to_json(json& j, const Result& v) {
   if (!v.rules_version.empty()) j["rules_version"] = v.rules_version;  // 1.2
   if (v.doctor) j["doctor"] = *v.doctor;                               // the doctor's documents only
   if (v.projection) j["projection"] = *v.projection;                   // project's documents only
+  if (v.expectations) j["expectations"] = *v.expectations;             // judged against a site's file (1.2)
+  if (v.verdict) j["verdict"] = *v.verdict;                            // judged documents only (1.2)
 }
 void to_json(json& j, const DoctorInfo& v) {
   j = json{{"budget_s", v.budget_s}, {"cuts", v.cuts}, {"stages", v.stages}};
@@ -176,6 +179,9 @@ void from_json(const json& j, Result& v) {
   if (j.contains("doctor") && !j.at("doctor").is_null()) v.doctor = j.at("doctor").get<DoctorInfo>();
   if (j.contains("projection") && !j.at("projection").is_null())
     v.projection = j.at("projection").get<Projection>();
+  if (j.contains("expectations") && !j.at("expectations").is_null())
+    v.expectations = j.at("expectations").get<ExpectationSet>();
+  if (j.contains("verdict") && !j.at("verdict").is_null()) v.verdict = j.at("verdict").get<Verdict>();
 }
 
 Result parse_result(const std::string& text) {

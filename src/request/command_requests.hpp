@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/p2p_plan.hpp"
+#include "model/expectation_rows.hpp"
 #include "request/collective_request.hpp"
 
 namespace fb {
@@ -49,6 +50,8 @@ struct DoctorRequest {
   // Seconds the whole doctor may take: later stages are estimated from the measured speed and
   // cut to fit (engine/doctor_budget.hpp). Not given: the mode's default.
   std::optional<double> budget_s;
+  // A site's baseline (--expectations FILE, read by app/): the verdicts judge against its rows.
+  std::optional<ExpectationSet> expectations;
 
   [[nodiscard]] double budget_or_default() const {
     return budget_s.value_or(quick ? kQuickBudgetS : kThoroughBudgetS);

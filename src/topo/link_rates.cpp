@@ -7,13 +7,16 @@ namespace fb {
 namespace {
 
 // NVLink: NVIDIA architecture whitepapers; fractions for NVLink4 measured on 2 x H200
-// (docs/model.md: SM copy kernels 373 GB/s, copy engine 396 GB/s of 450).
+// (docs/model.md: SM copy kernels 373 GB/s, copy engine 396 GB/s of 450). NVLink5's SM share is
+// NCCL's own model (SM100_NVLINK_BW 40.1 of 50 GB/s per link: 18 x 40.1 = 721.8 GB/s per GPU,
+// NVIDIA/nccl #1807), not a measurement; NVLink4's model (SM90_NVLINK_BW 20.0) is kept beside
+// the measured share.
 constexpr std::array<NvlinkGeneration, 5> kNvlink{{
-    {1, "P100", 20.0, 20.0, 0, 0},
-    {2, "V100", 25.781, 25.0, 0, 0},
-    {3, "A100", 25.781, 25.0, 0, 0},
-    {4, "H100, H200", 26.562, 25.0, 0.83, 0.88},
-    {5, "B200, GB200", 53.125, 50.0, 0, 0},
+    {1, "P100", 20.0, 20.0, 0, 0, 0},
+    {2, "V100", 25.781, 25.0, 0, 0, 0},
+    {3, "A100", 25.781, 25.0, 0, 0, 0},
+    {4, "H100, H200", 26.562, 25.0, 0.83, 0.88, 20.0},
+    {5, "B200, B300, GB200", 53.125, 50.0, 40.1 / 50.0, 0, 40.1},
 }};
 
 // PCIe: PCI-SIG base specifications; 8b/10b encoding for Gen1-2, 128b/130b for Gen3-5,
@@ -31,9 +34,15 @@ constexpr std::array<PcieGeneration, 6> kPcie{{
 // link, 7 links to the 7 peers of an 8-GPU platform; MI250X: 100 GB/s bidirectional per link, 8
 // links of which 4 join the package's two GCDs); RCCL's model of a link from its topology code
 // (ROCm/rccl src/graph/topo.h; 48 confirmed in ROCm/rccl #1210). docs/model.md has the table.
-constexpr std::array<XgmiProduct, 3> kXgmi{{
+// MI350X/MI355X (gfx950): 153.6 GB/s bidirectional per link (AMD's MI355X specifications), 7 links to
+// the 7 peers of an 8-GPU platform; RCCL's topology models gfx95x links at 48 like gfx94x, which
+// would put the ring ceiling (7 x 48 = 336) below AMD's acceptance line (350), so the share is
+// MI300X's (0.75 of the link, AMD's ROCm blog): 57.6 GB/s. Not measured.
+constexpr std::array<XgmiProduct, 5> kXgmi{{
     {"MI300X", "0x74a1,0x74b5", "gfx942", 64.0, 48.0, 7, 1},
     {"MI325X", "0x74a5", "gfx942", 64.0, 48.0, 7, 1},
+    {"MI355X", "", "gfx950", 76.8, 57.6, 7, 1},
+    {"MI350X", "", "gfx950", 76.8, 57.6, 7, 1},
     {"MI250", "0x7408,0x740c", "gfx90a", 50.0, 36.0, 8, 1},
 }};
 
@@ -60,7 +69,8 @@ double pcie_gbps(int gen, int width) {
 const XgmiProduct* xgmi_product(const std::string& gpu_name, const std::string& device_id) {
   for (const auto& p : kXgmi) {
     if (!gpu_name.empty() && gpu_name.find(p.name_contains) != std::string::npos) return &p;
-    if (!device_id.empty() && std::string_view(p.device_ids).find(device_id) != std::string_view::npos)
+    if (!device_id.empty() && !p.device_ids.empty() &&
+        std::string_view(p.device_ids).find(device_id) != std::string_view::npos)
       return &p;
   }
   return nullptr;

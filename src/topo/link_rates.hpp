@@ -12,6 +12,11 @@ struct NvlinkGeneration {
   double data_gbps;    // per link per direction, payload
   double sm_fraction;  // share of the wire SM-issued copies reach (0: not measured)
   double ce_fraction;  // share of the wire copy engines reach (0: not measured)
+  // What NCCL's topology models one link at (src/graph/topo.h, SM90_/SM100_NVLINK_BW), GB/s; 0: none.
+  double nccl_model_gbps = 0;
+  [[nodiscard]] bool sm_share_is_nccls_model() const {  // no measurement: the share is NCCL's model
+    return nccl_model_gbps > 0 && sm_fraction == nccl_model_gbps / data_gbps;
+  }
 };
 
 struct PcieGeneration {
@@ -29,6 +34,8 @@ struct XgmiProduct {
   double rccl_gbps_per_link;       // what RCCL's topology models a link at (what rings reach)
   int links_per_gpu;               // xGMI links of one GPU to its peers on the usual platform
   int links_per_pair;              // links between two GPUs of that platform (the fewest)
+  // RCCL's model (rccl_gbps_per_link) is its topology's; where it would put the ring ceiling below
+  // AMD's own acceptance line (MI350X/MI355X), the share is MI300X's measured one instead.
   [[nodiscard]] double reach_fraction() const { return rccl_gbps_per_link / gbps_per_link; }
 };
 

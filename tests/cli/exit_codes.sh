@@ -42,6 +42,18 @@ topo_fixtures=$fixtures/../topo
 expect_line 2 "it lists 4 GPUs, sysfs 8 AMD GPUs" topo --no-runtime --sysfs-root "$topo_fixtures/mi300x8" \
   --rocm-smi-file "$topo_fixtures/rocm-smi/mi300x-4of8-showtopo.txt"
 
+# --expectations FILE (docs/verdicts.md, "A site's baseline"): a bad file is exit 2 in one line naming the
+# file, the row and what is wrong, before anything else; a good one judges and prints.
+echo '{"schema": "fabricbench.expectations/1", "rows": [{"gpu": "H200", "figure": "all_reduce", "value": -3, "source": "s", "date": "2026-11-20"}]}' > "$tmp/bad-site.json"
+expect_line 2 "$tmp/bad-site.json: rows[0].value: must be above 0, got -3" report "$healthy" --analyse --expectations "$tmp/bad-site.json"
+expect_line 2 "$tmp/bad-site.json: rows[0].value" doctor --expectations "$tmp/bad-site.json"
+expect_line 2 "cannot read $tmp/no-site.json" report "$healthy" --analyse --expectations "$tmp/no-site.json"
+echo '{"schema": "fabricbench.expectations/1", "rows": [{"gpu": "H200", "gpus": 2, "figure": "all_reduce", "min_bytes": 1073741824, "value": 500, "kind": "acceptance", "source": "site", "date": "2026-11-20"}]}' > "$tmp/site.json"
+expect 0 "BUSBW_BELOW_EXPECTED" report "$healthy" --analyse --expectations "$tmp/site.json"
+expect 0 "| H200 | 2 | 1 | all_reduce | >= 1 GiB | any | 500 GB/s | acceptance | site | 2026-11-20 |" expectations --expectations "$tmp/site.json"
+expect 0 "| MI300X | 8 | 1 | all_reduce |" expectations
+expect 0 '"schema": "fabricbench.expectations/1"' expectations --from "$healthy"
+
 # 4: the output cannot be written (its folder does not exist); the input was fine.
 expect 4 "cannot write $tmp/no-dir/report.html" report "$healthy" -o "$tmp/no-dir/report.html"
 expect 4 "cannot write $tmp/no-dir/topo.json" topo --no-runtime --json "$tmp/no-dir/topo.json"

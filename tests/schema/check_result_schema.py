@@ -106,6 +106,33 @@ def written_documents(fabricbench, repo, out):
             continue
         with open(path, encoding="utf-8") as f:
             docs.append((shown + " --json", json.load(f)))
+    docs += judged_documents(fabricbench, repo, out)
+    return docs
+
+
+def judged_documents(fabricbench, repo, out):
+    """`report --analyse -o x.json`: the verdict contract, and a site's rows (--expectations)."""
+    site = os.path.join(out, "site.json")
+    with open(site, "w", encoding="utf-8") as f:
+        json.dump({"schema": "fabricbench.expectations/1",
+                   "rows": [{"gpu": "H200", "gpus": 2, "figure": "all_reduce", "min_bytes": 1073741824,
+                             "value": 330, "tolerance": 0.05, "source": "site", "date": "2026-11-20"}]}, f)
+    docs = []
+    for i, (name, extra) in enumerate((("h200x2-doctor-quick", []), ("h200x1-doctor", []),
+                                       ("h200x2-run-6coll-1M-4G-procs", ["--expectations", site]))):
+        saved = os.path.join(repo, "tests", "fixtures", "results", name + ".json")
+        path = os.path.join(out, f"judged-{i}.json")
+        args = ["report", saved, "--analyse", "-o", path] + extra
+        done = subprocess.run([fabricbench] + args, capture_output=True, text=True, check=False)
+        shown = "fabricbench " + " ".join(os.path.relpath(a, repo) if a.startswith(repo) else a for a in args)
+        if done.returncode not in (0, 1) or not os.path.exists(path):
+            fail(f"{shown}: exit {done.returncode}, no document: {done.stderr[-500:]}")
+            continue
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        if "verdict" not in doc or (extra and "expectations" not in doc):
+            fail(f"{shown}: the judged document lacks its verdict or expectations")
+        docs.append((shown, doc))
     return docs
 
 

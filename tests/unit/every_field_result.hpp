@@ -102,7 +102,18 @@ inline constexpr const char* kEveryFieldJson = R"({
   "rules_version": "fabricbench.rules/0",
   "doctor": {"budget_s": 45.5, "cuts": [{"stage": "algorithms", "what": "1 GiB points", "why": "slow"}],
              "stages": [{"stage": "collectives", "estimate_s": -1.0, "took_s": 3.5},
-                        {"stage": "algorithms", "estimate_s": 12.25, "took_s": 14.75}]}
+                        {"stage": "algorithms", "estimate_s": 12.25, "took_s": 14.75}]},
+  "expectations": {"file": "site.json", "rows": [
+    {"gpu": "H200", "gpus": 8, "hosts": 2, "figure": "all_reduce", "min_bytes": 1024, "max_bytes": 4096,
+     "algo": "NVLS", "value": 380.5, "kind": "acceptance", "tolerance": 0.25, "single_report": true,
+     "source": "site", "date": "2026-11-20"},
+    {"gpu": "MI300X", "gpus": 0, "hosts": 0, "figure": "host", "min_bytes": 0, "max_bytes": null, "algo": "",
+     "value": 50.0, "kind": "typical", "source": "s2", "date": "2026-11-21"}]},
+  "verdict": {"status": "CRITICAL", "action": "drain", "expectations": "site.json",
+              "checks": [{"check": "topology", "status": "CRITICAL", "action": "drain", "codes": ["TOPO_NO_P2P"],
+                          "evidence": "GPU5 - GPU7"},
+                         {"check": "host", "status": "UNKNOWN", "action": "none", "codes": [],
+                          "evidence": "not read"}]}
 })";
 
 inline fb::Topology every_field_topology() {
@@ -248,5 +259,18 @@ inline fb::Result every_field_result() {
   r.doctor = fb::DoctorInfo{45.5,
                             {{"algorithms", "1 GiB points", "slow"}},
                             {{"collectives", -1, 3.5}, {"algorithms", 12.25, 14.75}}};
+  fb::ExpectationRow site{
+      "H200", 8,    2,      "all_reduce", 1024, 4096, "NVLS", 380.5, fb::ExpectationKind::acceptance,
+      0.25,   true, "site", "2026-11-20"};
+  fb::ExpectationRow any_size{
+      "MI300X", 0,     0,    "host",      0, fb::kAnyBytes, "", 50.0, fb::ExpectationKind::typical,
+      -1,       false, "s2", "2026-11-21"};
+  r.expectations = fb::ExpectationSet{"site.json", {site, any_size}};
+  r.verdict = fb::Verdict{
+      fb::CheckStatus::critical,
+      fb::CheckAction::drain,
+      "site.json",
+      {{"topology", fb::CheckStatus::critical, fb::CheckAction::drain, {"TOPO_NO_P2P"}, "GPU5 - GPU7"},
+       {"host", fb::CheckStatus::unknown, fb::CheckAction::none, {}, "not read"}}};
   return r;
 }

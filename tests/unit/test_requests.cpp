@@ -220,7 +220,19 @@ TEST(Doctor, ChoicesStageSpreadsNcclSetUpOverTheCollectiveRuns) {
   out.log.transports = {"P2P/CUMEM", "SHM"};
   out.log.coll_channels = 24;
   out.log.p2p_channels = 32;
+  out.log.nvls_channels = 16;
+  out.log.nvls_available = true;
+  result.runs[0].collective = "all_reduce";  // NCCL's logged choice lands on the point of its size
+  result.runs[0].points.resize(2);
+  result.runs[0].points[0].bytes = 1ULL << 30;
+  result.runs[0].points[1].bytes = 1ULL << 20;
+  out.log.choices["AllReduce"][1ULL << 30] = {"NVLS", "SIMPLE", 16};
   doctor_stage("choices").merge(out, result);
+  EXPECT_EQ(result.runs[0].points[0].nccl_algo, "NVLS");
+  EXPECT_EQ(result.runs[0].points[0].nccl_channels, 16);
+  EXPECT_EQ(result.runs[0].points[1].nccl_algo, "");  // no choice logged at that size
+  EXPECT_EQ(result.runs[0].nccl_nvls_channels, std::optional<int>(16));
+  EXPECT_EQ(result.runs[0].nccl_nvls_available, std::optional<bool>(true));
   ASSERT_EQ(result.runs.size(), 3u);
   EXPECT_EQ(result.runs[0].nccl_transports, (std::vector<std::string>{"P2P/CUMEM", "SHM"}));
   EXPECT_EQ(result.runs[0].nccl_coll_channels, 24);

@@ -242,6 +242,30 @@ TEST(ResultJsonText, ParsesP2pAndFindings) {
   EXPECT_DOUBLE_EQ(r.doctor->stages[1].took_s, 14.75);
 }
 
+TEST(ResultJsonText, ParsesVerdictAndExpectations) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  ASSERT_TRUE(r.expectations.has_value());
+  EXPECT_EQ(r.expectations->file, "site.json");
+  ASSERT_EQ(r.expectations->rows.size(), 2u);
+  const auto& e = r.expectations->rows[0];
+  EXPECT_EQ(e.gpu, "H200");
+  EXPECT_EQ(e.hosts, 2);
+  EXPECT_EQ(e.max_bytes, 4096u);
+  EXPECT_EQ(e.algo, "NVLS");
+  EXPECT_DOUBLE_EQ(e.value, 380.5);
+  EXPECT_EQ(e.kind, fb::ExpectationKind::acceptance);
+  EXPECT_DOUBLE_EQ(e.tolerance, 0.25);
+  EXPECT_TRUE(e.single_report);
+  EXPECT_EQ(r.expectations->rows[1].max_bytes, fb::kAnyBytes);
+  EXPECT_DOUBLE_EQ(r.expectations->rows[1].tolerance, -1);
+  ASSERT_TRUE(r.verdict.has_value());
+  EXPECT_EQ(r.verdict->status, fb::CheckStatus::critical);
+  EXPECT_EQ(r.verdict->action, fb::CheckAction::drain);
+  ASSERT_EQ(r.verdict->checks.size(), 2u);
+  EXPECT_EQ(r.verdict->checks[0].codes, std::vector<std::string>{"TOPO_NO_P2P"});
+  EXPECT_EQ(r.verdict->checks[1].status, fb::CheckStatus::unknown);
+}
+
 // (b) A result built in C++ serialises to exactly the hand-written document.
 TEST(ResultJsonText, SerialisesToTheHandWrittenDocument) {
   const auto expected = nlohmann::json::parse(kEveryFieldJson);

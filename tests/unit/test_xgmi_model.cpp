@@ -56,7 +56,10 @@ TEST(XgmiModel, RingCeilingsOnTheMesh) {
 TEST(XgmiModel, ExpectationsForEightMi300x) {
   const std::string gpu = "AMD Instinct MI300X";
   EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", kGi)->value, 314.7);
-  EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", 8 * kGi)->value, 318.0);
+  // At exactly 8 GiB AMD's pass line (304, `-g 8`) is listed first and wins over the blog's 318.
+  EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", 8 * kGi)->value, 304.0);
+  EXPECT_EQ(fb::expected_for(gpu, 8, "all_reduce", 8 * kGi)->row.kind, fb::ExpectationKind::acceptance);
+  EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", 12 * kGi)->value, 318.0);
   EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", 16 * kGi)->value, 319.0);
   EXPECT_NE(fb::expected_for(gpu, 8, "all_reduce", kGi)->source().find("mi300x-rccl-xgmi"),
             std::string::npos);
@@ -84,4 +87,42 @@ TEST(XgmiModel, VerdictsOnTheSyntheticResult) {
   const auto* ceiling = find(findings, "BUSBW_BELOW_CEILING");
   ASSERT_NE(ceiling, nullptr);
   EXPECT_NE(ceiling->evidence.find("ceiling 336.0 GB/s"), std::string::npos) << ceiling->evidence;
+}
+
+// Today's links (issue 32): NVLink5 at NCCL's own model (SM100 40.1 of 50 GB/s per link, 721.8 per
+// GPU, NVIDIA/nccl #1807) beside NVLink4's measured share, and the MI350X/MI355X xGMI.
+TEST(LinkModels, NvlinkFiveIsNcclsModelAndSaysSo) {
+  const auto* nv4 = fb::nvlink_generation(4);
+  const auto* nv5 = fb::nvlink_generation(5);
+  ASSERT_NE(nv4, nullptr);
+  ASSERT_NE(nv5, nullptr);
+  EXPECT_NEAR(18 * nv5->data_gbps * nv5->sm_fraction, 721.8, 1e-9);
+  EXPECT_NEAR(18 * nv5->nccl_model_gbps, 721.8, 1e-9);
+  EXPECT_TRUE(nv5->sm_share_is_nccls_model());
+  EXPECT_FALSE(nv4->sm_share_is_nccls_model());  // NVLink4's share is measured (373.5 of 450)
+  EXPECT_DOUBLE_EQ(18 * nv4->nccl_model_gbps, 360.0);
+  fb::TopoPair p;
+  p.connection = fb::Connection::nvlink(18);
+  p.links = 18;
+  p.link_gbps = 50.0;
+  p.wire_gbps = 900.0;
+  p.sm_ceiling_gbps = p.wire_gbps * nv5->sm_fraction;
+  const auto c = fb::pair_sm_ceiling(p);
+  EXPECT_NEAR(c.gbps, 721.8, 1e-9);
+  EXPECT_NE(c.source.find("NCCL's model of an NVLink5 link, 40.1 of 50 GB/s (not measured"),
+            std::string::npos)
+      << c.source;
+}
+
+TEST(LinkModels, Mi355xXgmi) {
+  for (const char* name : {"AMD Instinct MI355X", "AMD Instinct MI350X"}) {
+    const auto* x = fb::xgmi_product(name, "");
+    ASSERT_NE(x, nullptr) << name;
+    EXPECT_EQ(x->gfx, "gfx950");
+    EXPECT_DOUBLE_EQ(x->gbps_per_link * 2, 153.6);  // AMD: 153.6 GB/s bidirectional per link
+    EXPECT_NEAR(x->reach_fraction(), 0.75, 1e-12);  // MI300X's share, not measured on MI355X
+    EXPECT_NEAR(x->rccl_gbps_per_link * x->links_per_gpu, 403.2, 1e-9);  // above AMD's 350 pass line
+  }
+  EXPECT_EQ(fb::xgmi_product("AMD Instinct MI300X", "")->name_contains, "MI300X");
+  EXPECT_EQ(fb::xgmi_product("", "0x7408")->name_contains, "MI250");  // ids still find their product
 }

@@ -1,0 +1,140 @@
+#include "analyse/expectations_file.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "analyse/collective_verdicts.hpp"
+#include "analyse/expectations.hpp"
+#include "analyse/gpu_model.hpp"
+#include "analyse/what_ran.hpp"
+#include "bench/collective_spec.hpp"
+#include "core/error.hpp"
+#include "core/file_io.hpp"
+#include "model/verdict_json.hpp"
+
+namespace fb {
+namespace {
+using nlohmann::json;
+
+constexpr std::array<std::string_view, 7> kOneGpuFigures{"pair",       "host",         "h2d_sm", "d2h_sm",
+                                                         "local_copy", "host_latency", ""};
+const std::set<std::string> kMembers{"gpu",       "gpus", "hosts",        "figure", "min_bytes",
+                                     "max_bytes", "algo", "value",        "kind",   "tolerance",
+                                     "source",    "date", "single_report"};
+
+bool known_figure(const std::string& figure) {
+  if (find_collective(figure) != nullptr) return true;
+  for (const auto f : kOneGpuFigures)
+    if (!f.empty() && f == figure) return true;
+  return false;
+}
+
+// What is wrong with one row as read; "" when nothing.
+std::string row_problem(const ExpectationRow& e) {
+  if (e.gpu.empty()) return "gpu: empty (a model key such as \"H200\" or \"MI300X\")";
+  if (!known_figure(e.figure))
+    return fmt::format(
+        "figure: unknown figure '{}' (a collective's name or pair, host, h2d_sm, d2h_sm, local_copy, "
+        "host_latency)",
+        e.figure);
+  if (!std::isfinite(e.value) || e.value <= 0) return fmt::format("value: must be above 0, got {}", e.value);
+  if (e.gpus < 0 || e.hosts < 0) return "gpus and hosts: must be 0 (any) or more";
+  if (e.min_bytes > e.max_bytes) return "min_bytes: above max_bytes";
+  if (e.tolerance != -1 && (!(e.tolerance >= 0) || e.tolerance > 1))
+    return fmt::format("tolerance: must be a fraction from 0 to 1, got {}", e.tolerance);
+  if (e.source.empty() || e.date.empty())
+    return "source and date: every row says where its figure comes from and when";
+  return "";
+}
+
+ExpectationRow parse_row(const json& j, std::size_t i) {
+  const auto where = fmt::format("rows[{}]", i);
+  if (!j.is_object()) throw Error(ExitCode::usage, where + ": not an object");
+  for (const auto& [key, value] : j.items())
+    if (!kMembers.contains(key))
+      throw Error(ExitCode::usage, fmt::format("{}: unknown member '{}'", where, key));
+  ExpectationRow row;
+  try {
+    row = j.get<ExpectationRow>();
+  } catch (const json::exception& e) {
+    throw Error(ExitCode::usage, fmt::format("{}: {}", where, e.what()));
+  } catch (const Error& e) {
+    throw Error(ExitCode::usage, fmt::format("{}: {}", where, e.what()));
+  }
+  if (const auto problem = row_problem(row); !problem.empty())
+    throw Error(ExitCode::usage, fmt::format("{}.{}", where, problem));
+  return row;
+}
+
+ExpectationSet parse_document(const std::string& text, const std::string& file) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw Error(ExitCode::usage, fmt::format("not a JSON document: {}", e.what()));
+  }
+  if (!j.is_object() || j.value("schema", json()) != kExpectationsSchema)
+    throw Error(ExitCode::usage,
+                fmt::format("not an expectations file: expected an object with \"schema\": \"{}\"",
+                            kExpectationsSchema));
+  if (!j.contains("rows") || !j.at("rows").is_array() || j.at("rows").empty())
+    throw Error(ExitCode::usage, "rows: expected a non-empty array of rows");
+  ExpectationSet set{file, {}};
+  for (std::size_t i = 0; i < j.at("rows").size(); ++i) set.rows.push_back(parse_row(j.at("rows").at(i), i));
+  return set;
+}
+
+}  // namespace
+
+ExpectationSet parse_expectations(const std::string& text, const std::string& file) {
+  try {
+    return parse_document(text, file);
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("{}: {}", file, e.what()));
+  }
+}
+
+ExpectationSet load_expectations_file(const std::string& path) {
+  std::string text;
+  try {
+    text = read_file(path);
+  } catch (const Error& e) {
+    FB_USAGE_ERROR(fmt::format("--expectations: {}", e.what()));
+  }
+  return parse_expectations(text, path);
+}
+
+std::vector<ExpectationRow> baseline_rows(const Result& r, const std::string& file) {
+  std::vector<ExpectationRow> rows;
+  for (const auto& run : r.runs) {
+    if (!judged_run(run) || run.points.empty()) continue;
+    const auto& p = *std::max_element(run.points.begin(), run.points.end(),
+                                      [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+    const auto w = what_ran(r, run, p);
+    ExpectationRow e;
+    e.gpu = gpu_model_key(gpu_name(r, run.gpus));
+    e.gpus = static_cast<int>(run.gpus.size());
+    e.hosts = result_hosts(r);
+    e.figure = run.collective;
+    e.min_bytes = p.bytes;
+    e.algo = w.how.starts_with("assumed") || w.how.starts_with("NVLS off") ? "" : w.algo;
+    e.value = std::round(p.busbw_gbps * 10) / 10;  // GB/s to 0.1: what a person edits
+    e.source = fmt::format("site baseline: {} ({}, {})", file, r.host.hostname, r.started);
+    e.date = r.started.substr(0, 10);
+    rows.push_back(std::move(e));
+  }
+  if (rows.empty())
+    FB_USAGE_ERROR(fmt::format("{}: no collective run of 2 or more GPUs to take a baseline from", file));
+  return rows;
+}
+
+std::string expectations_document(const std::vector<ExpectationRow>& rows) {
+  return json{{"schema", kExpectationsSchema}, {"rows", rows}}.dump(2) + "\n";
+}
+
+}  // namespace fb

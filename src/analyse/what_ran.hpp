@@ -1,0 +1,34 @@
+#pragma once
+// Which of NCCL's algorithms a collective point ran with, as far as the document tells: NCCL's log
+// (the point's recorded choice), a forced NCCL_ALGO, or, where the table has NVLS rows for the
+// machine and nothing says otherwise, NCCL's default there (NVLS). NVLS is off when
+// NCCL_NVLS_ENABLE=0, when NCCL's log found no multicast support, or on 2 GPUs (NCCL connects two
+// GPUs point to point); such a point is judged against the ring row.
+#include <optional>
+#include <string>
+
+#include "analyse/expectations.hpp"
+#include "model/result.hpp"
+
+namespace fb {
+
+struct WhatRan {
+  std::string algo;      // as NCCL names it ("NVLS", "RING", "NVLSTree"); "" unknown
+  std::string how;       // "NCCL's log", "NCCL_ALGO=Ring", "assumed: ...", "NVLS off: ..."
+  std::string nvls_off;  // why NVLS could not run; "" when it could or nothing says
+};
+
+WhatRan what_ran(const Result& r, const Run& run, const Point& p);
+
+// The expectation query of a point (GPU, count, hosts, collective, size, algorithm).
+ExpectationQuery collective_query(const Result& r, const Run& run, const Point& p, const WhatRan& w);
+
+// " over NVLS", " over RING (NVLS off: NCCL_NVLS_ENABLE=0 in the environment)", "" when unknown.
+std::string algo_phrase(const WhatRan& w);
+
+// NVLSTree across hosts moves less over the network than busbw's ring formula assumes, so its busbw
+// can exceed what the NICs carry. The NIC sum (the cross-host ring row: ports x what a ring reaches
+// per port) when the point ran NVLSTree on several hosts and its busbw is above it; else nullopt.
+std::optional<Expected> above_nic_sum(const Result& r, const Run& run, const Point& p, const WhatRan& w);
+
+}  // namespace fb

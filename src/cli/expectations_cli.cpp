@@ -1,0 +1,26 @@
+#include "cli/expectations_cli.hpp"
+
+namespace fb {
+
+CLI::App* add_expectations_subcommand(CLI::App& app, ExpectationsOptions& o) {
+  auto* cmd = app.add_subcommand("expectations",
+                                 "Print the expected figures the verdicts use, or write a site's own");
+  cmd->footer(R"(Each row: GPU model, GPUs, hosts, figure, sizes, NCCL's algorithm, the figure, its kind,
+source and date (docs/verdicts.md prints the built-in rows).
+
+Examples:
+  fabricbench expectations                                 # the built-in rows, as Markdown
+  fabricbench expectations --expectations site.json        # what judges with a site's file
+  fabricbench expectations --from healthy.json -o site.json  # a site file from a healthy run
+  fabricbench doctor --expectations site.json              # judge against it)");
+  cmd->add_flag("--markdown", o.markdown, "Print the rows as a Markdown table (the default)");
+  cmd->add_option("--expectations", o.expectations,
+                  "A site's baseline (JSON): checked, and shown with the built-in rows of other GPU models");
+  cmd->add_option("--from", o.from,
+                  "A healthy run's result (JSON): write its collectives' largest sizes as a site file")
+      ->excludes("--expectations");
+  cmd->add_option("-o,--output", o.output, "Write here (default: standard output)");
+  return cmd;
+}
+
+}  // namespace fb

@@ -1,0 +1,16 @@
+#pragma once
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace fb {
+
+struct ExpectationsOptions {
+  std::string expectations;  // a site file: shown with the built-in rows it leaves in place
+  std::string from;          // a healthy run's result: written as a site file
+  std::string output;        // "" = stdout
+  bool markdown = false;     // print the rows as docs/verdicts.md's table (the default)
+};
+
+CLI::App* add_expectations_subcommand(CLI::App& app, ExpectationsOptions& opts);
+
+}  // namespace fb
