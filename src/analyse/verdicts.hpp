@@ -37,11 +37,8 @@ std::vector<Finding> check_one_gpu(const Result& r);
 
 // Every rule (the host rules last), the most severe findings first.
 std::vector<Finding> analyse_result(const Result& r);
-// analyse_result into r.findings and the verdict contract over them into r.verdict
-// (analyse/verdict_contract.hpp).
-void judge_result(Result& r);
-
-// `r` judged by every rule: its findings replaced, its rules_version set.
+// `r` judged by every rule: analyse_result into r.findings, the verdict contract over them into
+// r.verdict (analyse/verdict_contract.hpp), and r.rules_version set.
 void judge_result(Result& r);
 
 // The ring's ceiling for SM-issued traffic over `gpus`: the weakest pair's (0: unknown).

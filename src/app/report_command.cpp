@@ -48,8 +48,8 @@ int report_command(const ReportOptions& o) {
   }
   const std::string format = output_format(o);
   const Result baseline = o.baseline.empty() ? Result{} : load_result_file(o.baseline);
-  const std::string text = format == "html"   ? html_report(r, o.baseline.empty() ? nullptr : &baseline, apart)
-                           : format == "csv"  ? points_csv(r)
+  const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline, apart)
+                           : format == "csv" ? points_csv(r)
                            : format == "json" ? nlohmann::json(r).dump(2) + "\n"
                                               : markdown_summary(r, apart);
   if (o.output.empty()) {
