@@ -256,7 +256,12 @@ std::string unbroken_words(const std::string& text) {
   std::size_t start = 0;
   while (start <= text.size()) {
     const auto end = std::min(text.find(' ', start), text.size());
-    if (end > start) out += "<span class=\"nw\">" + escape_html(text.substr(start, end - start)) + "</span>";
+    const auto word = text.substr(start, end - start);
+    if (word.find("://") !=
+        std::string::npos)  // an address may break after a slash, else it widens its table
+      for (const char c : escape_html(word)) out += c == '/' ? std::string("/<wbr>") : std::string(1, c);
+    else if (end > start)
+      out += "<span class=\"nw\">" + escape_html(word) + "</span>";
     if (end < text.size()) out += ' ';
     start = end + 1;
   }

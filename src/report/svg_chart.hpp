@@ -57,7 +57,7 @@ std::string line_chart(const ChartSpec& spec, const std::vector<Series>& series)
 // HTML-escapes text.
 std::string escape_html(const std::string& text);
 // HTML-escapes text and keeps each of its words (between spaces) on one line: a file name or a pair
-// such as "GPU0-GPU7" never breaks at its hyphens or slashes.
+// such as "GPU0-GPU7" never breaks at its hyphens or slashes; a web address may break after a slash.
 std::string unbroken_words(const std::string& text);
 
 }  // namespace fb
