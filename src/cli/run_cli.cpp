@@ -28,6 +28,10 @@ Examples:
   run->add_option("--json", o.json_path, "Write the result document here (updated after every point)")
       ->group(grp);
   run->add_option("--csv", o.csv_path, "Write one CSV row per point here")->group(grp);
+  run->add_flag("--no-nccl-log{false}", o.request.read_nccl_log,
+                "Skip the logged pass after the sweep (one operation per point, about 1 s) that records "
+                "what NCCL chose: transports, channels, NVLS, algorithm and protocol at each size")
+      ->group(grp);
   run->add_flag("-q,--quiet", o.quiet, "Print only the table")->group(grp);
   run->add_flag("-v,--verbose", o.verbose,
                 "Also print where the start-up time went (ms from launch to the first point)")

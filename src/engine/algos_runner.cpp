@@ -1,65 +1,17 @@
 #include "engine/algos_runner.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.hpp"
-#include "core/file_io.hpp"
 #include "core/interrupt.hpp"
+#include "engine/nccl_probe.hpp"
 #include "engine/nccl_setup.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/sweep_progress.hpp"
 
 namespace fb {
-namespace {
-
-namespace fs = std::filesystem;
-
-NcclLogSummary read_logs(const fs::path& dir) {
-  NcclLogSummary all;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    merge_nccl_logs(all, parse_nccl_log(read_file(entry.path().string())));
-  }
-  return all;
-}
-
-}  // namespace
-
-// NCCL's own choices, transports and channels, from a short logged pass (logging every call
-// would slow the timed default sweep, so it runs apart).
-NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
-                                  EventSink& events, std::vector<Point>* points) {
-  const fs::path logs = keep_logs.empty()
-                            ? fs::temp_directory_path() / fmt::format("fabricbench-nccl-{}", ::getpid())
-                            : fs::path(keep_logs);
-  fs::create_directories(logs);
-  Plan probe = plan;
-  probe.settings.sampling = {1, 0, 0, 1, 1, 0, 1.0};
-  probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG", "INFO");
-  probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG_SUBSYS", "INIT,TUNING");
-  probe.settings.nccl_env.insert_or_assign("NCCL_DEBUG_FILE", (logs / "nccl.%h.%p.log").string());
-  if (!quiet) events.emit(make_event(EventKind::stage, "reading NCCL's own choices from its log"));
-  const auto probed = run_plan(
-      probe,
-      [&](int, const Point& p) {
-        if (points != nullptr) points->push_back(p);
-      },
-      events);
-  end_job_if_failed(probe, probed, events);
-  auto log = read_logs(logs);
-  if (keep_logs.empty()) fs::remove_all(logs);
-  if (const auto gaps = nccl_log_gaps(log); !quiet && !gaps.empty())
-    events.emit(make_event(EventKind::note, gaps));
-  if (!probed.supervisor.ok && !interrupt_requested())  // interrupted: the caller ends the sweep
-    throw Error(probed.supervisor.code, "NCCL's default run failed: " + probed.failure);
-  return log;
-}
-
 namespace {
 
 // NCCL's default first, then the forced pairs.
@@ -69,20 +21,6 @@ std::vector<AlgoConfig> configurations(const std::vector<std::string>& algos,
   for (const auto& [a, p] : forced_pairs(algos, protos, one_axis))
     configs.push_back({a == "default" ? "" : a, p == "default" ? "" : p, {}, ""});
   return configs;
-}
-
-// The default run carries what NCCL's log said: its set-up, and its choice at each size.
-void attach_nccl_choices(Run& run, const NcclLogSummary& log) {
-  set_nccl_setup(run, log);
-  const auto* sizes = choices_for(log, std::string(collective(run.collective).nccl_log_name));
-  if (sizes == nullptr) return;
-  for (auto& p : run.points) {
-    if (const auto it = sizes->find(p.bytes); it != sizes->end()) {
-      p.nccl_algo = it->second.algo;
-      p.nccl_proto = it->second.proto;
-      p.nccl_channels = it->second.channels.value_or(0);
-    }
-  }
 }
 
 // The points up to `max_bytes`, or the smallest one where none is that small.
@@ -114,7 +52,7 @@ Run sweep_configuration(const Plan& plan, AlgoConfig& c, const NcclLogSummary& l
   run.failure = c.failure;
   run.points = c.points;
   if (c.is_default()) {
-    attach_nccl_choices(run, log);
+    attach_nccl_log(run, log);
     c.points = run.points;
   }
   return run;

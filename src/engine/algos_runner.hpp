@@ -10,6 +10,7 @@
 #include "bench/plan.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/events.hpp"
+#include "engine/nccl_probe.hpp"
 #include "model/result.hpp"
 
 namespace fb {
@@ -49,12 +50,8 @@ AlgosSweep run_algos(const Plan& plan, const std::vector<std::string>& algos,
                      const std::vector<std::string>& protos, const AlgosSweepOptions& options,
                      EventSink& events);
 
-// The two halves of run_algos, for the doctor, which times its first set of workers (the probe)
-// before it plans the configurations. The probe runs one logged operation per size of `plan` in
-// fresh workers and returns what NCCL's log said (and, into `points` when given, each operation
-// as timed); it throws when that run fails.
-NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
-                                  EventSink& events, std::vector<Point>* points = nullptr);
+// The second half of run_algos, for the doctor, which times its first set of workers (the probe,
+// engine/nccl_probe.hpp) before it plans the configurations.
 AlgosSweep sweep_configurations(const Plan& plan, const std::vector<std::string>& algos,
                                 const std::vector<std::string>& protos, const AlgosSweepOptions& options,
                                 NcclLogSummary log, EventSink& events);

@@ -5,7 +5,6 @@
 #include <map>
 
 #include "analyse/p2p_analysis.hpp"
-#include "bench/collective_spec.hpp"
 #include "bench/p2p_bench.hpp"
 #include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
@@ -223,28 +222,10 @@ StageOutput measure_algorithms(const DoctorContext& ctx) {
   return out;
 }
 
-// NCCL's logged choice at each size the probe ran, on the collective run's point of that size: what
-// the expectation of what ran reads (analyse/what_ran.hpp).
-void attach_point_choices(const NcclLogSummary& log, Run& run) {
-  const auto* spec = find_collective(run.collective);
-  if (spec == nullptr) return;
-  const auto op = log.choices.find(std::string(spec->nccl_log_name));
-  if (op == log.choices.end()) return;
-  for (auto& p : run.points)
-    if (const auto it = op->second.find(p.bytes); it != op->second.end() && p.nccl_algo.empty()) {
-      p.nccl_algo = it->second.algo;
-      p.nccl_proto = it->second.proto;
-      p.nccl_channels = it->second.channels.value_or(0);
-    }
-}
-
 // The communicator set-up NCCL logged holds for every run of this machine.
 void merge_choices(StageOutput& out, Result& result) {
   for (auto& run : result.runs)
-    if (run.kind == RunKind::collective && run.nccl_transports.empty()) {
-      set_nccl_setup(run, out.log);
-      attach_point_choices(out.log, run);
-    }
+    if (run.kind == RunKind::collective && run.nccl_transports.empty()) attach_nccl_log(run, out.log);
 }
 
 }  // namespace

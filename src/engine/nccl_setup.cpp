@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include "bench/collective_spec.hpp"
+
 namespace fb {
 
 void set_nccl_setup(Run& run, const NcclLogSummary& log) {
@@ -15,6 +17,20 @@ void set_nccl_setup(Run& run, const NcclLogSummary& log) {
   run.nccl_nvls_available = log.nvls_available;
   run.nccl_nics = log.nics;
   run.nccl_network = log.network;
+}
+
+void attach_nccl_log(Run& run, const NcclLogSummary& log) {
+  set_nccl_setup(run, log);
+  const auto* spec = find_collective(run.collective);
+  if (spec == nullptr) return;
+  const auto* sizes = choices_for(log, std::string(spec->nccl_log_name));
+  if (sizes == nullptr) return;
+  for (auto& p : run.points)
+    if (const auto it = sizes->find(p.bytes); it != sizes->end() && p.nccl_algo.empty()) {
+      p.nccl_algo = it->second.algo;
+      p.nccl_proto = it->second.proto;
+      p.nccl_channels = it->second.channels.value_or(0);
+    }
 }
 
 std::string nccl_log_gaps(const NcclLogSummary& log) {

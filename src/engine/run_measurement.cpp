@@ -7,10 +7,14 @@
 
 #include "comm/job_session.hpp"
 #include "core/environment.hpp"
+#include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "core/process_clock.hpp"
 #include "core/units.hpp"
 #include "engine/estimates.hpp"
 #include "engine/machine_facts.hpp"
+#include "engine/nccl_probe.hpp"
+#include "engine/nccl_setup.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/result_header.hpp"
@@ -40,8 +44,10 @@ std::size_t point_count(const Plan& plan) {
   return n;
 }
 
-void announce_estimate(const Plan& plan, const Topology& topology, EventSink& events) {
-  const double estimate_s = estimate_plan_s(plan, prior_speed(topology, plan.gpus, nccl_settings(plan)));
+void announce_estimate(const Plan& plan, bool read_nccl_log, const Topology& topology, EventSink& events) {
+  const auto speed = prior_speed(topology, plan.gpus, nccl_settings(plan));
+  double estimate_s = estimate_plan_s(plan, speed);
+  if (read_nccl_log) estimate_s += estimate_plan_s(nccl_probe_plan(plan, ""), after_other_workers(speed));
   events.emit(make_event(EventKind::stage,
                          fmt::format("{} points on {} GPU{}, about {}", point_count(plan), plan.nranks(),
                                      plan.nranks() == 1 ? "" : "s", format_seconds(estimate_s))));
@@ -76,6 +82,19 @@ void finish_result(Result& result, std::vector<StartupPhase> startup, const Plan
   result.failure = outcome.failure;
 }
 
+// What NCCL chose at each point, from a logged pass after the timed one (it cannot slow it). Its
+// failure costs the record, not the measured figures: a warning, and the runs keep no choices.
+void read_nccl_choices(const Plan& plan, bool quiet, Result& result, EventSink& events) {
+  if (interrupt_requested()) return;
+  try {
+    const auto log = probe_nccl_choices(plan, "", quiet, events);
+    for (auto& run : result.runs) attach_nccl_log(run, log);
+  } catch (const Error& e) {
+    events.emit(make_event(EventKind::warning,
+                           fmt::format("what NCCL chose is not recorded ({}); the figures stand", e.what())));
+  }
+}
+
 }  // namespace
 
 CommandOutcome measure_run(const RunRequest& request, const std::vector<std::string>& command_line,
@@ -89,7 +108,7 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
   Plan plan = build_plan(request, machine.facts);
   warn_dropped_sizes(request, plan, events);
   Result result = run_header(command_line, *machine.lib, plan);
-  if (progress.announce) announce_estimate(plan, *result.topology, events);
+  if (progress.announce) announce_estimate(plan, request.read_nccl_log, *result.topology, events);
   progress.planned(plan);
   progress.result.begun(result);
 
@@ -105,6 +124,8 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
     progress.result.point(result, run_slot[index], run.points.size() - 1);
   };
   const auto outcome = run_plan(plan, on_point, events);
+  if (request.read_nccl_log && outcome.supervisor.ok)
+    read_nccl_choices(plan, !progress.announce, result, events);
   finish_result(result, std::move(startup), outcome);
   if (!outcome.supervisor.ok) events.emit(make_event(EventKind::error, outcome.failure));
   progress.result.ended(result);

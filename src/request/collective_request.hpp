@@ -36,6 +36,9 @@ struct RunRequest {
   GpuSelection gpus;
   LauncherKind launcher = LauncherKind::processes;  // in an outside job the engine makes it `job`
   RunSettings settings;                             // handed to the plan whole
+  // run: after the timed sweep, one logged operation per point records NCCL's transports,
+  // channels, NVLS and its algorithm and protocol at each size (engine/nccl_probe.hpp).
+  bool read_nccl_log = true;
 };
 
 // Sizes from `lo` to `hi`: each `step` bytes larger, or else `factor` times larger (nccl-tests'
