@@ -85,9 +85,13 @@ std::vector<Finding> check_ceilings(const Result& r) {
                      "GB/s ({})",
                      run.collective, p.bytes, fmt::join(run.gpus, ","), p.busbw_gbps,
                      p.busbw_gbps / c.gbps * 100, c.gbps, c.source),
-         fmt::format("at least {:.0f}% of {:.1f} GB/s ({})", reach * 100, c.gbps,
-                     fabric ? "what healthy rings reach, less the tolerance"
-                            : "a wide margin: NCCL's reach over PCIe is not measured yet"),
+         fabric ? fmt::format("at least {:.1f} GB/s: what healthy rings reach, {:.1f} GB/s ({:.0f}% of the "
+                              "ceiling {:.1f} GB/s: the expected figure the tables show), less the tolerance",
+                              reach * c.gbps, fabric_reach(run.collective, p.bytes) * c.gbps,
+                              fabric_reach(run.collective, p.bytes) * 100, c.gbps)
+                : fmt::format("at least {:.0f}% of {:.1f} GB/s (a wide margin: NCCL's reach over PCIe is not "
+                              "measured yet)",
+                              reach * 100, c.gbps),
          "check the findings above (overrides, fallback transport, links down); compare `fabricbench p2p` "
          "per pair and `fabricbench algos` for a better algorithm"});
   }

@@ -8,6 +8,7 @@
 
 #include "analyse/host_scope.hpp"
 #include "analyse/run_scope.hpp"
+#include "analyse/what_ran.hpp"
 
 namespace fb {
 namespace {
@@ -18,7 +19,17 @@ struct RunContext {
   bool multi_node = false;
   bool pair_without_p2p = false;  // some pair of the run's GPUs has no peer access
   bool fell_back = false;         // NCCL connected GPUs through SHM or NET
+  bool nvls_could_run = false;    // a collective run where the table tells NVLS from ring
 };
+
+bool nvls_could_run(const Result& r) {
+  for (const auto& run : r.runs)
+    for (const auto& p : run.points)
+      if (run.kind == RunKind::collective && run.gpus.size() > 2 &&
+          has_row_for_algo(r, collective_query(r, run, p, WhatRan{}), "NVLS"))
+        return true;
+  return false;
+}
 
 RunContext run_context(const Result& r) {
   RunContext c;
@@ -33,6 +44,7 @@ RunContext run_context(const Result& r) {
                                      [](const TopoPair& p) { return p.p2p && !*p.p2p; });
   }
   c.fell_back = nccl_fell_back(r);
+  c.nvls_could_run = nvls_could_run(r);
   return c;
 }
 
@@ -47,6 +59,7 @@ Severity severity_in(const EnvRule& rule, const RunContext& c) {
     case EnvContext::shm:
       return c.pair_without_p2p || c.fell_back ? Severity::warning : Severity::info;
     case EnvContext::no_effect:
+    case EnvContext::nvls:
       return Severity::info;
   }
   return Severity::info;
@@ -84,7 +97,7 @@ const std::vector<EnvRule>& env_rules() {
        EnvContext::shm},
       {"NCCL_NVLS_ENABLE",
        "NVLink SHARP use: off, all_reduce on NVSwitch machines cannot use the switch's reduction",
-       EnvContext::no_effect},
+       EnvContext::nvls},
       {"NCCL_CUMEM_ENABLE", "how NCCL allocates and shares buffers (cuMem or legacy IPC)",
        EnvContext::no_effect},
       {"NCCL_IB_", "the InfiniBand / RoCE transport between nodes", EnvContext::network},
@@ -116,7 +129,7 @@ std::vector<Finding> check_environment(const Result& r) {
   std::vector<std::string> fallback_causes;
   for (const auto& [name, value] : r.env) {
     const auto* rule = find_env_rule(name);
-    if (rule == nullptr) continue;
+    if (rule == nullptr || (rule->context == EnvContext::nvls && context.nvls_could_run)) continue;
     const auto entry = fmt::format("{}={} ({})", name, value, rule->changes);
     (severity_in(*rule, context) == Severity::warning ? changing : inert).push_back(entry);
     if (context.fell_back && disables_a_transport(rule->name, value))

@@ -20,7 +20,8 @@ enum class EnvContext {
   network,    // inter-node transport: info on one node, warning across nodes
   peer,       // P2P transport between GPUs: info on one GPU, warning otherwise
   shm,        // SHM transport: used only between GPUs without peer access
-  no_effect,  // performance-neutral or deliberate (NVLS off, cuMem): info
+  no_effect,  // performance-neutral or deliberate (cuMem): info
+  nvls,       // NVLS off: NVLS_OFF says it where NVLS could run (analyse/what_ran.hpp), else info
 };
 
 struct EnvRule {

@@ -119,8 +119,9 @@ std::vector<Finding> check_expectations(const Result& r) {
   if (!none.empty())
     out.push_back(
         {"NO_EXPECTATION", Severity::info,
-         fmt::format("no expected figure for {} on {} (model {}): judged against the path ceiling and peers "
-                     "only",
+         fmt::format("no expected figure for {} on {} (model {}): judged only against peers and, where "
+                     "the ring's path is known, what a healthy ring reaches of its ceiling (the expected "
+                     "figure shown then, with that source)",
                      fmt::join(none, ", "), gpu_name(r, {}), gpu_model_key(gpu_name(r, {}))),
          "an entry in the expectations table (docs/verdicts.md)",
          "add a measured or published figure with its source to analyse/sku_table.cpp, or the site's own "

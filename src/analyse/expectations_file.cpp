@@ -23,6 +23,7 @@ using nlohmann::json;
 
 constexpr std::array<std::string_view, 7> kOneGpuFigures{"pair",       "host",         "h2d_sm", "d2h_sm",
                                                          "local_copy", "host_latency", ""};
+constexpr std::array<std::string_view, 5> kRequired{"gpu", "figure", "value", "source", "date"};
 const std::set<std::string> kMembers{"gpu",       "gpus", "hosts",        "figure", "min_bytes",
                                      "max_bytes", "algo", "value",        "kind",   "tolerance",
                                      "source",    "date", "single_report"};
@@ -34,9 +35,25 @@ bool known_figure(const std::string& figure) {
   return false;
 }
 
+bool is_date(const std::string& d) {
+  if (d.size() != 10 || d[4] != '-' || d[7] != '-') return false;
+  for (const std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+    if (d[i] < '0' || d[i] > '9') return false;
+  return true;
+}
+
+// What is wrong with a row's GPU, which would otherwise match nothing; "" when nothing.
+std::string identity_problem(const ExpectationRow& e) {
+  if (e.gpu.empty()) return "gpu: empty (a model key such as \"H200\" or \"MI300X\")";
+  if (const auto key = gpu_model_key(e.gpu); key != e.gpu)
+    return key.empty() ? fmt::format("gpu: '{}' is not a model key (such as \"H200\" or \"MI300X\")", e.gpu)
+                       : fmt::format("gpu: '{}' is not a model key: write '{}'", e.gpu, key);
+  return "";
+}
+
 // What is wrong with one row as read; "" when nothing.
 std::string row_problem(const ExpectationRow& e) {
-  if (e.gpu.empty()) return "gpu: empty (a model key such as \"H200\" or \"MI300X\")";
+  if (const auto problem = identity_problem(e); !problem.empty()) return problem;
   if (!known_figure(e.figure))
     return fmt::format(
         "figure: unknown figure '{}' (a collective's name or pair, host, h2d_sm, d2h_sm, local_copy, "
@@ -49,15 +66,34 @@ std::string row_problem(const ExpectationRow& e) {
     return fmt::format("tolerance: must be a fraction from 0 to 1, got {}", e.tolerance);
   if (e.source.empty() || e.date.empty())
     return "source and date: every row says where its figure comes from and when";
+  if (!is_date(e.date)) return fmt::format("date: '{}' is not a date as YYYY-MM-DD", e.date);
   return "";
+}
+
+// A member whose JSON type cannot hold it ("" when it can).
+std::string member_type_problem(const std::string& key, const json& v) {
+  static const std::set<std::string> texts{"gpu", "figure", "algo", "kind", "source", "date"};
+  static const std::set<std::string> counts{"min_bytes", "max_bytes", "gpus", "hosts"};
+  if (texts.contains(key)) return v.is_string() ? "" : "expected a text";
+  if (key == "single_report") return v.is_boolean() ? "" : "expected true or false";
+  if (counts.contains(key))  // gpus and hosts may be negative here: row_problem names that
+    return v.is_number_integer() || (key == "max_bytes" && v.is_null()) ? "" : "expected a whole number";
+  return v.is_number() ? "" : "expected a number";
 }
 
 ExpectationRow parse_row(const json& j, std::size_t i) {
   const auto where = fmt::format("rows[{}]", i);
   if (!j.is_object()) throw Error(ExitCode::usage, where + ": not an object");
-  for (const auto& [key, value] : j.items())
+  for (const auto& [key, value] : j.items()) {
     if (!kMembers.contains(key))
       throw Error(ExitCode::usage, fmt::format("{}: unknown member '{}'", where, key));
+    if (const auto problem = member_type_problem(key, value); !problem.empty())
+      throw Error(ExitCode::usage, fmt::format("{}.{}: {}", where, key, problem));
+  }
+  for (const auto key : kRequired)
+    if (!j.contains(key))
+      throw Error(ExitCode::usage,
+                  fmt::format("{}: no '{}' (every row has gpu, figure, value, source and date)", where, key));
   ExpectationRow row;
   try {
     row = j.get<ExpectationRow>();

@@ -59,6 +59,11 @@ ExpectationQuery collective_query(const Result& r, const Run& run, const Point& 
           w.algo};
 }
 
+bool switch_reduces(const WhatRan& w) {
+  const auto a = canonical_algo(w.algo);
+  return a == "NVLS" || a == "NVLSTREE";
+}
+
 std::string algo_phrase(const WhatRan& w) {
   if (w.algo.empty()) return "";
   return w.how == "NCCL's log" ? fmt::format(" over {}", w.algo)

@@ -20,6 +20,11 @@ struct WhatRan {
 
 WhatRan what_ran(const Result& r, const Run& run, const Point& p);
 
+// NVLS and NVLSTree reduce inside the NVSwitch, so their busbw is not bound by the ring's SM
+// ceiling (8 x H100 over NVLS reach about 478 GB/s against a ring ceiling near 374): no view holds
+// such a point against that ceiling.
+bool switch_reduces(const WhatRan& w);
+
 // The expectation query of a point (GPU, count, hosts, collective, size, algorithm).
 ExpectationQuery collective_query(const Result& r, const Run& run, const Point& p, const WhatRan& w);
 

@@ -1,19 +1,50 @@
 #include "app/expectations_command.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <iostream>
+#include <set>
 
 #include "analyse/expectations.hpp"
 #include "analyse/expectations_file.hpp"
+#include "analyse/verdicts.hpp"
+#include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "model/result_json.hpp"
 #include "report/expectations_table.hpp"
 
 namespace fb {
 
+namespace {
+
+// A baseline judges every other node by itself: refused from a run that failed or whose figures
+// the current rules find short (a bandwidth, data or failure finding of warning or worse).
+void require_healthy(Result r, const std::string& file) {
+  if (r.status != RunStatus::complete)
+    FB_USAGE_ERROR(fmt::format(
+        "{}: the run did not complete (status {}): not a baseline; --force takes it anyway", file, r.status));
+  judge_result(r);
+  std::set<std::string> short_of;
+  for (const auto& f : r.findings)
+    if (f.severity == Severity::error ||
+        (f.severity == Severity::warning && (f.code.starts_with("BUSBW_") || f.code.starts_with("DATA_"))))
+      short_of.insert(f.code);
+  if (!short_of.empty())
+    FB_USAGE_ERROR(
+        fmt::format("{}: its findings say the figures fall short ({}): not a baseline; "
+                    "`fabricbench report {}` says why; --force takes it anyway",
+                    file, fmt::join(short_of, ", "), file));
+}
+
+}  // namespace
+
 int expectations_command(const ExpectationsOptions& o) {
   std::string text;
   if (!o.from.empty()) {
-    text = expectations_document(baseline_rows(load_result_file(o.from), o.from));
+    const Result r = load_result_file(o.from);
+    if (!o.force) require_healthy(r, o.from);
+    text = expectations_document(baseline_rows(r, o.from));
   } else {
     Result r;
     if (!o.expectations.empty()) r.expectations = load_expectations_file(o.expectations);

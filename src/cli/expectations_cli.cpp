@@ -19,6 +19,10 @@ Examples:
   cmd->add_option("--from", o.from,
                   "A healthy run's result (JSON): write its collectives' largest sizes as a site file")
       ->excludes("--expectations");
+  cmd->add_flag("--force", o.force,
+                "With --from: take the baseline even from a run that did not complete or whose findings "
+                "say its figures fall short (refused otherwise: a site file from a sick node judges every "
+                "other node by it)");
   cmd->add_option("-o,--output", o.output, "Write here (default: standard output)");
   return cmd;
 }

@@ -9,6 +9,7 @@ struct ExpectationsOptions {
   std::string from;          // a healthy run's result: written as a site file
   std::string output;        // "" = stdout
   bool markdown = false;     // print the rows as docs/verdicts.md's table (the default)
+  bool force = false;        // --from a run that is not complete or whose figures fall short
 };
 
 CLI::App* add_expectations_subcommand(CLI::App& app, ExpectationsOptions& opts);

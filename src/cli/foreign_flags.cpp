@@ -20,7 +20,7 @@ struct Foreign {
 constexpr std::string_view kMeasuring = "run algos scale";
 
 // nccl-tests' flags fabricbench does not have (its README's "Arguments"), and other commands' spellings.
-constexpr std::array<Foreign, 20> kForeign{{
+constexpr std::array<Foreign, 21> kForeign{{
     {"-g", kMeasuring,
      "-g is nccl-tests' GPUs per thread; fabricbench drives the GPUs you select: --gpus N (the first N) or "
      "--gpus 0,2"},
@@ -60,6 +60,9 @@ constexpr std::array<Foreign, 20> kForeign{{
      "this command writes its result document with --json FILE; `fabricbench report FILE -o page.html` "
      "renders it"},
     {"-o", "doctor", "the doctor writes a folder (result.json, report.html, summary.md): --out DIR"},
+    {"-o", "p2p topo project",
+     "-o is report's and compare's output file; this command writes its document with --json FILE, and "
+     "`fabricbench report FILE -o page.html` renders it"},
     {"--json", "doctor", "the doctor writes a folder (result.json, report.html, summary.md): --out DIR"},
     {"--output", "doctor", "the doctor writes a folder (result.json, report.html, summary.md): --out DIR"},
     {"--markdown", "report", "report's format is --format md (or an output file ending in .md)"},

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "core/units.hpp"
+
 namespace fb {
 namespace {
 
@@ -91,7 +93,7 @@ void print_findings(std::ostream& out, const std::vector<Finding>& findings) {
   }
   fmt::print(out, "# findings: {}\n", findings.size());
   for (const auto& f : findings) {
-    fmt::print(out, "  [{}] {}: {}\n", f.severity, f.code, f.evidence);
+    fmt::print(out, "  [{}] {}: {}\n", f.severity, f.code, with_human_sizes(f.evidence));
     fmt::print(out, "      expected: {}\n      hint: {}\n", f.expected, f.hint);
   }
 }

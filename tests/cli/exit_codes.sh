@@ -53,6 +53,10 @@ expect 0 "BUSBW_BELOW_EXPECTED" report "$healthy" --analyse --expectations "$tmp
 expect 0 "| H200 | 2 | 1 | all_reduce | >= 1 GiB | any | 500 GB/s | acceptance | site | 2026-11-20 |" expectations --expectations "$tmp/site.json"
 expect 0 "| MI300X | 8 | 1 | all_reduce |" expectations
 expect 0 '"schema": "fabricbench.expectations/1"' expectations --from "$healthy"
+# A baseline from a sick or failed run would judge every other node by it: refused unless --force.
+expect_line 2 "its findings say the figures fall short (BUSBW_BELOW_CEILING, BUSBW_BELOW_EXPECTED)" expectations --from "$fixtures/synthetic-mi300x8.json"
+expect_line 2 "the run did not complete (status failed)" expectations --from "$fixtures/synthetic-failed.json"
+expect 0 '"gpu": "MI300X"' expectations --from "$fixtures/synthetic-mi300x8.json" --force
 
 # 4: the output cannot be written (its folder does not exist); the input was fine.
 expect 4 "cannot write $tmp/no-dir/report.html" report "$healthy" -o "$tmp/no-dir/report.html"

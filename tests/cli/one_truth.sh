@@ -50,6 +50,7 @@ expect_line 2 "--size SIZE" p2p --sizes 1G
 expect_line 2 "--out DIR" doctor -o results
 expect_line 2 "--format md" report "$results/h200x2-combined.json" --markdown
 expect_line 2 "unknown reduction op 'xor'" run all_reduce -o xor  # -o keeps nccl-tests' meaning
+expect_line 2 "-o is not a flag of \`fabricbench topo\`: -o is report's and compare's output file" topo --no-runtime -o t.json
 expect 0 "-T,--timeout" run --help
 
 # A compare that checks what it compares.

@@ -159,6 +159,24 @@ TEST(SiteBaseline, ABadFileIsOneLineNamingTheFileAndTheProblem) {
   EXPECT_EQ(usage_error(std::string(R"({"schema": "fabricbench.expectations/1", "rows": [)") + row +
                         R"("value": 3, "tolerance": 2}]})"),
             "site.json: rows[0].tolerance: must be a fraction from 0 to 1, got 2");
+  const auto one_row = [](const std::string& members) {
+    return usage_error(R"({"schema": "fabricbench.expectations/1", "rows": [{)" + members + "}]}");
+  };
+  EXPECT_EQ(one_row(R"("gpu": "H200", "figure": "all_reduce", "value": 3, "source": "s")"),
+            "site.json: rows[0]: no 'date' (every row has gpu, figure, value, source and date)");
+  EXPECT_EQ(
+      one_row(R"("gpu": "H200", "figure": "all_reduce", "value": "3", "source": "s", "date": "2026-11-20")"),
+      "site.json: rows[0].value: expected a number");
+  EXPECT_EQ(one_row(R"("gpu": "H200", "figure": "all_reduce", "value": 3, "gpus": 8.5, "source": "s", )"
+                    R"("date": "2026-11-20")"),
+            "site.json: rows[0].gpus: expected a whole number");
+  EXPECT_EQ(
+      one_row(
+          R"("gpu": "nvidia h200", "figure": "all_reduce", "value": 3, "source": "s", "date": "2026-11-20")"),
+      "site.json: rows[0].gpu: 'nvidia h200' is not a model key: write 'H200'");
+  EXPECT_EQ(
+      one_row(R"("gpu": "H200", "figure": "all_reduce", "value": 3, "source": "s", "date": "yesterday")"),
+      "site.json: rows[0].date: 'yesterday' is not a date as YYYY-MM-DD");
   for (const auto& text : {std::string("{"), std::string(R"({"rows": 1})")})
     EXPECT_EQ(usage_error(text).find('\n'), std::string::npos);
 }

@@ -10,6 +10,7 @@
 #include "analyse/ceilings.hpp"
 #include "analyse/expected_figure.hpp"
 #include "analyse/verdicts.hpp"
+#include "analyse/what_ran.hpp"
 #include "core/units.hpp"
 #include "report/svg_chart.hpp"
 
@@ -73,7 +74,8 @@ std::string headline_table(const Result& r) {
     if (run.kind != RunKind::collective || run.points.empty()) continue;
     const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                       [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-    const double ceiling = r.topology ? ring_sm_ceiling(*r.topology, run.gpus) : 0;
+    const auto w = what_ran(r, run, p);
+    const double ceiling = r.topology && !switch_reduces(w) ? ring_sm_ceiling(*r.topology, run.gpus) : 0;
     const auto e = collective_expectation(r, run, p);
     html += fmt::format(
         "<tr data-collective=\"{0}\" data-busbw=\"{3:.1f}\" data-expected=\"{4}\" "
@@ -85,7 +87,9 @@ std::string headline_table(const Result& r) {
         e ? fmt::format("{:.1f}", e->value) : "-",
         e ? fmt::format("{:.0f}%", p.busbw_gbps / e->value * 100) : "-",
         e ? unbroken_words(e->source) : "no expectation for this machine",
-        ceiling > 0 ? fmt::format("{:.1f}", ceiling) : "-",
+        ceiling > 0         ? fmt::format("{:.1f}", ceiling)
+        : switch_reduces(w) ? w.algo + ": not a ring"
+                            : "-",
         ceiling > 0 ? fmt::format("{:.0f}%", p.busbw_gbps / ceiling * 100) : "-");
   }
   if (html.empty()) return "";
