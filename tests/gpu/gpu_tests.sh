@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU tests (label `gpu`): need 2 GPUs (progress_json, tail: 1) and NCCL. Each case fails loudly; none skips.
+# GPU tests (label `gpu`): need 2 GPUs (progress_json, tail, nccl_log: 1) and NCCL. Each case fails loudly; none skips.
 set -u
 case_name=$1
 bin=$2
@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 need=2
-[[ $case_name == progress_json || $case_name == tail ]] && need=1
+[[ $case_name == progress_json || $case_name == tail || $case_name == nccl_log ]] && need=1
 if [[ $ngpu -lt $need ]]; then
   echo "FAIL: this GPU test needs ${need} GPUs, found ${ngpu}"
   exit 1
@@ -266,6 +266,25 @@ ok &= large["iterations"]["n"] >= 100 if large["iterations"]["source"] == "event
 ok &= points("n.json")[0]["iterations"]["n"] == 37
 ok &= "iterations" not in points("off.json")[0] and "iterations" not in points("g.json")[0]
 print("tail: by time, exactly N, off and with graphs as documented" if ok else "FAIL: tail")
+sys.exit(0 if ok else 1)
+PY
+    ;;
+  nccl_log)
+    # run records what NCCL chose (docs/cli.md, --no-nccl-log): the logged pass after the sweep fills
+    # each run's nccl_setup from NCCL's log (its channel counts: NCCL logs at least one of each), and
+    # --no-nccl-log leaves them "not in NCCL's log" (0); the figures are the timed sweep's either way.
+    "$bin" run all_reduce --sizes 1M,1G -q --json "$tmp/on.json" > /dev/null || { echo "FAIL: run"; exit 1; }
+    "$bin" run all_reduce --sizes 1M,1G -q --no-nccl-log --json "$tmp/off.json" > /dev/null || { echo "FAIL: run"; exit 1; }
+    python3 - "$tmp" <<'PY' || exit 1
+import json, sys
+t = sys.argv[1]
+on, off = (json.load(open(f"{t}/{n}.json"))["runs"][0] for n in ("on", "off"))
+print("with the log:", json.dumps(on["nccl_setup"]), [p.get("nccl") for p in on["points"]])
+print("without:", json.dumps(off["nccl_setup"]))
+ok = on["nccl_setup"]["coll_channels"] > 0 and on["nccl_setup"]["p2p_channels"] > 0
+ok &= off["nccl_setup"]["coll_channels"] == 0 and "nccl" not in off["points"][0]
+ok &= [p["bytes"] for p in on["points"]] == [p["bytes"] for p in off["points"]]
+print("nccl_log: recorded with the logged pass, absent without" if ok else "FAIL: nccl_log")
 sys.exit(0 if ok else 1)
 PY
     ;;
