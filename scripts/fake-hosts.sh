@@ -2,16 +2,20 @@
 # Several "hosts" on one GPU machine, for the paths that cross hosts (issue 29), with real processes
 # and real NCCL traffic: each host is one rank in a UTS namespace of its own (unshare -u; root) with
 # its own hostname (fbhost0, fbhost1, ...) and NCCL_HOSTID, all on GPU 0, NCCL over its socket
-# transport on loopback (NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo).
+# transport (NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1).
 #   scripts/fake-hosts.sh torchrun|mpirun N COMMAND [ARGS...]
 #     torchrun: one torchrun per host (--nnodes N --node-rank i --nproc-per-node 1, rendezvous on
-#               127.0.0.1:MASTER_PORT, default 29541); TORCHRUN names it where it is not on PATH
+#               host 0, MASTER_PORT default 29541); TORCHRUN names it where it is not on PATH
 #               (default: the first /opt/*/bin/torchrun)
-#     mpirun:   mpirun -np N, each rank in its own namespace (OMPI_ALLOW_RUN_AS_ROOT set for root)
+#     mpirun:   mpirun -np N, each rank in its own namespaces (OMPI_ALLOW_RUN_AS_ROOT set for root)
 #   e.g. scripts/fake-hosts.sh torchrun 2 build/fabricbench run all_reduce --sizes 1M,64M --json r.json
+# By default the hosts share the loopback interface. NETNS=1 gives each host a network namespace of
+# its own, joined to the others by a veth pair on a bridge (10.77.0.<i+1>/24 on its interface fb0),
+# and SLOW_HOST=i (implies NETNS=1) shapes host i's link with tc's token bucket to SLOW_RATE (default
+# 1gbit) each way: a slow host made real. ip and tc come from the PATH or from NETNS_TOOLS (default
+# .netns-tools, made by scripts/netns-tools.sh); the namespaces and the bridge are removed at exit.
 # Every host's output goes to $OUT/host<i>.log (OUT default fake-hosts-out); the exit code is the
-# worst of the hosts'. Not yet here: a host whose link is rate-limited (network namespaces joined by
-# veth pairs, shaped with tc), the next step of issue 29.
+# worst of the hosts'.
 set -u
 launcher=${1:?usage: scripts/fake-hosts.sh torchrun|mpirun N COMMAND [ARGS...]}
 hosts=${2:?usage: scripts/fake-hosts.sh torchrun|mpirun N COMMAND [ARGS...]}
@@ -22,7 +26,55 @@ shift 2
 out=${OUT:-fake-hosts-out}
 mkdir -p "$out"
 export CUDA_VISIBLE_DEVICES=0 NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo
-command=$(printf '%q ' "$@")
+netns=${NETNS:-0}
+[[ -n ${SLOW_HOST:-} ]] && netns=1
+master=127.0.0.1
+
+# ip/tc from the PATH, else Debian's unpacked by scripts/netns-tools.sh (their libraries only for them).
+tools=$(realpath -m "${NETNS_TOOLS:-.netns-tools}")/root
+net() {
+  local tool=$1
+  shift
+  if command -v "$tool" > /dev/null; then
+    "$tool" "$@"
+  else
+    LD_LIBRARY_PATH=$tools/usr/lib/x86_64-linux-gnu:$tools/lib/x86_64-linux-gnu "$tools/sbin/$tool" "$@"
+  fi
+}
+cleanup() {
+  for ((i = 0; i < hosts; i++)); do net ip netns del "fbhost$i" 2> /dev/null; done
+  net ip link del fbbr0 2> /dev/null
+}
+# The bridge, and per host a namespace whose fb0 is one end of a veth pair on it.
+make_network() {
+  net ip -V > /dev/null || { echo "error: no ip (run scripts/netns-tools.sh, or set NETNS_TOOLS)"; exit 3; }
+  trap cleanup EXIT
+  net ip link add fbbr0 type bridge && net ip link set fbbr0 up || exit 3
+  for ((i = 0; i < hosts; i++)); do
+    net ip netns add "fbhost$i" && net ip link add "fbv$i" type veth peer name fb0 netns "fbhost$i" &&
+      net ip link set "fbv$i" master fbbr0 up && net ip -n "fbhost$i" addr add "10.77.0.$((i + 1))/24" dev fb0 &&
+      net ip -n "fbhost$i" link set fb0 up && net ip -n "fbhost$i" link set lo up || exit 3
+  done
+  if [[ -n ${SLOW_HOST:-} ]]; then
+    local rate=${SLOW_RATE:-1gbit}
+    net tc -n "fbhost$SLOW_HOST" qdisc add dev fb0 root tbf rate "$rate" burst 256kb latency 100ms &&
+      net tc qdisc add dev "fbv$SLOW_HOST" root tbf rate "$rate" burst 256kb latency 100ms || exit 3
+    echo "fbhost$SLOW_HOST: its link shaped to $rate each way (tc tbf)"
+  fi
+  export NCCL_SOCKET_IFNAME=fb0
+  master=10.77.0.1
+}
+# Runs COMMAND as host $1: in its network namespace (NETNS=1), in a UTS namespace with its hostname,
+# with its NCCL_HOSTID. The words go through as they are: no shell string to quote.
+in_host() {
+  local i=$1
+  shift
+  local pre=()
+  [[ $netns == 1 ]] && pre=(nsenter "--net=/run/netns/fbhost$i")
+  "${pre[@]}" unshare -u env "NCCL_HOSTID=fbhost$i" bash -c 'hostname "$0" && exec "$@"' "fbhost$i" "$@"
+}
+
+[[ $netns == 1 ]] && make_network
 case $launcher in
   torchrun)
     tr=${TORCHRUN:-$(command -v torchrun || ls /opt/*/bin/torchrun 2> /dev/null | head -n 1)}
@@ -30,9 +82,8 @@ case $launcher in
     port=${MASTER_PORT:-29541}
     pids=()
     for ((i = 0; i < hosts; i++)); do
-      unshare -u bash -c "hostname fbhost$i && NCCL_HOSTID=fbhost$i exec $tr --nnodes $hosts --node-rank $i \
-        --nproc-per-node 1 --master-addr 127.0.0.1 --master-port $port --no-python $command" \
-        > "$out/host$i.log" 2>&1 &
+      in_host "$i" "$tr" --nnodes "$hosts" --node-rank "$i" --nproc-per-node 1 --master-addr "$master" \
+        --master-port "$port" --no-python "$@" > "$out/host$i.log" 2>&1 &
       pids+=($!)
     done
     worst=0
@@ -45,9 +96,17 @@ case $launcher in
     ;;
   mpirun)
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    mpirun --oversubscribe --bind-to none -np "$hosts" -x CUDA_VISIBLE_DEVICES -x NCCL_P2P_DISABLE -x NCCL_SHM_DISABLE -x NCCL_SOCKET_IFNAME \
-      unshare -u bash -c "hostname fbhost\$OMPI_COMM_WORLD_RANK && NCCL_HOSTID=fbhost\$OMPI_COMM_WORLD_RANK \
-        exec $command > $out/host\$OMPI_COMM_WORLD_RANK.log 2>&1"
+    rank_script=$(mktemp)  # each rank runs in_host with the command's words as they are
+    {
+      declare -f in_host
+      echo "netns=$netns"
+      echo "in_host \$OMPI_COMM_WORLD_RANK $(printf '%q ' "$@") > $(printf '%q' "$out")/host\$OMPI_COMM_WORLD_RANK.log 2>&1"
+    } > "$rank_script"
+    mpirun --oversubscribe --bind-to none -np "$hosts" -x CUDA_VISIBLE_DEVICES -x NCCL_P2P_DISABLE \
+      -x NCCL_SHM_DISABLE -x NCCL_SOCKET_IFNAME bash "$rank_script"
+    rc=$?
+    rm -f "$rank_script"
+    exit $rc
     ;;
   *) echo "error: unknown launcher '$launcher' (torchrun, mpirun)"; exit 2 ;;
 esac
