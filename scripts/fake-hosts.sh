@@ -31,14 +31,14 @@ netns=${NETNS:-0}
 master=127.0.0.1
 
 # ip/tc from the PATH, else Debian's unpacked by scripts/netns-tools.sh (their libraries only for them).
-tools=$(realpath -m "${NETNS_TOOLS:-.netns-tools}")/root
+tools=$(realpath -m "${NETNS_TOOLS:-.netns-tools}")
 net() {
   local tool=$1
   shift
   if command -v "$tool" > /dev/null; then
     "$tool" "$@"
   else
-    LD_LIBRARY_PATH=$tools/usr/lib/x86_64-linux-gnu:$tools/lib/x86_64-linux-gnu "$tools/sbin/$tool" "$@"
+    LD_LIBRARY_PATH=$tools/lib "$tools/bin/$tool" "$@"
   fi
 }
 cleanup() {

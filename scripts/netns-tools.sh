@@ -11,5 +11,12 @@ packages=(iproute2 libbpf1 libelf1 libmnl0 libbsd0 libcap2 libxtables12 libmd0)
 mkdir -p "$dir/debs"
 (cd "$dir/debs" && apt-get download "${packages[@]}")
 for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir/root"; done
-rm -rf "$dir/debs"
-echo "ip and tc in $dir/root/usr/sbin (libraries in $dir/root/usr/lib/x86_64-linux-gnu and lib/)"
+# Plain files only (the packages link /sbin/ip to /bin/ip and each library to its version; a copy to
+# another machine may not keep links): bin/ip, bin/tc and lib/ by the names the loader asks for.
+mkdir -p "$dir/bin" "$dir/lib"
+for tool in ip tc; do cp "$(find "$dir/root" -path "*bin/$tool" -type f | head -n 1)" "$dir/bin/$tool"; done
+for lib in "$dir"/root/lib/x86_64-linux-gnu/*.so.* "$dir"/root/usr/lib/x86_64-linux-gnu/*.so.*; do
+  cp -L "$lib" "$dir/lib/$(basename "$lib")"
+done
+rm -rf "$dir/debs" "$dir/root"
+echo "ip and tc in $dir/bin, their libraries in $dir/lib"
