@@ -82,10 +82,20 @@ void finish_result(Result& result, std::vector<StartupPhase> startup, const Plan
   result.failure = outcome.failure;
 }
 
-// What NCCL chose at each point, from a logged pass after the timed one (it cannot slow it). Its
-// failure costs the record, not the measured figures: a warning, and the runs keep no choices.
+// What NCCL chose at each point, from a logged pass after the timed one in fresh worker processes (it
+// cannot slow it). Where the ranks run NCCL in this process (threads, an outside job) that pass would
+// log nothing (NCCL reads NCCL_DEBUG once per process, at its first communicator: seen under
+// torchrun on 2 fake hosts), so it is not run and the note says so. Its failure costs the record, not
+// the measured figures: a warning, and the runs keep no choices.
 void read_nccl_choices(const Plan& plan, bool quiet, Result& result, EventSink& events) {
   if (interrupt_requested()) return;
+  if (plan.launcher != LauncherKind::processes) {
+    if (!quiet)
+      events.emit(make_event(EventKind::note,
+                             "what NCCL chose is not read where the ranks run NCCL in fabricbench's own "
+                             "process (threads, mpirun, torchrun, srun): shown as \"not in NCCL's log\""));
+    return;
+  }
   try {
     const auto log = probe_nccl_choices(plan, "", quiet, events);
     for (auto& run : result.runs) attach_nccl_log(run, log);
@@ -108,7 +118,9 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
   Plan plan = build_plan(request, machine.facts);
   warn_dropped_sizes(request, plan, events);
   Result result = run_header(command_line, *machine.lib, plan);
-  if (progress.announce) announce_estimate(plan, request.read_nccl_log, *result.topology, events);
+  if (progress.announce)
+    announce_estimate(plan, request.read_nccl_log && plan.launcher == LauncherKind::processes,
+                      *result.topology, events);
   progress.planned(plan);
   progress.result.begun(result);
 

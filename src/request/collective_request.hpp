@@ -37,7 +37,8 @@ struct RunRequest {
   LauncherKind launcher = LauncherKind::processes;  // in an outside job the engine makes it `job`
   RunSettings settings;                             // handed to the plan whole
   // run: after the timed sweep, one logged operation per point records NCCL's transports,
-  // channels, NVLS and its algorithm and protocol at each size (engine/nccl_probe.hpp).
+  // channels, NVLS and its algorithm and protocol at each size (engine/nccl_probe.hpp); not where
+  // the ranks run NCCL in this process (threads, an outside job).
   bool read_nccl_log = true;
 };
 
