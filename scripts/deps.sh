@@ -3,7 +3,7 @@
 # (Debian/Ubuntu, apt-get; PyPI for the Python tools the tests use).
 #   scripts/deps.sh build        what building the binary needs (scripts/fabricbench.sh)
 #   scripts/deps.sh test         that, and what the tests need: linters, browser, MPI, the sanitizer
-#                                and HIP toolchains, playwright, lizard and jsonschema (scripts/test.sh)
+#                                and HIP toolchains, promtool, playwright, lizard and jsonschema (scripts/test.sh)
 #   scripts/deps.sh list SET     prints SET's Debian packages, one line
 # Installs only what is missing; as root directly, else through sudo. Where it cannot (no apt-get,
 # or neither root nor sudo), it names what to install and exits 3. The GPU compiler itself (the
@@ -14,6 +14,7 @@ build_packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev)
 test_packages=("${build_packages[@]}" libgtest-dev python3 git
   clang-format                     # lint_clang_format (clang-tidy comes from PyPI, below)
   chromium                         # report_html_browser (through playwright)
+  prometheus                       # prometheus_promtool: `promtool check metrics` on --prometheus files
   openmpi-bin libopenmpi-dev       # the MPI plugin and mpi_bootstrap (real Open MPI ranks)
   clang libclang-rt-14-dev         # the sanitizer build: clang and its libFuzzer/ASan/UBSan runtimes
   hipcc libamdhip64-dev)           # the HIP build: Debian's ROCm 5.2 compiler (clang-15) and runtime
@@ -35,6 +36,7 @@ present() {
     cmake) command -v cmake > /dev/null &&
       printf '3.24\n%s\n' "$(cmake --version | head -1 | grep -oE '[0-9]+\.[0-9]+(\.[0-9]+)?')" | sort -VC ;;
     make | g++ | git | python3) command -v "$1" > /dev/null ;;
+    prometheus) command -v promtool > /dev/null ;;
     libcli11-dev) [[ -f /usr/include/CLI/CLI.hpp || -f /usr/local/include/CLI/CLI.hpp ]] ;;
     nlohmann-json3-dev) [[ -f /usr/include/nlohmann/json.hpp || -f /usr/local/include/nlohmann/json.hpp ]] ;;
     libfmt-dev) [[ -f /usr/include/fmt/format.h || -f /usr/local/include/fmt/format.h ]] ;;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analyse/gpu_names.hpp"
 #include "topo/link_rates.hpp"
 
 namespace fb {
@@ -122,6 +123,15 @@ bool ring_on_fabric(const Topology& t, const std::vector<int>& gpus) {
     any = true;
   }
   return any;
+}
+
+PathCeiling run_ring_ceiling(const Result& r, const Run& run) {
+  if (!r.topology || spans_hosts(r)) return {};
+  return ring_ceiling(*r.topology, run.gpus);
+}
+
+bool run_on_fabric(const Result& r, const Run& run) {
+  return r.topology && !spans_hosts(r) && ring_on_fabric(*r.topology, run.gpus);
 }
 
 }  // namespace fb

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/result.hpp"
 #include "model/topology.hpp"
 
 namespace fb {
@@ -29,5 +30,10 @@ PathCeiling ring_ceiling(const Topology& t, const std::vector<int>& gpus);
 
 // Whether every pair of the ring over `gpus` has a GPU fabric link (NVLink, xGMI).
 bool ring_on_fabric(const Topology& t, const std::vector<int>& gpus);
+
+// A run's ring over the document's topology. Across hosts it is unknown and not on a fabric: the
+// topology is one host's, and a ring between hosts crosses the NICs, never that host's NVLink.
+PathCeiling run_ring_ceiling(const Result& r, const Run& run);
+bool run_on_fabric(const Result& r, const Run& run);
 
 }  // namespace fb

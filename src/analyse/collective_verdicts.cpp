@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "analyse/ceilings.hpp"
+#include "analyse/gpu_names.hpp"
 
 namespace fb {
 namespace {
@@ -69,7 +70,7 @@ std::vector<Finding> check_ceilings(const Result& r) {
   if (!r.topology) return out;
   for (const auto& run : r.runs) {
     if (!judged_run(run) || run.points.empty()) continue;
-    const auto c = ring_ceiling(*r.topology, run.gpus);
+    const auto c = run_ring_ceiling(r, run);  // unknown across hosts: never held against NVLink
     if (!c.known()) continue;
     const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                       [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
@@ -83,8 +84,8 @@ std::vector<Finding> check_ceilings(const Result& r) {
         {"BUSBW_BELOW_CEILING", Severity::warning,
          fmt::format("{} {} B on GPUs {}: busbw {:.1f} GB/s is {:.0f}% of the ring's path ceiling {:.1f} "
                      "GB/s ({})",
-                     run.collective, p.bytes, fmt::join(run.gpus, ","), p.busbw_gbps,
-                     p.busbw_gbps / c.gbps * 100, c.gbps, c.source),
+                     run.collective, p.bytes, run_gpu_list(r, run), p.busbw_gbps, p.busbw_gbps / c.gbps * 100,
+                     c.gbps, c.source),
          fabric ? fmt::format("at least {:.1f} GB/s: what healthy rings reach, {:.1f} GB/s ({:.0f}% of the "
                               "ceiling {:.1f} GB/s: the expected figure the tables show), less the tolerance",
                               reach * c.gbps, fabric_reach(run.collective, p.bytes) * c.gbps,

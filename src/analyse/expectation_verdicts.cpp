@@ -8,6 +8,7 @@
 #include "analyse/collective_verdicts.hpp"
 #include "analyse/expectations.hpp"
 #include "analyse/gpu_model.hpp"
+#include "analyse/gpu_names.hpp"
 #include "analyse/vendor_tools.hpp"
 #include "analyse/what_ran.hpp"
 
@@ -55,9 +56,13 @@ void judge_point(const Result& r, const Run& run, const Point& p, RunJudgement& 
   }
 }
 
+// " (node-a:0,node-b:0)" across hosts; "" on one.
+std::string across_hosts_phrase(const Result& r, const Run& run) {
+  return spans_hosts(r) ? fmt::format(" ({})", run_gpu_list(r, run)) : "";
+}
+
 std::string ceiling_text(const Result& r, const Run& run) {
-  if (!r.topology) return "";
-  const auto c = ring_ceiling(*r.topology, run.gpus);
+  const auto c = run_ring_ceiling(r, run);
   return c.known() ? fmt::format("; the ring's path ceiling is {:.1f} GB/s", c.gbps) : "";
 }
 
@@ -67,9 +72,10 @@ Finding below_expected(const Result& r, const Run& run, const RunJudgement& j) {
   const double tolerance = expectation_tolerance(e, interval(p));
   return {
       "BUSBW_BELOW_EXPECTED", Severity::warning,
-      fmt::format("{} {} B on {} x {}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}",
-                  run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus), algo_phrase(j.worst_w),
-                  p.busbw_gbps, p.busbw_gbps / e.value * 100, e.value, e.source(), ceiling_text(r, run)),
+      fmt::format("{} {} B on {} x {}{}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}",
+                  run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus),
+                  across_hosts_phrase(r, run), algo_phrase(j.worst_w), p.busbw_gbps,
+                  p.busbw_gbps / e.value * 100, e.value, e.source(), ceiling_text(r, run)),
       fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
                   e.value * (1 - tolerance), tolerance * 100),
       fmt::format("the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
@@ -102,6 +108,31 @@ Finding above_nic(const Result& r, const Run& run, const RunJudgement& j) {
       "run `fabricbench run all_reduce` with NCCL_ALGO=Ring across the hosts to measure the network itself"};
 }
 
+Finding no_row(const Result& r, const std::vector<std::string>& none) {
+  return {"NO_EXPECTATION", Severity::info,
+          fmt::format("no expected figure for {} on {} (model {}): judged only against peers and, where "
+                      "the ring's path is known, what a healthy ring reaches of its ceiling (the expected "
+                      "figure shown then, with that source)",
+                      fmt::join(none, ", "), gpu_name(r, {}), gpu_model_key(gpu_name(r, {}))),
+          "an entry in the expectations table (docs/verdicts.md)",
+          "add a measured or published figure with its source to analyse/sku_table.cpp, or the site's own "
+          "with --expectations FILE"};
+}
+
+// Across hosts the ring crosses the NICs: without a cross-host row there is nothing to hold it
+// against (one host's NVLink ceiling is not a bound for it).
+Finding no_cross_host_row(const Result& r, const std::vector<std::string>& none) {
+  const auto names = document_gpu_names(r);
+  return {"NO_EXPECTATION", Severity::info,
+          fmt::format("no expectation: NIC rate unknown: no cross-host row for {} on {} x {} across {} hosts "
+                      "({}; model {}); one host's GPU links do not bound a ring between hosts",
+                      fmt::join(none, ", "), names.size(), gpu_name(r, {}), result_hosts(r),
+                      fmt::join(names, ", "), gpu_model_key(gpu_name(r, {}))),
+          "a cross-host row for the GPU model, GPU count and hosts: the NICs' rate (docs/verdicts.md)",
+          "add the site's healthy cross-host figure with --expectations FILE (`fabricbench expectations "
+          "--from` a healthy run), or a measured row with its source to analyse/sku_table.cpp"};
+}
+
 }  // namespace
 
 std::vector<Finding> check_expectations(const Result& r) {
@@ -116,16 +147,7 @@ std::vector<Finding> check_expectations(const Result& r) {
     if (j.ring_row) out.push_back(nvls_off(r, run, j));
     if (j.above_nic != nullptr) out.push_back(above_nic(r, run, j));
   }
-  if (!none.empty())
-    out.push_back(
-        {"NO_EXPECTATION", Severity::info,
-         fmt::format("no expected figure for {} on {} (model {}): judged only against peers and, where "
-                     "the ring's path is known, what a healthy ring reaches of its ceiling (the expected "
-                     "figure shown then, with that source)",
-                     fmt::join(none, ", "), gpu_name(r, {}), gpu_model_key(gpu_name(r, {}))),
-         "an entry in the expectations table (docs/verdicts.md)",
-         "add a measured or published figure with its source to analyse/sku_table.cpp, or the site's own "
-         "with --expectations FILE"});
+  if (!none.empty()) out.push_back(spans_hosts(r) ? no_cross_host_row(r, none) : no_row(r, none));
   return out;
 }
 

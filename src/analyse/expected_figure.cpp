@@ -24,10 +24,9 @@ bool is_largest(const Run& run, const Point& p) {
 }
 
 std::optional<PointExpectation> reach_expectation(const Result& r, const Run& run, const Point& p) {
-  if (!r.topology || p.bytes < kCeilingJudgedBytes || !is_largest(run, p) ||
-      !ring_on_fabric(*r.topology, run.gpus))
-    return std::nullopt;
-  const auto c = ring_ceiling(*r.topology, run.gpus);
+  // run_on_fabric is false across hosts: a cross-host ring is not held against one host's NVLink.
+  if (p.bytes < kCeilingJudgedBytes || !is_largest(run, p) || !run_on_fabric(r, run)) return std::nullopt;
+  const auto c = run_ring_ceiling(r, run);
   if (!c.known()) return std::nullopt;
   const double reach = fabric_reach(run.collective, p.bytes);
   return PointExpectation{

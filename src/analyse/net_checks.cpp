@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "analyse/gpu_names.hpp"
+
 namespace fb {
 
 std::vector<Finding> check_net_transport(const Result& r) {
@@ -15,7 +17,10 @@ std::vector<Finding> check_net_transport(const Result& r) {
     for (const auto& t : run.nccl_transports) {
       if (t.starts_with("NET/Socket")) socket.insert(t);
       if (t.starts_with("NET/IB") && t.find("GDRDMA") == std::string::npos) ib_without_gdr.insert(t);
-      if (collective.empty() && t.starts_with("NET/")) collective = run.collective;
+      // Across hosts the GPUs are named, host:index: which hosts' traffic it was.
+      if (collective.empty() && t.starts_with("NET/"))
+        collective =
+            spans_hosts(r) ? fmt::format("{} on {}", run.collective, run_gpu_list(r, run)) : run.collective;
     }
   std::vector<Finding> out;
   if (!socket.empty())

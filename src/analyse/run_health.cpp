@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "analyse/gpu_names.hpp"
 #include "analyse/vendor_tools.hpp"
 
 namespace fb {
@@ -46,7 +47,7 @@ void check_lost_gpus(const Result& r, std::vector<Finding>& out) {
   std::set<int> started;
   for (const auto& g : r.gpus) started.insert(g.index);
   std::set<int> lost;
-  if (r.topology && !r.topology->gpus.empty())
+  if (r.topology && !r.topology->gpus.empty() && !spans_hosts(r))  // the topology is one host's
     for (const int g : started)
       if (r.topology->find_gpu(g) == nullptr) lost.insert(g);
   for (const auto& run : r.runs)
@@ -146,7 +147,7 @@ std::vector<Finding> check_run_status(const Result& r) {
   for (const auto& run : r.runs) {
     if (!run.failure.empty() && run.kind != RunKind::algos)
       out.push_back({"RUN_FAILED", Severity::error,
-                     fmt::format("{} on GPUs {}: {}", run_name(run), fmt::join(run.gpus, ","), run.failure),
+                     fmt::format("{} on GPUs {}: {}", run_name(run), run_gpu_list(r, run), run.failure),
                      "every run completes",
                      "see the failure; a run that fails on some GPUs only points at them"});
     else if (run.failure.empty() && run.points.empty() && run.kind != RunKind::algos)

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "analyse/collective_verdicts.hpp"
+#include "analyse/gpu_names.hpp"
 #include "core/text.hpp"
 
 namespace fb {
@@ -12,6 +13,8 @@ namespace {
 bool always(const Result&) { return true; }
 bool has_pairs(const Result& r) { return !r.p2p.empty(); }
 bool has_judged_runs(const Result& r) { return std::any_of(r.runs.begin(), r.runs.end(), judged_run); }
+// A ring across hosts crosses the NICs: one host's path ceiling does not apply to it.
+bool has_intra_host_runs(const Result& r) { return has_judged_runs(r) && !spans_hosts(r); }
 bool has_kind(const Result& r, RunKind kind) {
   return std::any_of(r.runs.begin(), r.runs.end(), [&](const Run& run) { return run.kind == kind; });
 }
@@ -39,7 +42,7 @@ constexpr std::array kRules{
               "pairs and host links against peers, ceilings and expectations", has_pairs, can},
     CheckRule{"environment", "ENV_", "NCCL settings in the environment", always, can},
     CheckRule{"collectives_ceiling", "BUSBW_BELOW_CEILING", "collectives against the ring's path ceiling",
-              has_judged_runs, no_topology},
+              has_intra_host_runs, no_topology},
     CheckRule{"collectives_expected", "BUSBW_BELOW_EXPECTED, NO_EXPECTATION, NVLS_OFF, BUSBW_ABOVE_NIC_SUM",
               "collectives against the expectation of what ran", has_judged_runs, can},
     CheckRule{"scaling", "SCALE_", "busbw as GPUs are added", has_scale, can},

@@ -10,6 +10,7 @@
 #include "analyse/algo_selection.hpp"
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
+#include "analyse/gpu_names.hpp"
 #include "analyse/host_checks.hpp"
 #include "analyse/net_checks.hpp"
 #include "analyse/p2p_analysis.hpp"
@@ -33,7 +34,8 @@ double ring_sm_ceiling(const Topology& t, const std::vector<int>& gpus) { return
 
 std::vector<Finding> check_transports(const Result& r) {
   std::vector<Finding> out;
-  if (!r.topology) return out;
+  // Across hosts NET is how the hosts meet, and the topology's pairs are one host's.
+  if (!r.topology || spans_hosts(r)) return out;
   for (const auto& run : r.runs) {
     std::vector<std::string> slow;
     for (const auto& t : run.nccl_transports)
@@ -103,7 +105,8 @@ std::vector<Finding> check_algorithms(const Result& r) {
 
 std::vector<Finding> check_one_gpu(const Result& r) {
   const auto gpus = run_gpus(r);
-  if (gpus.size() != 1) return {};
+  // Across hosts every host has a GPU 0: one index there is still several GPUs.
+  if (gpus.size() != 1 || spans_hosts(r)) return {};
   return {{"ONE_GPU", Severity::info,
            fmt::format("the run used one GPU (GPU{}): there is no interconnect to measure; what the GPU has "
                        "on its own (its host link, memory copy and latency) and local checks only",

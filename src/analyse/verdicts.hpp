@@ -13,7 +13,8 @@
 //                        pairs have none)
 //   SCALE_BUSBW_DROP     busbw falling as GPUs are added (scale runs)
 //   ALGO_FORCED_FASTER   a forced NCCL algorithm/protocol beating NCCL's choice (algos runs)
-//   ONE_GPU              a run on one GPU: no interconnect to measure (info)
+//   ONE_GPU              a run on one GPU of one host: no interconnect to measure (info); never when the
+//                        GPUs sit on 2 or more hosts (analyse/gpu_names.hpp)
 #include <vector>
 
 #include "analyse/environment_rules.hpp"

@@ -7,8 +7,10 @@
 
 #include "analyse/expectations_file.hpp"
 #include "core/error.hpp"
+#include "core/file_io.hpp"
 #include "engine/doctor.hpp"
 #include "report/doctor_output.hpp"
+#include "report/prometheus_textfile.hpp"
 #include "report/verdict_console.hpp"
 
 namespace fb {
@@ -34,6 +36,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   };
   const Result result = run_doctor(request, command_line, progress, events);
   console.end(result);
+  if (!o.prometheus.empty()) write_file_atomically(o.prometheus, prometheus_textfile(result));
   if (result.verdict) print_verdict(std::cout, *result.verdict);  // the contract's one line and its checks
   if (result.status == RunStatus::failed) return static_cast<int>(ExitCode::run_failed);  // interrupted
   return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;

@@ -12,6 +12,7 @@
 #include "model/result_json.hpp"
 #include "report/documents.hpp"
 #include "report/json_reporter.hpp"
+#include "report/prometheus_textfile.hpp"
 #include "report/topology_console.hpp"
 #include "report/verdict_console.hpp"
 
@@ -30,6 +31,7 @@ std::string output_format(const ReportOptions& o) {
 
 int report_command(const ReportOptions& o) {
   check_output_is_not_an_input(o.output, {o.input, o.baseline});
+  if (!o.prometheus.empty()) check_output_is_not_an_input(o.prometheus, {o.input, o.baseline});
   Result r = load_result_file(o.input);
   if (!o.expectations.empty()) r.expectations = load_expectations_file(o.expectations);
   // Judged by the current rules whatever the file says (the file's own findings of other rules are
@@ -38,6 +40,7 @@ int report_command(const ReportOptions& o) {
   judge_result(r);
   const auto apart = saved_apart(saved, r);
   const int judged = has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
+  if (!o.prometheus.empty()) write_file_atomically(o.prometheus, prometheus_textfile(r));
   if (o.analyse && o.output.empty() && o.format.empty()) {
     fmt::print(std::cout, "# {}\n# {}\n{}", report_outcome(r).words, judged_by_line(r, apart),
                headline_text_table(r));

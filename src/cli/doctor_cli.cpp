@@ -17,7 +17,8 @@ as each stage completes. Exit 1 with an error-level finding.
 
 Examples:
   fabricbench doctor --quick          # a 20 s budget (13-19 s on 2 x H200)
-  fabricbench doctor --out results/ --gpus 0-3)");
+  fabricbench doctor --out results/ --gpus 0-3
+  fabricbench doctor --quick --prometheus /var/lib/node_exporter/fabricbench.prom   # for a scheduler)");
   doc->add_flag("--quick", o.request.quick, "Fewer sizes and samples, within a 20 s budget");
   doc->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range (default all)");
   doc->add_option("--out", o.out_dir, "Results folder (default fabricbench-doctor)");
@@ -32,6 +33,9 @@ Examples:
   doc->add_option("--expectations", o.expectations,
                   "A site's baseline (JSON, docs/verdicts.md): its rows replace the built-in expectations of "
                   "each GPU model and figure it names");
+  doc->add_option("--prometheus", o.prometheus,
+                  "Also write the verdict as a Prometheus node-exporter textfile (docs/cli.md, \"Prometheus "
+                  "metrics\")");
   doc->add_flag("--debug-corrupt", o.request.settings.inject_corruption)->group("");
   return doc;
 }

@@ -11,6 +11,7 @@ struct DoctorOptions {
   std::string gpus;
   std::string out_dir = "fabricbench-doctor";
   std::string expectations;  // --expectations FILE (app/ reads it before any GPU is touched)
+  std::string prometheus;    // --prometheus FILE: the verdict as a node-exporter textfile; "" = none
 };
 
 CLI::App* add_doctor_subcommand(CLI::App& app, DoctorOptions& opts);

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "analyse/gpu_names.hpp"
 #include "bench/collective_spec.hpp"
 #include "core/units.hpp"
 
@@ -36,10 +38,14 @@ void ConsoleReporter::begin(const Result& r) {
   if (quiet_) return;
   fmt::print(out_, "# fabricbench {} ({})  {}\n", r.tool.version, r.tool.git, r.started);
   fmt::print(out_, "# {} {} ({})\n", r.host.comm.name, r.host.comm.version, r.host.comm.path);
-  fmt::print(out_, "# host {}, CUDA driver {}, runtime {}, {} GPU{}\n", r.host.hostname, r.host.driver,
+  const bool across = spans_hosts(r);
+  const auto hosts = result_host_names(r);
+  fmt::print(out_, "# {} {}, CUDA driver {}, runtime {}, {} GPU{}\n", across ? "hosts" : "host",
+             across ? fmt::format("{}", fmt::join(hosts, ", ")) : r.host.hostname, r.host.driver,
              r.host.runtime, r.gpus.size(), r.gpus.size() == 1 ? "" : "s");
-  for (const auto& g : r.gpus)
-    fmt::print(out_, "#   rank {}: GPU {}  {}  {}  {}\n", g.rank, g.index, g.name, g.pci_bus_id,
+  for (const auto& g : r.gpus)  // across hosts every host has a GPU 0: named host:index
+    fmt::print(out_, "#   rank {}: GPU {}  {}  {}  {}\n", g.rank,
+               across ? document_gpu_name(r, g) : std::to_string(g.index), g.name, g.pci_bus_id,
                format_bytes(g.memory_bytes));
   auto in_run = [&](int gpu) {
     return std::any_of(r.gpus.begin(), r.gpus.end(), [&](const GpuInfo& g) { return g.index == gpu; });

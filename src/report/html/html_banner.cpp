@@ -1,11 +1,13 @@
 #include "report/html/html_banner.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "analyse/gpu_names.hpp"
 #include "core/units.hpp"
 #include "report/judgement.hpp"
 #include "report/svg_chart.hpp"
@@ -84,7 +86,12 @@ std::string machine_line(const Result& r) {
   if (!r.host.driver.empty()) parts.push_back("driver " + r.host.driver);
   if (!r.host.runtime.empty()) parts.push_back("runtime " + r.host.runtime);
   if (!r.host.comm.name.empty()) parts.push_back(r.host.comm.name + " " + r.host.comm.version);
-  if (!r.host.hostname.empty()) parts.push_back("host " + r.host.hostname);
+  if (spans_hosts(r)) {  // every host has a GPU 0: the GPUs by host:index
+    parts.push_back(fmt::format("hosts {}", fmt::join(result_host_names(r), ", ")));
+    parts.push_back(fmt::format("GPUs {}", fmt::join(document_gpu_names(r), ", ")));
+  } else if (!r.host.hostname.empty()) {
+    parts.push_back("host " + r.host.hostname);
+  }
   std::string out;
   for (const auto& p : parts) out += (out.empty() ? "" : " · ") + p;
   return out;

@@ -46,7 +46,7 @@ std::vector<ReferenceLine> ceiling_lines(const Result& r) {
   if (!r.topology) return out;
   for (const auto& run : r.runs) {
     if (!is_drawn(run)) continue;
-    const double c = ring_sm_ceiling(*r.topology, run.gpus);
+    const double c = run_ring_ceiling(r, run).gbps;  // unknown across hosts
     if (!(c > 0) || !seen.insert(std::lround(c)).second) continue;
     out.push_back({c, fmt::format("ring SM ceiling {:.1f} GB/s", c), "ceiling"});
   }

@@ -75,7 +75,7 @@ std::string headline_table(const Result& r) {
     const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                       [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
     const auto w = what_ran(r, run, p);
-    const double ceiling = r.topology && !switch_reduces(w) ? ring_sm_ceiling(*r.topology, run.gpus) : 0;
+    const double ceiling = switch_reduces(w) ? 0 : run_ring_ceiling(r, run).gbps;
     const auto e = collective_expectation(r, run, p);
     html += fmt::format(
         "<tr data-collective=\"{0}\" data-busbw=\"{3:.1f}\" data-expected=\"{4}\" "

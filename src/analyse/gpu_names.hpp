@@ -1,0 +1,34 @@
+#pragma once
+// How findings and reports name a GPU. On one host a GPU is its index ("GPU3", a run's list "0,1");
+// when the document's GPUs sit on 2 or more hosts every host has a GPU 0, so a GPU is host:index
+// ("node-a:0"). Every view and rule that names a GPU of a run asks here.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "model/result.hpp"
+
+namespace fb {
+
+// The hosts the document's GPUs sit on, in the order of their ranks ("" hosts left out).
+std::vector<std::string> result_host_names(const Result& r);
+
+// Whether the document's GPUs sit on 2 or more hosts (a job under mpirun, torchrun or srun).
+bool spans_hosts(const Result& r);
+
+// The GPU that rank `rank` of `run` drove: "GPU3" on one host, "node-a:3" across hosts.
+std::string rank_gpu_name(const Result& r, const Run& run, std::size_t rank);
+
+// A run's GPUs as a list: "0,1" on one host, "node-a:0,node-b:0" across hosts.
+std::string run_gpu_list(const Result& r, const Run& run);
+
+// One GPU the document lists: "GPU0" on one host, "node-a:0" across hosts.
+std::string document_gpu_name(const Result& r, const GpuInfo& g);
+
+// Every GPU the document lists, by rank: "GPU0" on one host, "node-a:0" across hosts.
+std::vector<std::string> document_gpu_names(const Result& r);
+
+// The document's GPUs on `host`, named as above.
+std::vector<std::string> host_gpu_names(const Result& r, const std::string& host);
+
+}  // namespace fb

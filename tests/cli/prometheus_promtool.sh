@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The verdict's Prometheus textfile checked by Debian's promtool (`promtool check metrics`: the text
+# format and Prometheus' naming rules): the golden files of tests/golden and what
+# `report --prometheus` writes for a healthy document and for one with an error-level finding (exit 1,
+# CRITICAL, action drain). Without promtool this FAILS: scripts/deps.sh test installs it.
+set -u
+bin=$1
+tests=$2
+command -v promtool >/dev/null ||
+  { echo "FAIL: promtool is missing (scripts/deps.sh test installs Debian's prometheus package)"; exit 1; }
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {  # FILE: promtool accepts it, with no lint problem either
+  local out
+  if ! out=$(promtool check metrics <"$1" 2>&1) || [[ -n "$out" ]]; then
+    echo "FAIL: promtool check metrics $1: $out"
+    fail=1
+  fi
+}
+
+for golden in "$tests"/golden/prometheus_*.prom; do check "$golden"; done
+
+"$bin" report "$tests/fixtures/results/synthetic-2host-socket.json" --analyse --prometheus "$tmp/2host.prom" >/dev/null
+rc=$?
+[[ $rc == 0 ]] || { echo "FAIL: report --prometheus on the 2-host fixture exited $rc, want 0"; fail=1; }
+check "$tmp/2host.prom"
+cmp -s "$tmp/2host.prom" "$tests/golden/prometheus_2host.prom" ||
+  { echo "FAIL: report --prometheus differs from tests/golden/prometheus_2host.prom"; fail=1; }
+
+# An error-level finding: exit 1, and the textfile says CRITICAL with the action drain.
+python3 - "$tests/fixtures/results/h200x2-doctor-quick.json" "$tmp/wrong.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["runs"][0]["points"][0]["wrong"] = 3
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$bin" report "$tmp/wrong.json" --analyse --prometheus "$tmp/wrong.prom" >/dev/null
+rc=$?
+[[ $rc == 1 ]] || { echo "FAIL: report --prometheus on wrong data exited $rc, want 1"; fail=1; }
+check "$tmp/wrong.prom"
+grep -q '^fabricbench_verdict{host="vm",status="CRITICAL",action="drain"} 1$' "$tmp/wrong.prom" ||
+  { echo "FAIL: no CRITICAL/drain verdict in $(cat "$tmp/wrong.prom")"; fail=1; }
+[[ $fail == 0 ]] && echo "prometheus_promtool: ok"
+exit $fail

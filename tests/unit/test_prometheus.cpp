@@ -1,0 +1,56 @@
+// The verdict as a Prometheus node-exporter textfile (report/prometheus_textfile.hpp): golden files
+// for one host and for two (tests/cli/prometheus_promtool.sh runs promtool over them), and each
+// host's verdict from the findings that name its GPUs.
+#include <gtest/gtest.h>
+
+#include "analyse/verdict_contract.hpp"
+#include "analyse/verdicts.hpp"
+#include "golden.hpp"
+#include "report/prometheus_textfile.hpp"
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+fb::Result judged(const std::string& name) {
+  auto r = result_fixture(name);
+  fb::judge_result(r);
+  return r;
+}
+
+}  // namespace
+
+TEST(Prometheus, OneHostGolden) {
+  expect_golden("prometheus_h200x2.prom", fb::prometheus_textfile(judged("h200x2-doctor-quick.json")));
+}
+
+TEST(Prometheus, TwoHostsGolden) {
+  const auto text = fb::prometheus_textfile(judged("synthetic-2host-socket.json"));
+  expect_golden("prometheus_2host.prom", text);
+  EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-a\","));
+  EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-b\","));
+  EXPECT_TRUE(contains(text, "fabricbench_result_timestamp_seconds 1795983295\n"));
+}
+
+TEST(Prometheus, EachHostJudgedByTheFindingsNamingItsGpus) {
+  auto r = judged("synthetic-2host-socket.json");
+  r.findings.push_back({"GPU_LOST", fb::Severity::error, "GPU node-b:0 fell off the bus", "", ""});
+  r.findings.push_back({"RUN_FAILED", fb::Severity::error, "node-bb:0 is another host", "", ""});
+  r.verdict = fb::verdict_of(r, r.findings);
+  const auto text = fb::prometheus_textfile(r);
+  // node-bb names no host of the run, so it counts for both: node-a is CRITICAL by it alone.
+  EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-b\",status=\"CRITICAL\",action=\"drain\"} 1"));
+  r.findings.pop_back();
+  r.verdict = fb::verdict_of(r, r.findings);
+  const auto only_b = fb::prometheus_textfile(r);
+  EXPECT_TRUE(
+      contains(only_b, "fabricbench_verdict{host=\"node-b\",status=\"CRITICAL\",action=\"drain\"} 1"));
+  EXPECT_FALSE(contains(only_b, "fabricbench_verdict{host=\"node-a\",status=\"CRITICAL\"")) << only_b;
+  EXPECT_TRUE(contains(only_b, "fabricbench_verdict_level{host=\"node-b\"} 4\n"));
+}
+
+TEST(Prometheus, LabelValuesAreEscaped) {
+  auto r = judged("h200x2-doctor-quick.json");
+  r.host.hostname = "a\"b\\c\nd";
+  EXPECT_TRUE(contains(fb::prometheus_textfile(r), "host=\"a\\\"b\\\\c\\nd\""));
+}
