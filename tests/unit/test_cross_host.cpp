@@ -124,3 +124,19 @@ TEST(CrossHost, ReportsNameTheHostsGpus) {
   EXPECT_TRUE(contains(out.str(), "# hosts node-a, node-b,")) << out.str();
   EXPECT_TRUE(contains(out.str(), "rank 1: GPU node-b:0 ")) << out.str();
 }
+
+// A real run across 2 fake hosts on one H200 (scripts/fake-hosts.sh, NETNS=1, torchrun; NCCL over
+// sockets on veth pairs): each host's GPU is index 0, as on two real single-GPU hosts.
+TEST(CrossHost, RealTorchrunRunOnTwoFakeHosts) {
+  auto r = result_fixture("h200x1-fakehosts-torchrun-2x1.json");
+  fb::judge_result(r);
+  EXPECT_EQ(fb::document_gpu_names(r), (std::vector<std::string>{"fbhost0:0", "fbhost1:0"}));
+  EXPECT_EQ(find(r.findings, "ONE_GPU"), nullptr);
+  EXPECT_EQ(find(r.findings, "BUSBW_BELOW_CEILING"), nullptr);
+  const auto* none = find(r.findings, "NO_EXPECTATION");
+  ASSERT_NE(none, nullptr);
+  EXPECT_TRUE(contains(none->evidence, "NIC rate unknown")) << none->evidence;
+  EXPECT_TRUE(contains(none->evidence, "fbhost0:0, fbhost1:0")) << none->evidence;
+  for (const auto& f : r.findings)
+    EXPECT_FALSE(contains(f.evidence, "NVLink")) << f.code << ": " << f.evidence;
+}
