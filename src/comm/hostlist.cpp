@@ -12,7 +12,7 @@
 namespace fb {
 namespace {
 
-// Splits at commas outside brackets.
+// Splits at commas and white space outside brackets (Slurm takes either between items).
 std::vector<std::string> top_level_items(const std::string& list) {
   std::vector<std::string> items;
   std::string cur;
@@ -20,7 +20,7 @@ std::vector<std::string> top_level_items(const std::string& list) {
   for (const char c : list) {
     if (c == '[') ++depth;
     if (c == ']' && --depth < 0) FB_USAGE_ERROR(fmt::format("hostlist '{}': ']' without '['", list));
-    if (c == ',' && depth == 0) {
+    if ((c == ',' || std::isspace(static_cast<unsigned char>(c)) != 0) && depth == 0) {
       if (!cur.empty()) items.push_back(cur);
       cur.clear();
       continue;
@@ -79,17 +79,29 @@ std::pair<std::string, std::string> split_number(const std::string& host) {
   return {host.substr(0, i), host.substr(i)};
 }
 
-std::string fold_numbers(const std::vector<std::string>& numbers) {
-  std::vector<std::string> parts;
+bool padded(const std::string& number) { return number.size() > 1 && number[0] == '0'; }
+
+// Slurm joins 9 and 10 (neither padded) and 09 and 10 (same width), not 009 and 10: a range keeps
+// the width of its first number, so either way it expands back to the same names.
+bool continues(const std::string& prev, const std::string& next) {
+  return std::stoull(next) == std::stoull(prev) + 1 &&
+         (next.size() == prev.size() || (!padded(prev) && !padded(next)));
+}
+
+std::string fold_numbers(std::vector<std::string> numbers) {
+  std::sort(numbers.begin(), numbers.end(), [](const std::string& a, const std::string& b) {
+    return std::pair(std::stoull(a), a) < std::pair(std::stoull(b), b);
+  });
+  std::string out;
   std::size_t i = 0;
   while (i < numbers.size()) {
     std::size_t j = i;
-    while (j + 1 < numbers.size() && std::stoull(numbers[j + 1]) == std::stoull(numbers[j]) + 1) ++j;
-    parts.push_back(i == j ? numbers[i] : numbers[i] + "-" + numbers[j]);
+    while (j + 1 < numbers.size() && continues(numbers[j], numbers[j + 1])) ++j;
+    if (!out.empty()) out += ',';
+    out += numbers[i];
+    if (i != j) out += '-' + numbers[j];
     i = j + 1;
   }
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : ",") + p;
   return out;
 }
 
@@ -102,32 +114,36 @@ std::vector<std::string> expand_hostlist(const std::string& list) {
 }
 
 std::string compress_hostlist(const std::vector<std::string>& hosts) {
-  // Group by (prefix, width of the number); each group keeps its first position.
-  std::vector<std::pair<std::string, std::size_t>> order;
-  std::map<std::pair<std::string, std::size_t>, std::set<std::string>> groups;
+  // One item per prefix (in order of first appearance), its numbers folded into ranges.
+  std::vector<std::pair<std::string, bool>> order;  // prefix, or a name without a number
+  std::map<std::string, std::set<std::string>> groups;
   std::set<std::string> plain;
-  std::vector<std::string> items;
   for (const auto& h : hosts) {
     const auto [prefix, number] = split_number(h);
     if (number.empty() || number.size() > 18) {
-      if (plain.insert(h).second) order.emplace_back(h, std::string::npos);
+      if (plain.insert(h).second) order.emplace_back(h, false);
       continue;
     }
-    auto& group = groups[{prefix, number.size()}];
-    if (group.empty()) order.emplace_back(prefix, number.size());
-    group.insert(number);  // same width: text order is number order
-  }
-  for (const auto& [name, width] : order) {
-    if (width == std::string::npos) {
-      items.push_back(name);
-      continue;
-    }
-    const auto& numbers = groups.at({name, width});
-    const std::vector<std::string> sorted(numbers.begin(), numbers.end());
-    items.push_back(sorted.size() == 1 ? name + sorted[0] : name + "[" + fold_numbers(sorted) + "]");
+    auto& group = groups[prefix];
+    if (group.empty()) order.emplace_back(prefix, true);
+    group.insert(number);
   }
   std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : ",") + i;
+  for (const auto& [name, numbered] : order) {
+    std::string item = name;
+    if (numbered) {
+      const auto& numbers = groups.at(name);
+      if (numbers.size() == 1) {
+        item += *numbers.begin();
+      } else {
+        item += '[';
+        item += fold_numbers(std::vector<std::string>(numbers.begin(), numbers.end()));
+        item += ']';
+      }
+    }
+    if (!out.empty()) out += ',';
+    out += item;
+  }
   return out;
 }
 

@@ -214,11 +214,37 @@ TEST(Hostlist, ExpandsSlurmSyntax) {
 
 TEST(Hostlist, CompressesToBracketsAndBack) {
   EXPECT_EQ(fb::compress_hostlist({"gpu01", "gpu02", "gpu03", "gpu07", "cpu5"}), "gpu[01-03,07],cpu5");
-  EXPECT_EQ(fb::compress_hostlist({"n10", "n9", "n11"}), "n[10-11],n9");  // widths differ: 9 is not 09
+  EXPECT_EQ(fb::compress_hostlist({"n10", "n9", "n11"}), "n[9-11]");  // neither padded: Slurm joins them
+  EXPECT_EQ(fb::compress_hostlist({"n09", "n10", "n009"}), "n[009,09-10]");  // 009 is not 09
   EXPECT_EQ(fb::compress_hostlist({"login"}), "login");
   EXPECT_EQ(fb::compress_hostlist({"a3", "a3"}), "a3");
   EXPECT_EQ(fb::compress_hostlist({}), "");
   const std::vector<std::string> hosts{"node0998", "node0999", "node1000", "node1002", "x"};
   EXPECT_EQ(fb::compress_hostlist(hosts), "node[0998-1000,1002],x");
   EXPECT_EQ(fb::expand_hostlist(fb::compress_hostlist(hosts)), hosts);
+}
+
+// The examples of Slurm's hostlist documentation (Slurm::Hostlist(3pm), slurm_hostlist_create(3)):
+// items separated by commas or white space, a prefix followed by numeric ranges in brackets.
+TEST(Hostlist, SlurmDocumentationExamples) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(fb::expand_hostlist("node1,node[2-5,12]"),
+            (V{"node1", "node2", "node3", "node4", "node5", "node12"}));
+  EXPECT_EQ(fb::compress_hostlist(fb::expand_hostlist("node1,node[2-5,12]")), "node[1-5,12]");
+  EXPECT_EQ(fb::expand_hostlist("tux[0-5,12,20-25]").size(), 13U);
+  EXPECT_EQ(fb::compress_hostlist(fb::expand_hostlist("tux[0-5,12,20-25]")), "tux[0-5,12,20-25]");
+  EXPECT_EQ(fb::expand_hostlist("linux[1-3,6]"), (V{"linux1", "linux2", "linux3", "linux6"}));
+  EXPECT_EQ(fb::expand_hostlist("node21 node[27-28]\nlogin"), (V{"node21", "node27", "node28", "login"}));
+  EXPECT_EQ(fb::expand_hostlist("a\tb[1-2]"), (V{"a", "b1", "b2"}));
+}
+
+// Mixed prefixes, padding and names without numbers survive the round trip both ways.
+TEST(Hostlist, RoundTripsMixedPrefixesAndPadding) {
+  const std::vector<std::string> hosts{"node01", "node02", "node03", "node07", "gpu-a1",
+                                       "gpu-a2", "login",  "n9",     "n10"};
+  const auto line = fb::compress_hostlist(hosts);
+  EXPECT_EQ(line, "node[01-03,07],gpu-a[1-2],login,n[9-10]");
+  EXPECT_EQ(fb::expand_hostlist(line), hosts);
+  for (const char* list : {"node[01-03,07],gpu-a[1-2]", "r1n[01-02],login", "x[7,098-101]"})
+    EXPECT_EQ(fb::compress_hostlist(fb::expand_hostlist(list)), list) << list;
 }

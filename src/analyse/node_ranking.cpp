@@ -1,0 +1,142 @@
+#include "analyse/node_ranking.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analyse/node_ranking_findings.hpp"
+
+namespace fb {
+namespace {
+
+double median_of(const std::vector<PairFigure>& pairs) {
+  std::vector<double> v;
+  v.reserve(pairs.size());
+  for (const auto& p : pairs) v.push_back(p.busbw_gbs);
+  std::sort(v.begin(), v.end());
+  const auto n = v.size();
+  return n % 2 != 0 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+bool touches(const PairFigure& p, const std::set<int>& hosts) {
+  return hosts.contains(p.a) || hosts.contains(p.b);
+}
+
+struct Tally {
+  int pairs = 0, slow = 0;
+};
+
+// Each host's pairs and slow pairs, leaving out the pairs a named host already explains.
+std::map<int, Tally> tally(const std::vector<PairFigure>& pairs, double slow_below,
+                           const std::set<int>& named) {
+  std::map<int, Tally> t;
+  for (const auto& p : pairs) {
+    if (touches(p, named)) continue;
+    for (const int h : {p.a, p.b}) {
+      ++t[h].pairs;
+      if (p.busbw_gbs < slow_below) ++t[h].slow;
+    }
+  }
+  return t;
+}
+
+// Explaining away: name the hosts with the largest share of slow pairs (a strict majority of
+// at least min_pairs pairs), set their pairs aside, and look again. A healthy peer of a slow host
+// keeps one slow pair among healthy ones once that host's pairs are set aside, so it is not named.
+std::vector<int> name_slow_hosts(const std::vector<PairFigure>& pairs, double slow_below, int min_pairs) {
+  std::vector<int> order;
+  std::set<int> named;
+  for (;;) {
+    double best = 0;
+    std::vector<int> top;
+    for (const auto& [host, t] : tally(pairs, slow_below, named)) {
+      if (t.pairs < min_pairs || 2 * t.slow <= t.pairs) continue;
+      const double share = static_cast<double>(t.slow) / t.pairs;
+      if (share > best) top.clear();
+      if (share >= best) top.push_back(host);
+      best = std::max(best, share);
+    }
+    if (top.empty()) return order;
+    for (const int h : top) {
+      named.insert(h);
+      order.push_back(h);
+    }
+  }
+}
+
+NamedHost describe_host(int host, const std::vector<PairFigure>& pairs, const NodeRanking& r,
+                        const std::set<int>& named) {
+  NamedHost n;
+  n.host = host;
+  std::set<int> peers;
+  for (const auto& p : pairs)
+    if (p.a == host || p.b == host) {
+      n.pairs.push_back(p);
+      n.slow_pairs += p.busbw_gbs < r.slow_below_gbs ? 1 : 0;
+      peers.insert(p.a == host ? p.b : p.a);
+    }
+  std::stable_sort(n.pairs.begin(), n.pairs.end(),
+                   [](const auto& x, const auto& y) { return x.busbw_gbs < y.busbw_gbs; });
+  n.share = median_of(n.pairs) / r.reference_gbs;
+  for (const auto& p : pairs) {
+    if (touches(p, named) || !touches(p, peers)) continue;
+    const double share = p.busbw_gbs / r.reference_gbs;
+    n.peer_min_share = n.peer_pairs == 0 ? share : std::min(n.peer_min_share, share);
+    n.peer_max_share = n.peer_pairs == 0 ? share : std::max(n.peer_max_share, share);
+    ++n.peer_pairs;
+  }
+  return n;
+}
+
+// The slow pairs no named host explains: a slow link where both ends have enough pairs to be
+// judged healthy, undecided otherwise.
+void sort_unexplained(const std::vector<PairFigure>& pairs, const std::set<int>& named, int min_pairs,
+                      NodeRanking& r) {
+  std::map<int, int> count;
+  for (const auto& p : pairs) {
+    ++count[p.a];
+    ++count[p.b];
+  }
+  for (const auto& p : pairs) {
+    if (p.busbw_gbs >= r.slow_below_gbs || touches(p, named)) continue;
+    const bool judged = count[p.a] >= min_pairs && count[p.b] >= min_pairs;
+    (judged ? r.slow_links : r.undecided).push_back(p);
+  }
+}
+
+}  // namespace
+
+NodeRanking rank_hosts(const std::vector<PairFigure>& pairs, const std::vector<std::string>& names,
+                       const RankingRule& rule) {
+  NodeRanking r;
+  r.reference_given = rule.reference_gbs > 0;
+  if (!r.reference_given && pairs.size() < kMinPairsForMedian) {
+    r.too_few_pairs = true;
+    r.reference_gbs = pairs.empty() ? 0 : median_of(pairs);
+    r.findings.push_back(too_few_pairs_finding(r, pairs.size(), rule));
+    return r;
+  }
+  r.reference_gbs = r.reference_given ? rule.reference_gbs : median_of(pairs);
+  r.slow_below_gbs = rule.slow_share * r.reference_gbs;
+  const auto order = name_slow_hosts(pairs, r.slow_below_gbs, rule.min_pairs_per_host);
+  const std::set<int> named(order.begin(), order.end());
+  for (const int h : order) r.named.push_back(describe_host(h, pairs, r, named));
+  sort_unexplained(pairs, named, rule.min_pairs_per_host, r);
+  for (const auto& n : r.named) r.findings.push_back(slow_host_finding(n, r, names, pairs.size(), rule));
+  for (const auto& p : r.slow_links) r.findings.push_back(slow_link_finding(p, r, names, rule));
+  if (!r.undecided.empty()) r.findings.push_back(undecided_finding(r, names, rule));
+  return r;
+}
+
+std::vector<std::string> named_host_names(const NodeRanking& ranking, const std::vector<std::string>& names) {
+  std::vector<int> hosts;
+  hosts.reserve(ranking.named.size());
+  for (const auto& n : ranking.named) hosts.push_back(n.host);
+  std::sort(hosts.begin(), hosts.end());
+  std::vector<std::string> out;
+  out.reserve(hosts.size());
+  for (const int h : hosts) out.push_back(host_name(h, names));
+  return out;
+}
+
+}  // namespace fb

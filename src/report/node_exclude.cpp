@@ -1,0 +1,17 @@
+#include "report/node_exclude.hpp"
+
+#include "comm/hostlist.hpp"
+#include "core/file_io.hpp"
+
+namespace fb {
+
+std::string exclude_line(const NodeRanking& ranking, const std::vector<std::string>& names) {
+  return compress_hostlist(named_host_names(ranking, names)) + "\n";
+}
+
+void write_exclude_file(const std::string& path, const NodeRanking& ranking,
+                        const std::vector<std::string>& names) {
+  write_file_atomically(path, exclude_line(ranking, names));
+}
+
+}  // namespace fb

@@ -1,0 +1,17 @@
+#pragma once
+// The exclude file of `fabricbench nodes` (`--exclude-file`, docs/nodes.md): one line, the named
+// hosts in Slurm's hostlist syntax, ready for `sbatch --exclude=$(cat FILE)`.
+#include <string>
+#include <vector>
+
+#include "analyse/node_ranking.hpp"
+
+namespace fb {
+
+// "node[03,17]\n"; an empty line when no host is named (an empty exclude list).
+std::string exclude_line(const NodeRanking& ranking, const std::vector<std::string>& names);
+
+void write_exclude_file(const std::string& path, const NodeRanking& ranking,
+                        const std::vector<std::string>& names);
+
+}  // namespace fb

@@ -1,0 +1,143 @@
+// The slow node named (analyse/node_ranking) on synthetic pair figures, its findings' words and the
+// exclude file's line (report/node_exclude).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include "analyse/node_ranking.hpp"
+#include "bench/node_schedule.hpp"
+#include "report/node_exclude.hpp"
+
+namespace {
+
+// A healthy pair reaches 48 GB/s within +-2% (deterministic jitter); a pair with a slow host is
+// held to that host's share of it.
+std::vector<fb::PairFigure> round_robin(int hosts, const std::map<int, double>& slow) {
+  std::vector<fb::PairFigure> out;
+  const auto rounds = fb::round_robin_rounds(hosts);
+  for (std::size_t r = 0; r < rounds.size(); ++r)
+    for (const auto& [a, b] : rounds[r]) {
+      double f = 1.0;
+      if (slow.contains(a)) f = std::min(f, slow.at(a));
+      if (slow.contains(b)) f = std::min(f, slow.at(b));
+      out.push_back({a, b, 48.0 * f * (1.0 + 0.02 * std::sin(a * 7.0 + b * 13.0)), static_cast<int>(r)});
+    }
+  return out;
+}
+
+std::vector<std::string> node_names(int hosts) {
+  std::vector<std::string> out;
+  for (int i = 1; i <= hosts; ++i) out.push_back((i < 10 ? "node0" : "node") + std::to_string(i));
+  return out;
+}
+
+std::vector<int> named(const fb::NodeRanking& r) {
+  std::vector<int> out;
+  for (const auto& n : r.named) out.push_back(n.host);
+  return out;
+}
+
+fb::RankingRule reference_rule(double gbs) {
+  fb::RankingRule rule;
+  rule.reference_gbs = gbs;
+  return rule;
+}
+
+}  // namespace
+
+TEST(NodeRanking, NamesNoneOnAHealthyCluster) {
+  for (const int n : {5, 16, 128}) {
+    const auto r = fb::rank_hosts(round_robin(n, {}), {});
+    EXPECT_TRUE(r.named.empty() && r.slow_links.empty() && r.findings.empty()) << n;
+    EXPECT_FALSE(r.too_few_pairs);
+    EXPECT_NEAR(r.reference_gbs, 48.0, 1.0);
+    EXPECT_EQ(fb::exclude_line(r, node_names(n)), "\n");
+  }
+}
+
+TEST(NodeRanking, NamesOnlyTheOneSlowHostThoughAllItsPairsAreSlow) {
+  for (const int n : {5, 6, 16, 128}) {
+    const int slow = n / 3;
+    const auto r = fb::rank_hosts(round_robin(n, {{slow, 0.5}}), {});
+    EXPECT_EQ(named(r), std::vector<int>{slow}) << n;
+    ASSERT_EQ(r.named.size(), 1U);
+    EXPECT_EQ(r.named[0].slow_pairs, n - 1);
+    EXPECT_NEAR(r.named[0].share, 0.5, 0.02);
+    EXPECT_TRUE(r.slow_links.empty()) << "its pairs are explained, not slow links";
+  }
+}
+
+TEST(NodeRanking, TheSlowHostsEvidenceByHand) {
+  // 6 hosts, 15 pairs at 48 GB/s but node03's five at 24 + its peer's index: median 48.
+  auto pairs = round_robin(6, {});
+  for (auto& p : pairs) {
+    if (p.a != 2 && p.b != 2) p.busbw_gbs = 48;
+    if (p.a == 2 || p.b == 2) p.busbw_gbs = 24 + (p.a == 2 ? p.b : p.a);
+  }
+  const auto names = node_names(6);
+  const auto r = fb::rank_hosts(pairs, names);
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_EQ(r.findings[0].code, "NODE_SLOW");
+  EXPECT_EQ(r.findings[0].severity, fb::Severity::error);
+  EXPECT_EQ(
+      r.findings[0].evidence,
+      "node03: 5 of its 5 pairs below 38.4 GB/s (80% of the reference 48.0 GB/s, the median of 15 pairs): "
+      "with node01 24.0 GB/s (50%), with node02 25.0 GB/s (52%), with node04 27.0 GB/s (56%), with node05 "
+      "28.0 GB/s (58%), with node06 29.0 GB/s (60%); its median 56% of the reference; its peers' 10 other "
+      "pairs at 100-100%");
+  EXPECT_EQ(r.findings[0].expected, "every pair at least 38.4 GB/s (80% of the reference)");
+  EXPECT_EQ(fb::exclude_line(r, names), "node03\n");
+}
+
+TEST(NodeRanking, NamesTwoSlowHosts) {
+  for (const int n : {8, 16, 128}) {
+    const auto r = fb::rank_hosts(round_robin(n, {{0, 0.5}, {n - 1, 0.7}}), node_names(n));
+    EXPECT_EQ(named(r), (std::vector<int>{0, n - 1})) << n;
+    EXPECT_TRUE(r.slow_links.empty());
+  }
+  EXPECT_EQ(
+      fb::exclude_line(fb::rank_hosts(round_robin(16, {{2, 0.5}, {4, 0.6}}), node_names(16)), node_names(16)),
+      "node[03,05]\n");
+}
+
+TEST(NodeRanking, TwoSlowHostsOfFourNeedAGivenReference) {
+  // 5 of the 6 pairs touch a slow host: their median is slow, so the median is refused.
+  const auto pairs = round_robin(4, {{0, 0.5}, {3, 0.7}});
+  const auto by_median = fb::rank_hosts(pairs, {});
+  EXPECT_TRUE(by_median.too_few_pairs);
+  EXPECT_TRUE(by_median.named.empty());
+  ASSERT_EQ(by_median.findings.size(), 1U);
+  EXPECT_EQ(by_median.findings[0].code, "NODE_TOO_FEW_PAIRS");
+  // Against 48 GB/s: hosts 0 and 3 have 3 of 3 slow pairs, hosts 1 and 2 two of 3, explained by them.
+  const auto given = fb::rank_hosts(pairs, {}, reference_rule(48));
+  EXPECT_EQ(named(given), (std::vector<int>{0, 3}));
+  EXPECT_TRUE(given.slow_links.empty());
+}
+
+TEST(NodeRanking, OneSlowLinkNamesThePairNotAHost) {
+  auto pairs = round_robin(16, {});
+  for (auto& p : pairs)
+    if (p.a == 3 && p.b == 9) p.busbw_gbs = 20;
+  const auto r = fb::rank_hosts(pairs, node_names(16));
+  EXPECT_TRUE(r.named.empty());
+  ASSERT_EQ(r.slow_links.size(), 1U);
+  EXPECT_EQ(r.slow_links[0].a, 3);
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_EQ(r.findings[0].code, "NODE_SLOW_LINK");
+  EXPECT_EQ(r.findings[0].evidence.rfind("node04-node10: 20.0 GB/s is 42% of the reference 4", 0), 0U)
+      << r.findings[0].evidence;
+  EXPECT_EQ(fb::exclude_line(r, node_names(16)), "\n");
+}
+
+TEST(NodeRanking, OnePairCannotTellWhichHostIsSlow) {
+  const std::vector<fb::PairFigure> pairs{{0, 1, 20, 0}, {2, 3, 48, 0}, {2, 4, 48, 1}, {3, 4, 47, 2}};
+  const auto r = fb::rank_hosts(pairs, {}, reference_rule(48));
+  EXPECT_TRUE(r.named.empty() && r.slow_links.empty());
+  ASSERT_EQ(r.undecided.size(), 1U);
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_EQ(r.findings[0].code, "NODE_TOO_FEW_PAIRS");
+  EXPECT_NE(r.findings[0].evidence.find("host 0-host 1 20.0 GB/s"), std::string::npos)
+      << r.findings[0].evidence;
+  EXPECT_TRUE(fb::rank_hosts({}, {}).too_few_pairs);
+}
