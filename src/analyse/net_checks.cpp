@@ -6,8 +6,32 @@
 #include <set>
 
 #include "analyse/gpu_names.hpp"
+#include "analyse/nic_checks.hpp"
 
 namespace fb {
+namespace {
+
+// NET_SOCKET's evidence and hint, sharper where the host's IB/RoCE ports are known to be up.
+Finding socket_finding(const Result& r, const std::string& collective, const std::set<std::string>& socket) {
+  Finding f{"NET_SOCKET", Severity::warning,
+            fmt::format("{}: NCCL's network connections went over TCP sockets ({})", collective,
+                        fmt::join(socket, ", ")),
+            "NET/IB (InfiniBand or RoCE), with GPUDirect RDMA (GDRDMA), between the hosts of a GPU cluster",
+            "no usable IB/RoCE device: check that /dev/infiniband is in the container, libibverbs is "
+            "installed, NCCL_IB_DISABLE and NCCL_NET are not set, or that the NCCL net plugin loads "
+            "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET says which)"};
+  const auto ports = up_rdma_ports(r);
+  if (ports.empty()) return f;
+  std::vector<std::string> names;
+  names.reserve(ports.size());
+  for (const auto* p : ports) names.push_back(describe_port(*p));
+  f.evidence += fmt::format(", although IB/RoCE ports are up: {}", fmt::join(names, "; "));
+  f.hint =
+      "the host's IB/RoCE ports are up but NCCL did not use them: " + f.hint.substr(f.hint.find(':') + 2);
+  return f;
+}
+
+}  // namespace
 
 std::vector<Finding> check_net_transport(const Result& r) {
   std::set<std::string> socket;
@@ -23,15 +47,7 @@ std::vector<Finding> check_net_transport(const Result& r) {
             spans_hosts(r) ? fmt::format("{} on {}", run.collective, run_gpu_list(r, run)) : run.collective;
     }
   std::vector<Finding> out;
-  if (!socket.empty())
-    out.push_back(
-        {"NET_SOCKET", Severity::warning,
-         fmt::format("{}: NCCL's network connections went over TCP sockets ({})", collective,
-                     fmt::join(socket, ", ")),
-         "NET/IB (InfiniBand or RoCE), with GPUDirect RDMA (GDRDMA), between the hosts of a GPU cluster",
-         "no usable IB/RoCE device: check that /dev/infiniband is in the container, libibverbs is "
-         "installed, NCCL_IB_DISABLE and NCCL_NET are not set, or that the NCCL net plugin loads "
-         "(NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET says which)"});
+  if (!socket.empty()) out.push_back(socket_finding(r, collective, socket));
   if (!ib_without_gdr.empty())
     out.push_back(
         {"NET_NO_GDR", Severity::warning,

@@ -20,6 +20,7 @@ bool has_kind(const Result& r, RunKind kind) {
 }
 bool has_scale(const Result& r) { return has_kind(r, RunKind::scale); }
 bool has_algos(const Result& r) { return has_kind(r, RunKind::algos); }
+bool has_network(const Result& r) { return r.host.config && r.host.config->network.read; }
 
 std::string_view can(const Result&) { return ""; }
 std::string_view no_topology(const Result& r) { return r.topology ? "" : "the document has no topology"; }
@@ -48,6 +49,7 @@ constexpr std::array kRules{
     CheckRule{"scaling", "SCALE_", "busbw as GPUs are added", has_scale, can},
     CheckRule{"algorithms", "ALGO_", "forced algorithms against NCCL's choice", has_algos, can},
     CheckRule{"host", "HOST_", "the host's configuration and the GPUs' health", always, no_host_facts},
+    CheckRule{"network", "NIC_", "the host's network ports and GPUDirect RDMA", has_network, can},
 };
 
 // Codes that say a check could not judge, not that something is wrong.

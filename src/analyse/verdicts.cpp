@@ -13,6 +13,7 @@
 #include "analyse/gpu_names.hpp"
 #include "analyse/host_checks.hpp"
 #include "analyse/net_checks.hpp"
+#include "analyse/nic_checks.hpp"
 #include "analyse/p2p_analysis.hpp"
 #include "analyse/p2p_expectations.hpp"
 #include "analyse/run_health.hpp"
@@ -138,6 +139,7 @@ std::vector<Finding> analyse_result(const Result& r) {
   add(check_algorithms(r));
   add(check_one_gpu(r));
   add(check_host(r));
+  add(check_nics(r));
   // The most severe first; within a severity, the order above (the cause before its effects).
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.severity > b.severity; });

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "analyse/host_checks.hpp"
+#include "analyse/nic_checks.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
@@ -13,6 +14,7 @@
 #include "model/result_json.hpp"
 #include "report/host_console.hpp"
 #include "report/json_reporter.hpp"
+#include "report/network_console.hpp"
 #include "report/topology_console.hpp"
 #include "topo/host_probe.hpp"
 #include "topo/machine_probe.hpp"
@@ -43,13 +45,14 @@ int topo_command(const TopoOptions& o, const std::vector<std::string>& command_l
   result.host.config = probe_host(o.sysfs_root, result.topology->gpus, live);
   result.findings = check_topology(*result.topology);
   result.rules_version = kRulesVersion;  // a subset of the rules: this command's own
-  const auto host = check_host(result);
-  result.findings.insert(result.findings.end(), host.begin(), host.end());
+  for (const auto& more : {check_host(result), check_nics(result)})
+    result.findings.insert(result.findings.end(), more.begin(), more.end());
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
 
   print_topology(std::cout, *result.topology, result.findings);
   print_host_facts(std::cout, *result.host.config);
+  print_network(std::cout, result.host.config->network, &*result.topology);
   flush_stdout();
   // sysfs text is not promised to be UTF-8: a bad byte becomes U+FFFD rather than an exception.
   if (!o.json_path.empty())

@@ -6,20 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "model/host_fact.hpp"
+#include "model/nic_facts.hpp"
+
 namespace fb {
-
-// One value as read. `value` empty: not read, and `note` says why ("not readable without root").
-// The note of a fact a captured tree (topo --sysfs-root DIR) does not hold: not the machine's to
-// judge, nor a reason to run as root.
-inline constexpr const char* kNotCaptured = "not in the captured tree";
-
-struct HostFact {
-  std::string value;   // as read: "1", "0x001d", "DMA-FQ", "enabled", "67108864"
-  std::string source;  // the file, call or command it came from
-  std::string note;
-  bool known() const { return !value.empty(); }
-  bool not_captured() const { return !known() && note == kNotCaptured; }
-};
 
 // A bridge (root port, switch port) on a GPU's PCI path, and its ACS Control register.
 struct BridgeAcs {
@@ -49,6 +39,7 @@ struct HostFacts {
   std::vector<std::string> xid_lines;
   std::vector<BridgeAcs> bridges;  // every bridge on a GPU's path, in path order
   std::vector<GpuHostFacts> gpus;  // by bus id
+  NetworkFacts network;            // the network ports and GPUDirect RDMA (added 2026-12-03)
 };
 
 }  // namespace fb

@@ -14,6 +14,7 @@
 
 #include "core/text.hpp"
 #include "topo/host_probe_pci.hpp"
+#include "topo/nic_probe.hpp"
 #include "topo/nvml_probe.hpp"
 #include "topo/sysfs_probe.hpp"
 
@@ -204,6 +205,7 @@ HostFacts read_host_files(const fs::path& root, const std::vector<TopoGpu>& gpus
   out.shm_bytes = read_shm(root);
   read_xids(root, out);
   read_bridges(root, gpus, out);
+  out.network = read_network(root, gpus);
   for (const auto& g : gpus) {
     GpuHostFacts facts;
     facts.bus_id = g.bus_id;

@@ -16,18 +16,8 @@
 
 namespace fb {
 namespace fs = std::filesystem;
-namespace {
 
-constexpr unsigned kVendorNvidia = 0x10de;
-constexpr unsigned kVendorAmd = 0x1002;
-// More GPUs than any machine has is a malformed tree (docs/cli.md, "Limits").
-constexpr std::size_t kMaxTopoGpus = 4096;
-// NUMA node numbers above this are skipped (Linux allows at most 1024 nodes).
-constexpr int kMaxNumaNode = 4095;
-
-// The first line of a sysfs attribute, trailing space removed; empty when absent or unreadable.
-// A FIFO, device or oversized file in a captured tree is refused (Error(usage)), never waited on.
-std::string read_line(const fs::path& p) {
+std::string read_sysfs_line(const fs::path& p) {
   const auto text = read_file_if_readable(p.string(), kMaxSysfsBytes);
   std::string line = text ? text->substr(0, text->find('\n')) : std::string();
   while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
@@ -38,6 +28,16 @@ std::string read_line(const fs::path& p) {
   return line;
 }
 
+namespace {
+
+constexpr unsigned kVendorNvidia = 0x10de;
+constexpr unsigned kVendorAmd = 0x1002;
+// More GPUs than any machine has is a malformed tree (docs/cli.md, "Limits").
+constexpr std::size_t kMaxTopoGpus = 4096;
+// NUMA node numbers above this are skipped (Linux allows at most 1024 nodes).
+constexpr int kMaxNumaNode = 4095;
+
+std::string read_line(const fs::path& p) { return read_sysfs_line(p); }
 unsigned read_hex(const fs::path& p) { return sysfs_hex(read_line(p)); }
 double read_number(const fs::path& p, double fallback) { return sysfs_number(read_line(p), fallback); }
 int read_int(const fs::path& p, int fallback) { return sysfs_int(read_line(p), fallback); }

@@ -21,6 +21,11 @@ struct SysfsReadout {
 // `root` is the directory holding sys/ ("/" on a live machine, a fixture folder in tests).
 SysfsReadout read_sysfs(const std::filesystem::path& root);
 
+// The first line of a sysfs attribute, trailing space removed, non-ASCII bytes as '?'; empty when
+// absent or unreadable. A FIFO, device or oversized file in a captured tree is refused
+// (Error(usage)), never waited on.
+std::string read_sysfs_line(const std::filesystem::path& p);
+
 // "0000:18:00.0" from "00000000:18:00.0", "0000:18:00.0" or "18:00.0"; lower case.
 std::string normalize_bus_id(const std::string& bus_id);
 

@@ -58,7 +58,10 @@ def check_valid(validator, name, doc):
 def source_documents(repo):
     """(name, document) of every result document kept in the sources."""
     docs, kept = [], set()
-    for path in sorted(glob.glob(os.path.join(repo, "tests", "**", "*.json"), recursive=True)):
+    # os.walk, not glob's "**": that follows symlinked folders, and a sysfs tree's links (a NIC's
+    # `device`) point back to their ancestors.
+    found = [os.path.join(d, n) for d, _, names in os.walk(os.path.join(repo, "tests")) for n in names]
+    for path in sorted(p for p in found if p.endswith(".json")):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         if isinstance(doc, dict) and "schema" in doc:

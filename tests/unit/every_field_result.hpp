@@ -42,7 +42,15 @@ inline constexpr const char* kEveryFieldJson = R"({
         "remapped_rows_pending" : {"value" : "1", "source" : "NVML rr", "note" : ""},
         "remapped_rows_failure" : {"value" : "0", "source" : "NVML rr", "note" : ""},
         "retired_pages_pending" : {"value" : "", "source" : "NVML rp", "note" : "NVML: Not Supported"}
-      } ]
+      } ],
+      "network": {"read": true,
+                  "ports": [{"name": "mlx5_0:1", "kind": "RoCE", "netdev": "ens1f0", "rate_gbps": 200.0,
+                             "state": "ACTIVE", "phys_state": "LinkUp", "up": true, "numa_node": 1,
+                             "bus_id": "0000:2d:00.0", "pci_path": ["pci0000:20", "0000:20:01.1", "0000:2d:00.0"],
+                             "gpus": [{"bus_id": "0000:2c:00.0", "path_class": "PIX"}],
+                             "source": "/sys/class/infiniband/mlx5_0/ports/1"}],
+                  "gdr_peer_module": {"value": "none", "source": "/sys/module", "note": ""},
+                  "gdr_dma_buf": {"value": "", "source": "/proc/sys/kernel/osrelease", "note": "kernel release not readable"}}
 }
 }
 ,
@@ -178,6 +186,23 @@ inline fb::HostFacts every_field_host_facts() {
   g.remapped_rows_failure = {"0", "NVML rr", ""};
   g.retired_pages_pending = {"", "NVML rp", "NVML: Not Supported"};
   h.gpus = {g};
+  fb::NicPort p;
+  p.name = "mlx5_0:1";
+  p.kind = "RoCE";
+  p.netdev = "ens1f0";
+  p.rate_gbps = 200;
+  p.state = "ACTIVE";
+  p.phys_state = "LinkUp";
+  p.up = true;
+  p.numa_node = 1;
+  p.bus_id = "0000:2d:00.0";
+  p.pci_path = {"pci0000:20", "0000:20:01.1", "0000:2d:00.0"};
+  p.gpus = {{"0000:2c:00.0", "PIX"}};
+  p.source = "/sys/class/infiniband/mlx5_0/ports/1";
+  h.network.read = true;
+  h.network.ports = {p};
+  h.network.gdr_peer_module = {"none", "/sys/module", ""};
+  h.network.gdr_dma_buf = {"", "/proc/sys/kernel/osrelease", "kernel release not readable"};
   return h;
 }
 

@@ -185,7 +185,7 @@ TEST(SiteBaseline, ABadFileIsOneLineNamingTheFileAndTheProblem) {
 TEST(VerdictContract, EveryDocumentedCodeHasItsCheck) {
   const std::string doc = fb::read_file(std::string(FB_FIXTURE_DIR) + "/../../docs/verdicts.md");
   const std::regex code(
-      R"(\b((?:RUN|GPU|DATA|RESULT|TOPO|NCCL|NET|ENV|BUSBW|NO|NVLS|SCALE|ALGO|ONE|P2P|HOST)_[A-Z0-9_]+)\b)");
+      R"(\b((?:RUN|GPU|DATA|RESULT|TOPO|NCCL|NET|ENV|BUSBW|NO|NVLS|SCALE|ALGO|ONE|P2P|HOST|NIC)_[A-Z0-9_]+)\b)");
   std::set<std::string> codes;
   for (std::sregex_iterator it(doc.begin(), doc.end(), code), end; it != end; ++it) codes.insert((*it)[1]);
   codes.erase("NCCL_NVLS_ENABLE");  // NCCL's variables, not codes
