@@ -141,8 +141,8 @@ HeadlineFigure collective_headline(const Result& r, const Run& run) {
   HeadlineFigure h;
   h.figure = fmt::format("{} busbw at {}", run.collective, format_bytes(p.bytes));
   h.measured = p.busbw_gbps;
+  h.ceiling = shown_ceiling(r, run, p).gbps;
   const auto w = what_ran(r, run, p);
-  if (!switch_reduces(w)) h.ceiling = run_ring_ceiling(r, run).gbps;
   if (const auto nic = above_nic_sum(r, run, p, w)) {
     h.label = fmt::format("above the NIC sum {:.0f} GB/s: {} busbw, not comparable", nic->value, w.algo);
     return h;

@@ -57,6 +57,11 @@ std::optional<PointExpectation> collective_expectation(const Result& r, const Ru
   return reach_expectation(r, run, p);
 }
 
+ShownCeiling shown_ceiling(const Result& r, const Run& run, const Point& p) {
+  if (const auto w = what_ran(r, run, p); switch_reduces(w)) return {0, w.algo};
+  return {run_ring_ceiling(r, run).gbps, ""};
+}
+
 Shortfall worst_shortfall(const Result& r) {
   Shortfall worst;
   for (const auto& run : r.runs)

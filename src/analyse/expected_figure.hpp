@@ -23,6 +23,15 @@ struct PointExpectation {
 // hold the point against nothing.
 std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p);
 
+// The ring's SM ceiling every view shows beside a collective point, as a ceiling: none (0) across
+// hosts (one host's NVLink does not bound them) and none where NVLS or NVLSTree ran (they reduce in
+// the switch, above the ring's bound), which `not_a_ring` then names ("NVLS").
+struct ShownCeiling {
+  double gbps = 0;
+  std::string not_a_ring;
+};
+ShownCeiling shown_ceiling(const Result& r, const Run& run, const Point& p);
+
 // The figure furthest below its expectation (collective points and each GPU's own figures), as a
 // share of the expectation; share 0 when nothing has one.
 struct Shortfall {

@@ -10,7 +10,6 @@
 #include "analyse/ceilings.hpp"
 #include "analyse/expected_figure.hpp"
 #include "analyse/verdicts.hpp"
-#include "analyse/what_ran.hpp"
 #include "core/units.hpp"
 #include "report/svg_chart.hpp"
 
@@ -74,8 +73,7 @@ std::string headline_table(const Result& r) {
     if (run.kind != RunKind::collective || run.points.empty()) continue;
     const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                       [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-    const auto w = what_ran(r, run, p);
-    const double ceiling = switch_reduces(w) ? 0 : run_ring_ceiling(r, run).gbps;
+    const auto ceiling = shown_ceiling(r, run, p);
     const auto e = collective_expectation(r, run, p);
     html += fmt::format(
         "<tr data-collective=\"{0}\" data-busbw=\"{3:.1f}\" data-expected=\"{4}\" "
@@ -87,10 +85,10 @@ std::string headline_table(const Result& r) {
         e ? fmt::format("{:.1f}", e->value) : "-",
         e ? fmt::format("{:.0f}%", p.busbw_gbps / e->value * 100) : "-",
         e ? unbroken_words(e->source) : "no expectation for this machine",
-        ceiling > 0         ? fmt::format("{:.1f}", ceiling)
-        : switch_reduces(w) ? w.algo + ": not a ring"
-                            : "-",
-        ceiling > 0 ? fmt::format("{:.0f}%", p.busbw_gbps / ceiling * 100) : "-");
+        ceiling.gbps > 0              ? fmt::format("{:.1f}", ceiling.gbps)
+        : !ceiling.not_a_ring.empty() ? ceiling.not_a_ring + ": not a ring"
+                                      : "-",
+        ceiling.gbps > 0 ? fmt::format("{:.0f}%", p.busbw_gbps / ceiling.gbps * 100) : "-");
   }
   if (html.empty()) return "";
   return "<div class=\"wide\"><table class=\"headline\"><tr><th>collective</th><th>GPUs</th><th>largest "
