@@ -25,9 +25,7 @@ struct RunContext {
 bool nvls_could_run(const Result& r) {
   for (const auto& run : r.runs)
     for (const auto& p : run.points)
-      if (run.kind == RunKind::collective && run.gpus.size() > 2 &&
-          has_row_for_algo(r, collective_query(r, run, p, WhatRan{}), "NVLS"))
-        return true;
+      if (run.kind == RunKind::collective && run.gpus.size() > 2 && nvls_row_applies(r, run, p)) return true;
   return false;
 }
 

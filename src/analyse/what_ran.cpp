@@ -43,11 +43,15 @@ WhatRan what_ran(const Result& r, const Run& run, const Point& p) {
     return w;
   }
   // Only where the table tells NVLS from ring for this machine does the default matter.
-  if (!has_row_for_algo(r, collective_query(r, run, p, w), "NVLS")) return w;
+  if (!nvls_row_applies(r, run, p)) return w;
   w.algo = w.nvls_off.empty() ? "NVLS" : "RING";
   w.how = w.nvls_off.empty() ? "assumed: NCCL's default on NVSwitch machines, its log not read"
                              : "NVLS off: " + w.nvls_off;
   return w;
+}
+
+bool nvls_row_applies(const Result& r, const Run& run, const Point& p) {
+  return has_row_for_algo(r, collective_query(r, run, p, WhatRan{}), "NVLS");
 }
 
 ExpectationQuery collective_query(const Result& r, const Run& run, const Point& p, const WhatRan& w) {

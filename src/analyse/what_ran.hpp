@@ -20,6 +20,10 @@ struct WhatRan {
 
 WhatRan what_ran(const Result& r, const Run& run, const Point& p);
 
+// Whether the expectations table has an NVLS row for the point's machine, GPU count and collective:
+// where NCCL's default (NVLS or, with NVLS off, the ring) decides which row judges the point.
+bool nvls_row_applies(const Result& r, const Run& run, const Point& p);
+
 // NVLS and NVLSTree reduce inside the NVSwitch, so their busbw is not bound by the ring's SM
 // ceiling (8 x H100 over NVLS reach about 478 GB/s against a ring ceiling near 374): no view holds
 // such a point against that ceiling.
