@@ -76,7 +76,8 @@ std::vector<Finding> check_ceilings(const Result& r) {
                                       [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
     if (p.bytes < kCeilingJudgedBytes) continue;
     const bool fabric = ring_on_fabric(*r.topology, run.gpus);
-    const double reach = fabric ? fabric_reach(run.collective, p.bytes) * (1 - kTolerance - interval(p))
+    const double healthy = fabric_reach(run.collective, p.bytes);  // what healthy rings reach on a fabric
+    const double reach = fabric                                  ? healthy * (1 - kTolerance - interval(p))
                          : all_pairs_peer(*r.topology, run.gpus) ? kPcieReach
                                                                  : kStagedReach;
     if (p.busbw_gbps >= reach * c.gbps) continue;
@@ -88,8 +89,7 @@ std::vector<Finding> check_ceilings(const Result& r) {
                      c.gbps, c.source),
          fabric ? fmt::format("at least {:.1f} GB/s: what healthy rings reach, {:.1f} GB/s ({:.0f}% of the "
                               "ceiling {:.1f} GB/s: the expected figure the tables show), less the tolerance",
-                              reach * c.gbps, fabric_reach(run.collective, p.bytes) * c.gbps,
-                              fabric_reach(run.collective, p.bytes) * 100, c.gbps)
+                              reach * c.gbps, healthy * c.gbps, healthy * 100, c.gbps)
                 : fmt::format("at least {:.0f}% of {:.1f} GB/s (a wide margin: NCCL's reach over PCIe is not "
                               "measured yet)",
                               reach * 100, c.gbps),

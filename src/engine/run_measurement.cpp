@@ -82,14 +82,20 @@ void finish_result(Result& result, std::vector<StartupPhase> startup, const Plan
   result.failure = outcome.failure;
 }
 
-// What NCCL chose at each point, from a logged pass after the timed one in fresh worker processes (it
-// cannot slow it). Where the ranks run NCCL in this process (threads, an outside job) that pass would
-// log nothing (NCCL reads NCCL_DEBUG once per process, at its first communicator: seen under
-// torchrun on 2 fake hosts), so it is not run and the note says so. Its failure costs the record, not
-// the measured figures: a warning, and the runs keep no choices.
-void read_nccl_choices(const Plan& plan, bool quiet, Result& result, EventSink& events) {
-  if (interrupt_requested()) return;
-  if (plan.launcher != LauncherKind::processes) {
+// Whether the logged pass runs: only in fresh worker processes. Where the ranks run NCCL in this
+// process (threads, an outside job) it would log nothing (NCCL reads NCCL_DEBUG once per process, at
+// its first communicator: seen under torchrun on 2 fake hosts).
+bool runs_logged_pass(const RunRequest& request, const Plan& plan) {
+  return request.read_nccl_log && plan.launcher == LauncherKind::processes;
+}
+
+// What NCCL chose at each point, from the logged pass after the timed one (it cannot slow it), or a
+// note where it cannot run. Its failure costs the record, not the measured figures: a warning, and
+// the runs keep no choices.
+void read_nccl_choices(const RunRequest& request, const Plan& plan, bool quiet, Result& result,
+                       EventSink& events) {
+  if (!request.read_nccl_log || interrupt_requested()) return;
+  if (!runs_logged_pass(request, plan)) {
     if (!quiet)
       events.emit(make_event(EventKind::note,
                              "what NCCL chose is not read where the ranks run NCCL in fabricbench's own "
@@ -118,9 +124,7 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
   Plan plan = build_plan(request, machine.facts);
   warn_dropped_sizes(request, plan, events);
   Result result = run_header(command_line, *machine.lib, plan);
-  if (progress.announce)
-    announce_estimate(plan, request.read_nccl_log && plan.launcher == LauncherKind::processes,
-                      *result.topology, events);
+  if (progress.announce) announce_estimate(plan, runs_logged_pass(request, plan), *result.topology, events);
   progress.planned(plan);
   progress.result.begun(result);
 
@@ -136,8 +140,7 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
     progress.result.point(result, run_slot[index], run.points.size() - 1);
   };
   const auto outcome = run_plan(plan, on_point, events);
-  if (request.read_nccl_log && outcome.supervisor.ok)
-    read_nccl_choices(plan, !progress.announce, result, events);
+  if (outcome.supervisor.ok) read_nccl_choices(request, plan, !progress.announce, result, events);
   finish_result(result, std::move(startup), outcome);
   if (!outcome.supervisor.ok) events.emit(make_event(EventKind::error, outcome.failure));
   progress.result.ended(result);
