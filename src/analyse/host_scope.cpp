@@ -36,10 +36,8 @@ const GpuHostFacts* gpu_facts(const HostScope& scope, const std::string& bus_id)
 }
 
 std::string gpu_label(const Result& r, const std::string& bus_id) {
-  if (r.topology)
-    for (const auto& g : r.topology->gpus)
-      if (g.bus_id == bus_id) return fmt::format("GPU {} ({})", g.index, bus_id);
-  return bus_id;
+  const auto* g = r.topology ? r.topology->find_gpu_by_bus(bus_id) : nullptr;
+  return g != nullptr ? fmt::format("GPU {} ({})", g->index, bus_id) : bus_id;
 }
 
 std::string cite(const HostFact& f) { return fmt::format("{} ({})", f.value, f.source); }

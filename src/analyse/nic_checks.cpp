@@ -82,10 +82,8 @@ int class_rank(const std::string& c) {
 }
 
 int gpu_numa(const Result& r, const std::string& bus_id) {
-  if (r.topology)
-    for (const auto& g : r.topology->gpus)
-      if (g.bus_id == bus_id) return g.numa_node;
-  return -1;
+  const auto* g = r.topology ? r.topology->find_gpu_by_bus(bus_id) : nullptr;
+  return g != nullptr ? g->numa_node : -1;
 }
 
 // The nearest port to a GPU among `ports`, and its class; nullptr when no distance is known.

@@ -40,4 +40,10 @@ const TopoGpu* Topology::find_gpu(int index) const {
   return nullptr;
 }
 
+const TopoGpu* Topology::find_gpu_by_bus(const std::string& bus_id) const {
+  for (const auto& g : gpus)
+    if (g.bus_id == bus_id) return &g;
+  return nullptr;
+}
+
 }  // namespace fb

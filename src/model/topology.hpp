@@ -70,6 +70,8 @@ struct Topology {
   [[nodiscard]] const TopoPair* find_pair(int a, int b) const;
   // The GPU with runtime index `index`; nullptr when there is none.
   [[nodiscard]] const TopoGpu* find_gpu(int index) const;
+  // The GPU at PCI address `bus_id` (as sysfs writes it); nullptr when there is none.
+  [[nodiscard]] const TopoGpu* find_gpu_by_bus(const std::string& bus_id) const;
 };
 
 }  // namespace fb

@@ -11,10 +11,8 @@ namespace fb {
 namespace {
 
 std::string gpu_name(const Topology* topology, const std::string& bus_id) {
-  if (topology != nullptr)
-    for (const auto& g : topology->gpus)
-      if (g.bus_id == bus_id) return fmt::format("GPU{}", g.index);
-  return bus_id;
+  const auto* g = topology != nullptr ? topology->find_gpu_by_bus(bus_id) : nullptr;
+  return g != nullptr ? fmt::format("GPU{}", g->index) : bus_id;
 }
 
 std::string rate_text(const NicPort& p) {

@@ -120,13 +120,11 @@ std::string health_table(const Result& r) {
   const auto scope = host_scope(r);
   std::string rows;
   for (const auto& bus : scope.bus_ids) {
-    const auto it = std::find_if(r.topology->gpus.begin(), r.topology->gpus.end(),
-                                 [&](const TopoGpu& g) { return g.bus_id == bus; });
+    const auto* gpu = r.topology->find_gpu_by_bus(bus);
     const auto* facts = gpu_facts(scope, bus);
-    const bool known = it != r.topology->gpus.end();
     rows += fmt::format("<tr><td title=\"{}\">{}</td><td>{}</td>", escape_html(bus),
-                        known ? fmt::format("GPU{}", it->index) : escape_html(bus),
-                        known ? escape_html(pcie_text(*it)) : "?");
+                        gpu != nullptr ? fmt::format("GPU{}", gpu->index) : escape_html(bus),
+                        gpu != nullptr ? escape_html(pcie_text(*gpu)) : "?");
     if (facts == nullptr) {
       rows += "<td colspan=\"5\">not read</td></tr>\n";
       continue;
