@@ -7,6 +7,7 @@
 
 #include "analyse/node_ranking.hpp"
 #include "bench/node_schedule.hpp"
+#include "node_ranking_helpers.hpp"
 #include "report/node_exclude.hpp"
 
 namespace {
@@ -32,18 +33,6 @@ std::vector<std::string> node_names(int hosts) {
   return out;
 }
 
-std::vector<int> named(const fb::NodeRanking& r) {
-  std::vector<int> out;
-  for (const auto& n : r.named) out.push_back(n.host);
-  return out;
-}
-
-fb::RankingRule reference_rule(double gbs) {
-  fb::RankingRule rule;
-  rule.reference_gbs = gbs;
-  return rule;
-}
-
 }  // namespace
 
 TEST(NodeRanking, NamesNoneOnAHealthyCluster) {
@@ -60,7 +49,7 @@ TEST(NodeRanking, NamesOnlyTheOneSlowHostThoughAllItsPairsAreSlow) {
   for (const int n : {5, 6, 16, 128}) {
     const int slow = n / 3;
     const auto r = fb::rank_hosts(round_robin(n, {{slow, 0.5}}), {});
-    EXPECT_EQ(named(r), std::vector<int>{slow}) << n;
+    EXPECT_EQ(named_hosts(r), std::vector<int>{slow}) << n;
     ASSERT_EQ(r.named.size(), 1U);
     EXPECT_EQ(r.named[0].slow_pairs, n - 1);
     EXPECT_NEAR(r.named[0].share, 0.5, 0.02);
@@ -93,7 +82,7 @@ TEST(NodeRanking, TheSlowHostsEvidenceByHand) {
 TEST(NodeRanking, NamesTwoSlowHosts) {
   for (const int n : {8, 16, 128}) {
     const auto r = fb::rank_hosts(round_robin(n, {{0, 0.5}, {n - 1, 0.7}}), node_names(n));
-    EXPECT_EQ(named(r), (std::vector<int>{0, n - 1})) << n;
+    EXPECT_EQ(named_hosts(r), (std::vector<int>{0, n - 1})) << n;
     EXPECT_TRUE(r.slow_links.empty());
   }
   EXPECT_EQ(
@@ -111,7 +100,7 @@ TEST(NodeRanking, TwoSlowHostsOfFourNeedAGivenReference) {
   EXPECT_EQ(by_median.findings[0].code, "NODE_TOO_FEW_PAIRS");
   // Against 48 GB/s: hosts 0 and 3 have 3 of 3 slow pairs, hosts 1 and 2 two of 3, explained by them.
   const auto given = fb::rank_hosts(pairs, {}, reference_rule(48));
-  EXPECT_EQ(named(given), (std::vector<int>{0, 3}));
+  EXPECT_EQ(named_hosts(given), (std::vector<int>{0, 3}));
   EXPECT_TRUE(given.slow_links.empty());
 }
 

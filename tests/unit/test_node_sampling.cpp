@@ -9,6 +9,7 @@
 
 #include "analyse/node_ranking.hpp"
 #include "bench/node_detection.hpp"
+#include "node_ranking_helpers.hpp"
 
 namespace {
 
@@ -32,18 +33,6 @@ std::vector<fb::PairFigure> measure(const std::vector<fb::PairRound>& rounds, in
       out.push_back({a, b, 48.0 * share, static_cast<int>(r)});
     }
   return out;
-}
-
-std::vector<int> named_hosts(const fb::NodeRanking& r) {
-  std::vector<int> out;
-  for (const auto& n : r.named) out.push_back(n.host);
-  return out;
-}
-
-fb::RankingRule reference_rule(double gbs) {
-  fb::RankingRule rule;
-  rule.reference_gbs = gbs;
-  return rule;
 }
 
 }  // namespace
