@@ -27,7 +27,11 @@ out=${OUT:-fake-hosts-out}
 mkdir -p "$out"
 export CUDA_VISIBLE_DEVICES=0 NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo
 netns=${NETNS:-0}
-[[ -n ${SLOW_HOST:-} ]] && netns=1
+if [[ -n ${SLOW_HOST:-} ]]; then
+  [[ $SLOW_HOST =~ ^[0-9]+$ && $SLOW_HOST -lt $hosts ]] ||
+    { echo "error: SLOW_HOST must be a host number from 0 to $((hosts - 1)) (got $SLOW_HOST)"; exit 2; }
+  netns=1
+fi
 master=127.0.0.1
 
 # ip/tc from the PATH, else Debian's unpacked by scripts/netns-tools.sh (their libraries only for them).
