@@ -11,6 +11,7 @@
 #include "core/stats.hpp"
 #include "model/expectation_rows.hpp"
 #include "model/host_facts.hpp"
+#include "model/nodes_info.hpp"
 #include "model/p2p_tests.hpp"
 #include "model/projection.hpp"
 #include "model/result_enums.hpp"
@@ -174,6 +175,21 @@ struct DoctorInfo {
   std::vector<DoctorStageTime> stages;  // in the order run; absent from documents before it was kept
 };
 
+// One host of a job that spans hosts (the doctor and `nodes` under mpirun, torchrun or srun): what
+// that host said about itself, and its own judgement. The document's `hosts` (1.3); empty when
+// everything ran on one host, whose facts are the document's `host` and `topology`.
+struct HostSection {
+  std::string name;        // the host's name as the job knows it (the hostname of its ranks)
+  std::vector<int> ranks;  // the job's ranks on this host
+  HostInfo host;           // its versions, NCCL library and configuration (network included)
+  std::map<std::string, std::string> env;  // its NCCL_* environment
+  std::vector<GpuInfo> gpus;               // its GPUs (index = the device ordinal on that host)
+  std::optional<Topology> topology;        // its topology, where it was read
+  std::string net_plugin;                  // the NCCL NET plugin library found there; "" none
+  std::vector<Finding> findings;           // what was found on this host alone
+  std::optional<Verdict> verdict;          // its verdict (the doctor), with its action
+};
+
 struct Result {
   std::string schema = kResultSchema;
   ToolInfo tool;
@@ -198,6 +214,8 @@ struct Result {
   // A site's baseline the document was judged against (`--expectations FILE`); absent: built-in rows.
   std::optional<ExpectationSet> expectations;
   std::optional<Verdict> verdict;  // the checks' statuses, where the document was judged
+  std::vector<HostSection> hosts;  // a job across hosts: one section per host (1.3)
+  std::optional<NodesInfo> nodes;  // `nodes`: the pairs of hosts measured (1.3)
 };
 
 // Whether any finding is an error (the commands then exit 1).

@@ -131,6 +131,28 @@ void from_json(const json& j, Run& v) {
 }
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StartupPhase, phase, at_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodePair, a, b, round, busbw_gbps, time_us, failure)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodesInfo, mode, collective, bytes, rounds_planned,
+                                                seconds_per_round, reference_gbps, reference_from,
+                                                slow_below_gbps, pairs, named, exclude)
+
+void to_json(json& j, const HostSection& v) {
+  j = json{{"name", v.name},     {"ranks", v.ranks},       {"host", v.host},
+           {"env", v.env},       {"gpus", v.gpus},         {"topology", v.topology},
+           {"net_plugin", v.net_plugin}, {"findings", v.findings}};
+  if (v.verdict) j["verdict"] = *v.verdict;
+}
+void from_json(const json& j, HostSection& v) {
+  j.at("name").get_to(v.name);
+  v.ranks = j.value("ranks", std::vector<int>{});
+  j.at("host").get_to(v.host);
+  v.env = j.value("env", std::map<std::string, std::string>{});
+  v.gpus = j.value("gpus", json::array()).get<std::vector<GpuInfo>>();
+  v.topology = j.value("topology", json()).get<std::optional<Topology>>();
+  v.net_plugin = j.value("net_plugin", std::string());
+  v.findings = j.value("findings", json::array()).get<std::vector<Finding>>();
+  if (j.contains("verdict") && !j.at("verdict").is_null()) v.verdict = j.at("verdict").get<Verdict>();
+}
 
 void to_json(json& j, const Result& v) {
   j = json{{"schema", v.schema},   {"tool", v.tool},         {"command", v.command},
@@ -144,6 +166,8 @@ void to_json(json& j, const Result& v) {
   if (v.projection) j["projection"] = *v.projection;                   // project's documents only
   if (v.expectations) j["expectations"] = *v.expectations;             // judged against a site's file (1.2)
   if (v.verdict) j["verdict"] = *v.verdict;                            // judged documents only (1.2)
+  if (!v.hosts.empty()) j["hosts"] = v.hosts;                          // a job across hosts (1.3)
+  if (v.nodes) j["nodes"] = *v.nodes;                                  // `nodes` only (1.3)
 }
 void to_json(json& j, const DoctorInfo& v) {
   j = json{{"budget_s", v.budget_s}, {"cuts", v.cuts}, {"stages", v.stages}};
@@ -182,6 +206,8 @@ void from_json(const json& j, Result& v) {
   if (j.contains("expectations") && !j.at("expectations").is_null())
     v.expectations = j.at("expectations").get<ExpectationSet>();
   if (j.contains("verdict") && !j.at("verdict").is_null()) v.verdict = j.at("verdict").get<Verdict>();
+  v.hosts = j.value("hosts", json::array()).get<std::vector<HostSection>>();
+  if (j.contains("nodes") && !j.at("nodes").is_null()) v.nodes = j.at("nodes").get<NodesInfo>();
 }
 
 Result parse_result(const std::string& text) {

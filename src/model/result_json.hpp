@@ -35,6 +35,13 @@ void to_json(nlohmann::json& j, const Point& v);
 void from_json(const nlohmann::json& j, Point& v);
 void to_json(nlohmann::json& j, const Run& v);
 void from_json(const nlohmann::json& j, Run& v);
+// A job's host sections and `nodes` (1.3); absent from documents of one host and before 1.3.
+void to_json(nlohmann::json& j, const HostSection& v);
+void from_json(const nlohmann::json& j, HostSection& v);
+void to_json(nlohmann::json& j, const NodePair& v);
+void from_json(const nlohmann::json& j, NodePair& v);
+void to_json(nlohmann::json& j, const NodesInfo& v);
+void from_json(const nlohmann::json& j, NodesInfo& v);
 void to_json(nlohmann::json& j, const Result& v);
 void from_json(const nlohmann::json& j, Result& v);
 
