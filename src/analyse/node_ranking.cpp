@@ -18,6 +18,12 @@ double median_of(const std::vector<PairFigure>& pairs) {
   return n % 2 != 0 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double fastest_of(const std::vector<PairFigure>& pairs) {
+  double best = 0;
+  for (const auto& p : pairs) best = std::max(best, p.busbw_gbs);
+  return best;
+}
+
 bool touches(const PairFigure& p, const std::set<int>& hosts) {
   return hosts.contains(p.a) || hosts.contains(p.b);
 }
@@ -110,13 +116,18 @@ NodeRanking rank_hosts(const std::vector<PairFigure>& pairs, const std::vector<s
                        const RankingRule& rule) {
   NodeRanking r;
   r.reference_given = rule.reference_gbs > 0;
-  if (!r.reference_given && pairs.size() < kMinPairsForMedian) {
+  if (!r.reference_given && pairs.size() < kMinPairsForFastest) {
     r.too_few_pairs = true;
     r.reference_gbs = pairs.empty() ? 0 : median_of(pairs);
     r.findings.push_back(too_few_pairs_finding(r, pairs.size(), rule));
     return r;
   }
-  r.reference_gbs = r.reference_given ? rule.reference_gbs : median_of(pairs);
+  r.reference_from = r.reference_given                      ? ReferenceFrom::given
+                     : pairs.size() >= kMinPairsForMedian ? ReferenceFrom::median
+                                                          : ReferenceFrom::fastest;
+  r.reference_gbs = r.reference_from == ReferenceFrom::given    ? rule.reference_gbs
+                    : r.reference_from == ReferenceFrom::median ? median_of(pairs)
+                                                                : fastest_of(pairs);
   r.slow_below_gbs = rule.slow_share * r.reference_gbs;
   const auto order = name_slow_hosts(pairs, r.slow_below_gbs, rule.min_pairs_per_host);
   const std::set<int> named(order.begin(), order.end());

@@ -29,6 +29,11 @@ struct RankingRule {
 // Without a given reference, the median is healthy only while fewer than half of the pairs are
 // slow: one slow host of n has n-1 of the n(n-1)/2 pairs of the round robin, under half from 5 hosts.
 constexpr std::size_t kMinPairsForMedian = 10;
+// Below that, the fastest pair is the reference (3 or 4 hosts: one healthy pair suffices, and a
+// healthy pair is within a few % of it); one pair (2 hosts) cannot tell which of its hosts is slow.
+constexpr std::size_t kMinPairsForFastest = 3;
+
+enum class ReferenceFrom { given, median, fastest };
 
 struct NamedHost {
   int host = 0;
@@ -42,6 +47,7 @@ struct NamedHost {
 struct NodeRanking {
   double reference_gbs = 0;
   bool reference_given = false;
+  ReferenceFrom reference_from = ReferenceFrom::median;
   double slow_below_gbs = 0;
   bool too_few_pairs = false;
   std::vector<NamedHost> named;        // in the order named: the largest share of slow pairs first

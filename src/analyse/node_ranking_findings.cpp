@@ -9,6 +9,8 @@ constexpr std::size_t kPairsCited = 8;  // a 1024-host round robin gives a host 
 
 std::string reference_words(const NodeRanking& r, std::size_t pair_count) {
   if (r.reference_given) return fmt::format("the given reference {:.1f} GB/s", r.reference_gbs);
+  if (r.reference_from == ReferenceFrom::fastest)
+    return fmt::format("the reference {:.1f} GB/s, the fastest of {} pairs", r.reference_gbs, pair_count);
   return fmt::format("the reference {:.1f} GB/s, the median of {} pairs", r.reference_gbs, pair_count);
 }
 
@@ -90,11 +92,11 @@ Finding undecided_finding(const NodeRanking& r, const std::vector<std::string>& 
 Finding too_few_pairs_finding(const NodeRanking& r, std::size_t pair_count, const RankingRule& rule) {
   return {
       "NODE_TOO_FEW_PAIRS", Severity::info,
-      fmt::format("{} pairs (median {:.1f} GB/s): the median of fewer than {} pairs is no healthy reference, "
-                  "as one slow host's pairs can be half of them; no host is named",
-                  pair_count, r.reference_gbs, kMinPairsForMedian),
-      fmt::format("at least {} pairs (5 hosts), or a given reference: a pair slow below {:.0f}% of it",
-                  kMinPairsForMedian, rule.slow_share * 100),
+      fmt::format("{} pair{} (median {:.1f} GB/s): with fewer than {} pairs a slow pair cannot be told from a "
+                  "slow host; no host is named",
+                  pair_count, pair_count == 1 ? "" : "s", r.reference_gbs, kMinPairsForFastest),
+      fmt::format("at least {} pairs (3 hosts), or a given reference: a pair slow below {:.0f}% of it",
+                  kMinPairsForFastest, rule.slow_share * 100),
       "give the busbw a healthy pair of these hosts reaches as the reference, or measure more hosts"};
 }
 

@@ -20,6 +20,7 @@
 #include "app/project_command.hpp"
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
+#include "app/nodes_command.hpp"
 #include "app/scale_command.hpp"
 #include "app/topo_command.hpp"
 #include "cli/algos_cli.hpp"
@@ -32,6 +33,7 @@
 #include "cli/project_cli.hpp"
 #include "cli/report_cli.hpp"
 #include "cli/run_cli.hpp"
+#include "cli/nodes_cli.hpp"
 #include "cli/scale_cli.hpp"
 #include "cli/topo_cli.hpp"
 #include "comm/job_session.hpp"
@@ -96,6 +98,8 @@ Exit codes (every command; docs/cli.md has each case):
               [&](const auto& o) { return fb::algos_command(o, line, events); }),
       command(app, fb::add_scale_subcommand,
               [&](const auto& o) { return fb::scale_command(o, line, events); }),
+      command(app, fb::add_nodes_subcommand,
+              [&](const auto& o) { return fb::nodes_command(o, line, events); }),
       command(app, fb::add_compare_subcommand, [](const auto& o) { return fb::compare_command(o); }),
       command(app, fb::add_report_subcommand, [](const auto& o) { return fb::report_command(o); }),
       command(app, fb::add_project_subcommand, [&](const auto& o) { return fb::project_command(o, line); }),
@@ -120,7 +124,7 @@ Exit codes (every command; docs/cli.md has each case):
   if (const auto* job = fb::JobSession::current(); job != nullptr && !fb::runs_in_job(cmd.app->get_name()))
     throw fb::Error(
         fb::ExitCode::usage,
-        fmt::format("`fabricbench {0}` does not run under {1} (run, algos, topo, report and compare do); "
+        fmt::format("`fabricbench {0}` does not run under {1} (run, algos, nodes, topo, report and compare do); "
                     "start it without {1}, it launches its own workers",
                     cmd.app->get_name(), job->launcher_command()));
   const int code = cmd.run();

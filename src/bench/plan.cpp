@@ -67,7 +67,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
        {"gpus", p.gpus},
        {"launcher", p.launcher},
        {"settings", p.settings},
-       {"cpulists", p.cpulists}};
+       {"cpulists", p.cpulists},
+       {"groups", p.groups}};
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {
@@ -80,6 +81,7 @@ void from_json(const nlohmann::json& j, Plan& p) {
   j.at("launcher").get_to(p.launcher);  // an unknown name is an error (core/enum_names.hpp)
   j.at("settings").get_to(p.settings);
   j.at("cpulists").get_to(p.cpulists);
+  p.groups = j.value("groups", std::vector<std::vector<int>>{});
 }
 
 }  // namespace fb

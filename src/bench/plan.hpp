@@ -32,6 +32,10 @@ struct Plan {
   LauncherKind launcher = LauncherKind::processes;
   RunSettings settings;               // as the request asked, unchanged
   std::vector<std::string> cpulists;  // per rank: the GPU's local CPUs (from the topology)
+  // In a job: groups of ranks that each run every point on their own, at the same time (the pairs
+  // of hosts of a `nodes` round; the GPUs of each host). Empty: all ranks together. A group's
+  // points are reported as run (group x runs + run); ranks in no group sit the plan out.
+  std::vector<std::vector<int>> groups;
 
   [[nodiscard]] int nranks() const { return static_cast<int>(gpus.size()); }
 };

@@ -89,7 +89,7 @@ void release_other_ranks(JobSession& session, int code, EventSink& events) {
 }  // namespace
 
 bool runs_in_job(const std::string& command) {
-  return command == "run" || command == "algos" || command == "topo" || command == "report" ||
+  return command == "run" || command == "algos" || command == "nodes" || command == "topo" || command == "report" ||
          command == "compare";
 }
 

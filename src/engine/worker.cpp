@@ -7,6 +7,7 @@
 #include "bench/collective_driver.hpp"
 #include "comm/channel.hpp"
 #include "comm/job_session.hpp"
+#include "engine/group_worker.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/environment.hpp"
 #include "gpu/runtime.hpp"
@@ -49,6 +50,10 @@ void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSin
   const auto local = assignment_for(plan, process);
   bind_worker_cpus(plan, process, sink);
   sink.begin("start-up: CUDA context and GPU memory check");
+  if (!plan.groups.empty()) {
+    if (plan.launcher == LauncherKind::job) gather_gpus(local, bootstrap, sink);
+    return run_group_worker(plan, process, bootstrap, sink, collectives);
+  }
   check_free_memory(plan, local);
   if (plan.launcher == LauncherKind::job) gather_gpus(local, bootstrap, sink);
   sink.begin("start-up: NCCL initialisation");

@@ -9,9 +9,8 @@ std::string exclude_line(const NodeRanking& ranking, const std::vector<std::stri
   return compress_hostlist(named_host_names(ranking, names)) + "\n";
 }
 
-void write_exclude_file(const std::string& path, const NodeRanking& ranking,
-                        const std::vector<std::string>& names) {
-  write_file_atomically(path, exclude_line(ranking, names));
+void write_exclude_file(const std::string& path, const NodesInfo& nodes) {
+  write_file_atomically(path, nodes.exclude + "\n");
 }
 
 }  // namespace fb

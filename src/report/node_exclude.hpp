@@ -11,7 +11,7 @@ namespace fb {
 // "node[03,17]\n"; an empty line when no host is named (an empty exclude list).
 std::string exclude_line(const NodeRanking& ranking, const std::vector<std::string>& names);
 
-void write_exclude_file(const std::string& path, const NodeRanking& ranking,
-                        const std::vector<std::string>& names);
+// The file `nodes --exclude-file` writes: the document's nodes.exclude line (empty when none is named).
+void write_exclude_file(const std::string& path, const NodesInfo& nodes);
 
 }  // namespace fb

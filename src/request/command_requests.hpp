@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/node_detection.hpp"
+#include "bench/node_sampling.hpp"
 #include "bench/p2p_plan.hpp"
 #include "model/expectation_rows.hpp"
 #include "request/collective_request.hpp"
@@ -25,6 +27,16 @@ struct ScaleRequest {
   std::vector<int> counts;  // group sizes; empty: 1, 2, 4, ... up to every GPU
   bool best = true;         // groups on the strongest links
   bool worst = true;        // groups spread over sockets and switches
+};
+
+// `fabricbench nodes`: pairs of hosts of a job measured in rounds, the slow host named (docs/nodes.md).
+enum class NodesModeChoice { automatic, round_robin, sampling };
+struct NodesRequest {
+  RunRequest measure;  // one collective at one size (sizes[0]), the settings of every pair
+  NodesModeChoice mode = NodesModeChoice::automatic;  // automatic: round robin while it fits 5 min
+  SamplingPlan sampling;
+  double reference_gbps = 0;  // 0: from the pairs (the median, or the fastest of fewer than 10)
+  double slow_share = 0.8;    // a pair is slow below this share of the reference
 };
 
 // `fabricbench p2p`: every pair and every host link.

@@ -54,6 +54,14 @@ for n in 2 5 8; do
   [[ $(cat "$tmp"/out.* | grep -c "^ok rank .* of $n (torchrun") -eq $n ]] || bad "exchange n=$n: not every rank said ok"
 done
 
+for n in 4 5; do
+  t "torchrun-style: pairs of ranks exchange on their own (comm/group_bootstrap), $n ranks"
+  start_ranks torchrun $n $n "$(port)" 0 -- "$check" groups
+  wait_ranks 0
+  for ((r = 0; r < n; r++)); do expect_rc "groups n=$n" $r 0; done
+  [[ $(cat "$tmp"/out.* | grep -c "^ok group ") -eq $((n / 2 * 2)) ]] || bad "groups n=$n: not every paired rank said ok"
+done
+
 t "srun-style on 3 ranks: rank 0 is the first host of SLURM_JOB_NODELIST, the port derived from the job id"
 start_ranks slurm 3 3 $((RANDOM % 1000)) 0 -- "$check" exchange
 wait_ranks 0

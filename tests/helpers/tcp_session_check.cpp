@@ -3,6 +3,9 @@
 //   tcp_session_check exchange     allgather/broadcast of odd values; prints "ok rank R of N"
 //   tcp_session_check die R        rank R kills itself (SIGKILL) while the others wait in an
 //                                  allgather: every rank must end, naming rank R
+//   tcp_session_check groups       pairs of ranks (0,1), (2,3), ... (an odd last rank in none) each
+//                                  exchange on their own (comm/group_bootstrap) several times at
+//                                  different paces; prints "ok group G of rank R"
 //   tcp_session_check hang R T     rank R sleeps in a step of timeout T s, the others wait in
 //                                  theirs: the job must end within about T s on every rank
 // The launcher and timeout come from --launcher/--timeout, as for fabricbench.
@@ -13,6 +16,7 @@
 #include <string>
 #include <thread>
 
+#include "comm/group_bootstrap.hpp"
 #include "comm/job_session.hpp"
 #include "comm/tcp_session.hpp"
 
@@ -45,6 +49,34 @@ int exchange(fb::JobSession& s) {
   return failures == 0 ? 0 : 1;
 }
 
+// Each pair exchanges 20 times on its own while the other pairs do (rank 2k+1 a little later each
+// time, so that the groups drift apart), then the whole job exchanges once more.
+int groups(fb::JobSession& s) {
+  const int n = s.size();
+  fb::RankGroups pairs;
+  for (int r = 0; r + 1 < n; r += 2) pairs.push_back({r, r + 1});
+  const auto group = fb::GroupBootstrap::join(s.bootstrap(), pairs, 10);
+  int failures = 0;
+  const auto expect = [&](bool ok, const std::string& what) {
+    if (!ok) fmt::print("FAIL: rank {}: {}\n", s.rank(), what);
+    failures += ok ? 0 : 1;
+  };
+  expect((group == nullptr) == (n % 2 == 1 && s.rank() == n - 1), "in a group unless the odd last rank");
+  if (group) {
+    expect(group->size() == 2 && group->rank() == s.rank() % 2, "its place in its pair");
+    for (int i = 0; i < 20; ++i) {
+      if (group->rank() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(s.rank()));
+      const auto all = group->allgather(fmt::format("{}:{}", s.rank(), i));
+      const int first = s.rank() - group->rank();
+      expect(all == std::vector<std::string>{fmt::format("{}:{}", first, i), fmt::format("{}:{}", first + 1, i)},
+             fmt::format("exchange {} of its pair", i));
+    }
+  }
+  expect(s.bootstrap().allgather("after").size() == static_cast<std::size_t>(n), "the job's exchange after");
+  if (failures == 0 && group) fmt::print("ok group {} of rank {}\n", group->group(), s.rank());
+  return failures == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,6 +97,8 @@ int main(int argc, char** argv) {
   try {
     if (mode == "exchange") {
       code = exchange(*s);
+    } else if (mode == "groups") {
+      code = groups(*s);
     } else {
       const int victim = std::stoi(args.at(2));
       if (s->rank() == victim) {

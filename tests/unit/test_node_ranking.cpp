@@ -1,5 +1,6 @@
 // The slow node named (analyse/node_ranking) on synthetic pair figures, its findings' words and the
 // exclude file's line (report/node_exclude).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -90,18 +91,32 @@ TEST(NodeRanking, NamesTwoSlowHosts) {
       "node[03,05]\n");
 }
 
-TEST(NodeRanking, TwoSlowHostsOfFourNeedAGivenReference) {
-  // 5 of the 6 pairs touch a slow host: their median is slow, so the median is refused.
+TEST(NodeRanking, FewerThanTenPairsAreJudgedAgainstTheFastest) {
+  // 5 of the 6 pairs touch a slow host, so their median is slow; the fastest pair (1-2) is
+  // the reference (48 GB/s +-2%): hosts 0 and 3 have 3 of 3 slow pairs, hosts 1 and 2 two of 3, explained by them.
   const auto pairs = round_robin(4, {{0, 0.5}, {3, 0.7}});
-  const auto by_median = fb::rank_hosts(pairs, {});
-  EXPECT_TRUE(by_median.too_few_pairs);
-  EXPECT_TRUE(by_median.named.empty());
-  ASSERT_EQ(by_median.findings.size(), 1U);
-  EXPECT_EQ(by_median.findings[0].code, "NODE_TOO_FEW_PAIRS");
-  // Against 48 GB/s: hosts 0 and 3 have 3 of 3 slow pairs, hosts 1 and 2 two of 3, explained by them.
-  const auto given = fb::rank_hosts(pairs, {}, reference_rule(48));
-  EXPECT_EQ(named_hosts(given), (std::vector<int>{0, 3}));
-  EXPECT_TRUE(given.slow_links.empty());
+  const auto by_fastest = fb::rank_hosts(pairs, {});
+  EXPECT_FALSE(by_fastest.too_few_pairs);
+  EXPECT_EQ(by_fastest.reference_from, fb::ReferenceFrom::fastest);
+  EXPECT_NEAR(by_fastest.reference_gbs, 48, 48 * 0.02);
+  EXPECT_EQ(named_hosts(by_fastest), (std::vector<int>{0, 3}));
+  EXPECT_TRUE(by_fastest.slow_links.empty());
+  ASSERT_FALSE(by_fastest.findings.empty());
+  EXPECT_NE(by_fastest.findings[0].evidence.find(
+                fmt::format("the reference {:.1f} GB/s, the fastest of 6 pairs", by_fastest.reference_gbs)),
+            std::string::npos)
+      << by_fastest.findings[0].evidence;
+  // One slow host of 4 (the fake-hosts case): named alone, its three peers not.
+  EXPECT_EQ(named_hosts(fb::rank_hosts(round_robin(4, {{2, 0.1}}), {})), (std::vector<int>{2}));
+  EXPECT_TRUE(fb::rank_hosts(round_robin(4, {}), {}).named.empty());
+  // Against a given 48 GB/s: the same hosts.
+  EXPECT_EQ(named_hosts(fb::rank_hosts(pairs, {}, reference_rule(48))), (std::vector<int>{0, 3}));
+  // Two hosts, one pair: which end is slow cannot be told.
+  const auto one_pair = fb::rank_hosts(round_robin(2, {{0, 0.5}}), {});
+  EXPECT_TRUE(one_pair.too_few_pairs);
+  EXPECT_TRUE(one_pair.named.empty());
+  ASSERT_EQ(one_pair.findings.size(), 1U);
+  EXPECT_EQ(one_pair.findings[0].code, "NODE_TOO_FEW_PAIRS");
 }
 
 TEST(NodeRanking, OneSlowLinkNamesThePairNotAHost) {
