@@ -361,11 +361,12 @@ void check_free_memory(const Plan& plan, const LocalAssignment& local) {
 }
 
 void run_collective_plan(const Plan& plan, const LocalAssignment& local, Collectives& collectives,
-                         Bootstrap& bootstrap, ProgressSink& sink) {
+                         Bootstrap& bootstrap, ProgressSink& sink, const std::function<void()>& ready) {
   // On failure the driver is leaked on purpose: freeing GPU buffers waits for kernels that may
   // never finish (a peer died mid-collective), and the worker must report the error first.
   auto driver = std::make_unique<Driver>(plan, local, collectives, bootstrap, sink);
   try {
+    if (ready) ready();
     driver->run_all();
   } catch (...) {
     driver.release();  // NOLINT(bugprone-unused-return-value): deliberate leak, see above

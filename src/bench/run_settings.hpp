@@ -22,6 +22,9 @@ struct Sampling {
   int max_batches = 200;
   double target_ci = 0.01;  // stop once the median is known to +-this (95% CI); 0: fixed count
   double max_time_s = 1.0;  // per point, its timed batches (never overrun by more than one batch)
+  // Measure for all of max_time_s whatever the interval (up to max_batches): `nodes`' pairs of a
+  // round then share one window, none running alone after the others stopped.
+  bool full_window = false;
   // A batch of ~1 ms of GPU time: the events' resolution (~0.5 us) is then <0.1% of it, and a
   // large operation runs alone (1 per batch) instead of 20 times.
   double batch_target_s = 1e-3;
@@ -99,7 +102,7 @@ struct RunSettings {
 
 // The plan's JSON (what rank 0 hands every worker): every field, by its name.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sampling, iters, warmup, graph_launches, min_batches, max_batches,
-                                   target_ci, max_time_s, batch_target_s, max_ops_per_batch, warmup_s,
+                                   target_ci, max_time_s, full_window, batch_target_s, max_ops_per_batch, warmup_s,
                                    min_warmup_ops, tail_iters, tail_time_s, min_tail_iters, max_tail_iters)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunSettings, placements, sampling, check, inject_corruption, timeout_s,
                                    nccl_lib, nccl_env, cpu_bind, alloc, fill)

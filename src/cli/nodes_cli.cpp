@@ -58,7 +58,9 @@ both hosts' GPUs), in rounds that keep every host busy; each pair is held agains
 (the median of the pairs, the fastest of fewer than 10, or --reference), and the hosts most of
 whose pairs are slow while their peers' are not are named (NODE_SLOW), with their pair figures.
 The time for this job and for 16, 128 and 1024 hosts is said before and after. Bandwidths in
-GB/s = 1e9 bytes/s. Exit 1 when a host is named. docs/nodes.md has the method.
+GB/s = 1e9 bytes/s. Every pair of a round starts measuring at the same time and measures for
+all of --max-time (default here 0.5 s; no tail), so that the round's pairs share one window.
+Exit 1 when a host is named. docs/nodes.md has the method.
 
 Examples:
   torchrun --nnodes 4 --nproc-per-node 8 ... fabricbench nodes --exclude-file bad-nodes.txt
@@ -67,6 +69,8 @@ Examples:
   o.measure.collectives = {"all_reduce"};
   o.measure.request.settings.sampling.max_time_s = kPairMaxTimeS;
   o.measure.request.settings.sampling.tail_iters = 0;
+  o.measure.request.settings.sampling.full_window = true;
+  o.measure.request.settings.sampling.max_batches = 100000;
   nodes->add_option("collective", o.measure.collectives, "The collective each pair runs (default all_reduce)")
       ->expected(0, 1);
   nodes->add_option("--size", o.size, "Message size in bytes; K/M/G are powers of 2 (default 64M = 64 MiB)");

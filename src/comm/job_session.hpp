@@ -24,6 +24,9 @@ std::vector<int> local_ranks_of(const std::vector<std::string>& hosts);
 // (NCCL_ALGO, NCCL_PROTO, ...; NCCL's debug-log settings stay on rank 0, which alone reads the
 // log), then "done" when its command is over.
 inline constexpr const char* kJobNoMorePlans = "done";
+// Or that each host describe itself (the doctor across hosts): every rank then joins one allgather,
+// the first rank of each host with its host's section (engine/host_sections), the others with "".
+inline constexpr const char* kJobDescribeHosts = "describe hosts";
 std::string job_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env);
 struct JobPlanMessage {
   nlohmann::json plan;

@@ -6,10 +6,13 @@
 #include <cmath>
 
 #include "analyse/verdicts.hpp"
+#include "comm/job_session.hpp"
 #include "core/environment.hpp"
 #include "core/interrupt.hpp"
 #include "core/units.hpp"
 #include "engine/estimates.hpp"
+#include "engine/host_sections.hpp"
+#include "engine/job_nccl_log.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/result_header.hpp"
@@ -61,6 +64,22 @@ StageOutput run_stage(const DoctorStage& stage, const DoctorContext& ctx) {
   }
 }
 
+// The document judged; under a job, each host on its own too.
+void judge_doctor(Result& result) {
+  judge_result(result);
+  if (!result.hosts.empty()) judge_host_sections(result);
+}
+
+// Under a job, what the doctor leaves to a run on each host.
+void announce_job_limits(const JobSession* job, EventSink& events) {
+  if (job == nullptr) return;
+  events.emit(make_event(EventKind::note,
+                         fmt::format("across {} ranks of {}: the host checks of every host and the collectives "
+                                     "across hosts; GPU pairs, NCCL's choices per size, scaling and algorithms are "
+                                     "measured by `fabricbench doctor` on each host",
+                                     job->size(), job->launcher_command())));
+}
+
 }  // namespace
 
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
@@ -69,13 +88,17 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   const OpenedMachine machine = open_machine(request.settings.nccl_lib);
   const auto& facts = machine.facts;
   const auto gpus = resolve_gpus(request.gpus, static_cast<int>(facts.devices.size()));
+  JobSession* job = JobSession::current();
 
   Result result = make_result_header(command_line, machine.lib.get());
   add_gpus(result, gpus);
+  if (job != nullptr)
+    for (auto& g : result.gpus) g.host = job->host();
   result.topology = probe_topology({});
   result.expectations = request.expectations;
-  judge_result(result);
+  judge_doctor(result);
   progress.begun(result);
+  if (job != nullptr) start_job_init_log();  // after the header: the document keeps the user's NCCL_*
 
   result.doctor = DoctorInfo{request.budget_or_default(), {}, {}};
   DoctorContext ctx{request,
@@ -88,7 +111,8 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                     prior_speed(*result.topology, gpus, capture_comm_env()),
                     FabricSpeed{},
                     StagePlan{},
-                    NcclLogSummary{}};
+                    NcclLogSummary{},
+                    job};
   std::vector<const DoctorStage*> stages;
   for (const auto& stage : doctor_stages())
     if (stage.applies(ctx)) stages.push_back(&stage);
@@ -96,6 +120,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                                                        "stages are cut to fit)",
                                                        stages.size(), format_seconds(up_front_s(stages, ctx)),
                                                        request.budget_or_default())));
+  announce_job_limits(job, events);
   const InterruptScope ctrl_c;  // Ctrl-C ends the stage running and the doctor, keeping the report
   for (std::size_t i = 0; i < stages.size() && !interrupt_requested(); ++i) {
     const DoctorStage& stage = *stages[i];
@@ -135,7 +160,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                          ? "interrupted"
                          : fmt::format("interrupted during the {} stage", result.doctor->stages.back().stage),
                      events);
-  judge_result(result);
+  judge_doctor(result);
   progress.updated(result);
   return result;
 }

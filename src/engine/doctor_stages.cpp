@@ -9,6 +9,8 @@
 #include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
 #include "engine/estimates.hpp"
+#include "engine/host_sections.hpp"
+#include "engine/job_nccl_log.hpp"
 #include "engine/nccl_setup.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
@@ -20,22 +22,37 @@ namespace fb {
 namespace {
 
 bool always(const DoctorContext& /*ctx*/) { return true; }
+// Under a job the doctor measures the job's ranks across hosts; the stages that need every GPU in
+// this process's sight (pairs, NCCL's logged probe in fresh workers, placements) run on one host.
+bool on_one_host(const DoctorContext& ctx) { return ctx.job == nullptr; }
 // One GPU has no interconnect: what it has on its own and local checks only (the verdicts say so).
-bool several_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 1; }
-bool more_than_two_gpus(const DoctorContext& ctx) { return ctx.gpus.size() > 2; }
+bool several_gpus(const DoctorContext& ctx) {
+  return ctx.job != nullptr ? ctx.job->size() > 1 : ctx.gpus.size() > 1;
+}
+bool several_gpus_on_one_host(const DoctorContext& ctx) { return on_one_host(ctx) && several_gpus(ctx); }
+bool more_than_two_gpus(const DoctorContext& ctx) { return on_one_host(ctx) && ctx.gpus.size() > 2; }
 
 void append_runs(StageOutput& out, Result& result) {
   for (auto& run : out.runs) result.runs.push_back(std::move(run));
 }
 
 // First, so that a later stage's failure (a lost GPU, an Xid) still finds the facts recorded.
+// Under a job every host describes itself at once (engine/host_sections).
 StageOutput read_host(const DoctorContext& ctx) {
   StageOutput out;
   out.host = probe_host("/", ctx.result.topology->gpus);
+  if (ctx.job != nullptr) {
+    out.hosts = gather_host_sections(*ctx.job, ctx.request.settings.nccl_lib);
+    out.gpus = ranks_gpus(out.hosts);
+  }
   return out;
 }
 
-void merge_host(StageOutput& out, Result& result) { result.host.config = std::move(out.host); }
+void merge_host(StageOutput& out, Result& result) {
+  result.host.config = std::move(out.host);
+  if (!out.hosts.empty()) result.hosts = std::move(out.hosts);
+  if (!out.gpus.empty()) result.gpus = std::move(out.gpus);
+}
 
 // Reading sysfs, NVML and the kernel log: 14 ms on one H200.
 double prior_host_s(const DoctorContext& /*ctx*/) { return 0.1; }
@@ -77,11 +94,19 @@ StageOutput measure_collectives(const DoctorContext& ctx) {
   // Their exit (the driver reclaiming contexts and buffers) belongs to this stage: the next one
   // times its own set of workers (engine/doctor_budget: probe_start_seconds).
   wait_for_exiting_workers();
+  out.gpus = outcome.gpus;
+  if (const auto init_log = read_job_init_log())
+    for (auto& run : out.runs) set_nccl_setup(run, *init_log);
   if (!outcome.supervisor.ok) {
     out.failure = outcome.failure;
     out.code = outcome.supervisor.code;
   }
   return out;
+}
+
+void merge_collectives(StageOutput& out, Result& result) {
+  if (!out.gpus.empty()) result.gpus = std::move(out.gpus);
+  append_runs(out, result);
 }
 
 // The one all_reduce request the scaling and algorithm stages share.
@@ -243,7 +268,7 @@ const std::vector<DoctorStage>& doctor_stages() {
       {.name = "pairs",
        .what = "pairs and host links: copy engine and SM copies each way, latency, GPU memory",
        .prior_s = prior_pairs_s,
-       .applies = always,
+       .applies = on_one_host,
        .plan = nullptr,
        .run = measure_pairs,
        .learn = nullptr,
@@ -255,11 +280,11 @@ const std::vector<DoctorStage>& doctor_stages() {
        .plan = nullptr,
        .run = measure_collectives,
        .learn = learn_fabric_speed,
-       .merge = append_runs},
+       .merge = merge_collectives},
       {.name = "choices",
        .what = "choices: NCCL's transports, channels, algorithm and protocol per size, from its log",
        .prior_s = prior_choices_s,
-       .applies = several_gpus,
+       .applies = several_gpus_on_one_host,
        .plan = plan_choices,
        .run = read_nccl_choices,
        .learn = learn_start_cost,
@@ -275,7 +300,7 @@ const std::vector<DoctorStage>& doctor_stages() {
       {.name = "algorithms",
        .what = "algorithms: NCCL's choice against forced ones for all_reduce",
        .prior_s = prior_algorithms_s,
-       .applies = several_gpus,
+       .applies = several_gpus_on_one_host,
        .plan = plan_algorithms,
        .run = measure_algorithms,
        .learn = nullptr,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/p2p_plan.hpp"
+#include "comm/job_session.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
 #include "core/events.hpp"
@@ -38,6 +39,8 @@ struct DoctorContext {
   FabricSpeed speed;         // measured by the collectives stage (unknown before it)
   StagePlan plan;            // this stage's, from its `plan` function
   NcclLogSummary nccl_log;   // what NCCL logged in the choices stage
+  // Under mpirun, torchrun or srun: the job (rank 0 runs the doctor); null on one host.
+  JobSession* job = nullptr;
 };
 
 // What a stage measured, before its merge puts it into the document.
@@ -47,6 +50,8 @@ struct StageOutput {
   NcclLogSummary log;               // the choices stage's reading of NCCL's set-up and choices
   std::vector<Point> probe_points;  // and its one operation per size, as timed (not published)
   HostFacts host;                   // the host stage's reading of the machine's configuration
+  std::vector<HostSection> hosts;   // and under a job, every host's own description
+  std::vector<GpuInfo> gpus;        // under a job: every rank's GPU, as its host saw it
   std::string failure;  // not empty: the stage failed (the document is written, then the doctor fails)
   ExitCode code = ExitCode::run_failed;
 };

@@ -29,7 +29,10 @@ class PointKeeper final : public ProgressSink {
   nlohmann::json kept_ = nlohmann::json::array();
 };
 
-void measure_in_group(const Plan& plan, GroupBootstrap& group, PointKeeper& keeper,
+// The group's communicator and buffers, then every group starts measuring at once (`job`'s
+// barrier, which the ranks in no group join too), so that a round's pairs share the fabric for
+// the same window.
+void measure_in_group(const Plan& plan, GroupBootstrap& group, Bootstrap& job, PointKeeper& keeper,
                       std::unique_ptr<Collectives>& collectives) {
   const Plan mine = group_plan(plan, static_cast<std::size_t>(group.group()));
   const auto local = assignment_for(mine, group.rank());
@@ -40,7 +43,10 @@ void measure_in_group(const Plan& plan, GroupBootstrap& group, PointKeeper& keep
   collectives = make_nccl_collectives(lib, local.devices, local.ranks, mine.nranks(), id);
   group.barrier();
   keeper.begin("start-up: buffers");
-  run_collective_plan(mine, local, *collectives, group, keeper);
+  run_collective_plan(mine, local, *collectives, group, keeper, [&] {
+    keeper.begin("start-up: waiting for every group");
+    job.barrier();
+  });
   keeper.begin("teardown");
   collectives.reset();
 }
@@ -64,7 +70,10 @@ void run_group_worker(const Plan& plan, int process, Bootstrap& job, ProgressSin
   sink.begin("start-up: the groups' connections");
   const auto group = GroupBootstrap::join(job, plan.groups, plan.settings.timeout_s);
   PointKeeper keeper(sink);
-  if (group) measure_in_group(plan, *group, keeper, collectives);
+  if (group)
+    measure_in_group(plan, *group, job, keeper, collectives);
+  else
+    job.barrier();  // the groups' start
   sink.begin("gathering the groups' points");
   const bool reports = group && group->rank() == 0;
   const auto all = job.allgather(reports ? keeper.kept().dump() : std::string());

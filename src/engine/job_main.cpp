@@ -9,6 +9,7 @@
 #include "comm/mpi_session.hpp"
 #include "comm/tcp_session.hpp"
 #include "core/error.hpp"
+#include "engine/host_sections.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/worker.hpp"
 #include "launch/supervisor.hpp"
@@ -45,7 +46,12 @@ class RankProgress final : public ProgressSink {
 
 int follow(JobSession& session, EventSink& events) {
   for (;;) {
-    const auto message = parse_job_plan_message(session.bootstrap().broadcast(std::string(), 0));
+    const auto text = session.bootstrap().broadcast(std::string(), 0);
+    if (const auto nccl_lib = describe_hosts_request(text)) {
+      answer_describe_hosts(session, *nccl_lib);
+      continue;
+    }
+    const auto message = parse_job_plan_message(text);
     if (!message) return 0;
     const Plan plan = message->plan.get<Plan>();
     const ScopedEnv env(message->env);
@@ -89,7 +95,7 @@ void release_other_ranks(JobSession& session, int code, EventSink& events) {
 }  // namespace
 
 bool runs_in_job(const std::string& command) {
-  return command == "run" || command == "algos" || command == "nodes" || command == "topo" || command == "report" ||
+  return command == "run" || command == "algos" || command == "nodes" || command == "doctor" || command == "topo" || command == "report" ||
          command == "compare";
 }
 

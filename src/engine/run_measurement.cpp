@@ -12,6 +12,7 @@
 #include "core/process_clock.hpp"
 #include "core/units.hpp"
 #include "engine/estimates.hpp"
+#include "engine/job_nccl_log.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/nccl_probe.hpp"
 #include "engine/nccl_setup.hpp"
@@ -95,6 +96,14 @@ bool runs_logged_pass(const RunRequest& request, const Plan& plan) {
 void read_nccl_choices(const RunRequest& request, const Plan& plan, bool quiet, Result& result,
                        EventSink& events) {
   if (!request.read_nccl_log || interrupt_requested()) return;
+  if (const auto init_log = read_job_init_log()) {
+    for (auto& run : result.runs) set_nccl_setup(run, *init_log);
+    if (!quiet)
+      events.emit(make_event(EventKind::note,
+                             "NCCL's set-up (transports, channels, NICs) read from rank 0's INIT log; its algorithm "
+                             "and protocol per size are not (they would log a line per operation)"));
+    return;
+  }
   if (!runs_logged_pass(request, plan)) {
     if (!quiet)
       events.emit(make_event(EventKind::note,
@@ -139,6 +148,7 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
     run.points.push_back(point);
     progress.result.point(result, run_slot[index], run.points.size() - 1);
   };
+  if (request.read_nccl_log) start_job_init_log();
   const auto outcome = run_plan(plan, on_point, events);
   if (outcome.supervisor.ok) read_nccl_choices(request, plan, !progress.announce, result, events);
   finish_result(result, std::move(startup), outcome);

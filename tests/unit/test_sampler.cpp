@@ -90,6 +90,20 @@ TEST(Sampler, SteadyStreamNeedsOnlyTheMinimumBatches) {
   EXPECT_EQ(r.summary.stop, "target");
 }
 
+TEST(Sampler, FullWindowMeasuresTheWholeBudgetEvenOnASteadyStream) {
+  // The stream that stops after 6 batches above measures all of its 1 s budget in a full window:
+  // the last batch starts only where it ends inside the budget.
+  auto s = by_time();
+  s.full_window = true;
+  s.max_batches = 100000;
+  const auto r = simulate(s, [](int b) { return 12e-3 * (1 + 1e-4 * (b % 3)); });
+  EXPECT_EQ(r.summary.stop, "budget");
+  EXPECT_GT(r.elapsed_s, s.max_time_s - 2 * r.last_batch_s);
+  EXPECT_LE(r.elapsed_s, s.max_time_s + r.last_batch_s);
+  EXPECT_GT(r.batches, 70);  // 1 s of 12 ms batches
+  EXPECT_LE(r.stats.median_ci, 0.01);
+}
+
 TEST(Sampler, DriftingStreamStopsOnTheBudgetWithoutClaimingTheTarget) {
   auto s = by_time();
   s.max_batches = 1000;

@@ -1,0 +1,38 @@
+#pragma once
+// The doctor across hosts (under mpirun, torchrun or srun): each host describes itself (its
+// versions, NCCL_* environment, GPUs, topology, configuration and NICs: the document's `hosts`), rank
+// 0 gathers the descriptions and judges each host on its own and the hosts against each other.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "comm/job_session.hpp"
+#include "model/result.hpp"
+
+namespace fb {
+
+// This host as its first rank sees it; `nccl_lib` as the command was given it ("" the default).
+HostSection describe_this_host(const JobSession& job, const std::string& nccl_lib);
+
+// On rank 0: asks every host to describe itself and returns the sections, in host order (the
+// order of each host's first rank). The other ranks answer in engine/job_main's loop.
+std::vector<HostSection> gather_host_sections(JobSession& job, const std::string& nccl_lib);
+
+// The hand-off message that asks every host to describe itself (kJobDescribeHosts and the command's
+// --nccl-lib), and the library it names (nullopt for any other message).
+std::string describe_hosts_message(const std::string& nccl_lib);
+std::optional<std::string> describe_hosts_request(const std::string& message);
+
+// Every rank's GPU, from the sections: a host's ranks drive its GPUs in order (one rank per GPU, as
+// the launchers start them), until the ranks describe their own.
+std::vector<GpuInfo> ranks_gpus(const std::vector<HostSection>& sections);
+
+// On a rank other than 0, in answer to that message.
+void answer_describe_hosts(JobSession& job, const std::string& nccl_lib);
+
+// Each section's own findings and verdict (its topology, configuration and NICs, judged as a
+// document of that host alone; ONE_GPU left out: the job's GPUs are measured across hosts), and the
+// hosts compared with each other into `result.findings`.
+void judge_host_sections(Result& result);
+
+}  // namespace fb
