@@ -21,6 +21,7 @@ bool has_kind(const Result& r, RunKind kind) {
 bool has_scale(const Result& r) { return has_kind(r, RunKind::scale); }
 bool has_algos(const Result& r) { return has_kind(r, RunKind::algos); }
 bool has_network(const Result& r) { return r.host.config && r.host.config->network.read; }
+bool has_hosts(const Result& r) { return r.hosts.size() >= 2; }
 
 std::string_view can(const Result&) { return ""; }
 std::string_view no_topology(const Result& r) { return r.topology ? "" : "the document has no topology"; }
@@ -48,6 +49,10 @@ constexpr std::array kRules{
               "collectives against the expectation of what ran", has_judged_runs, can},
     CheckRule{"scaling", "SCALE_", "busbw as GPUs are added", has_scale, can},
     CheckRule{"algorithms", "ALGO_", "forced algorithms against NCCL's choice", has_algos, can},
+    // Before "host": a check owns the codes no check before it took, and HOST_ would take these.
+    CheckRule{"host_consistency", "HOST_MISMATCH_",
+              "the same versions, NCCL_* settings, GPUs, NICs and NET plugin on every host of a job",
+              has_hosts, can},
     CheckRule{"host", "HOST_", "the host's configuration and the GPUs' health", always, no_host_facts},
     CheckRule{"network", "NIC_", "the host's network ports and GPUDirect RDMA", has_network, can},
 };

@@ -12,6 +12,7 @@
 #include "analyse/collective_verdicts.hpp"
 #include "analyse/gpu_names.hpp"
 #include "analyse/host_checks.hpp"
+#include "analyse/host_consistency.hpp"
 #include "analyse/net_checks.hpp"
 #include "analyse/nic_checks.hpp"
 #include "analyse/p2p_analysis.hpp"
@@ -138,6 +139,7 @@ std::vector<Finding> analyse_result(const Result& r) {
   add(check_scaling(r));
   add(check_algorithms(r));
   add(check_one_gpu(r));
+  add(compare_hosts(r.hosts));
   add(check_host(r));
   add(check_nics(r));
   // The most severe first; within a severity, the order above (the cause before its effects).

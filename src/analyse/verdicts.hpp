@@ -8,6 +8,7 @@
 //   p2p:        P2P_* peers (p2p_analysis.hpp), ceilings and expectations (p2p_expectations.hpp)
 //   collectives: BUSBW_*, NO_EXPECTATION (collective_verdicts.hpp)
 //   environment: ENV_* (environment_rules.hpp)   host: HOST_* (host_checks.hpp)
+//   hosts of a job: HOST_MISMATCH_* (host_consistency.hpp)   network: NIC_* (nic_checks.hpp)
 //   NCCL_FALLBACK        NCCL moved data through host memory (SHM) or the network (NET) although
 //                        every pair of the run has peer access or a fabric (error; info when some
 //                        pairs have none)

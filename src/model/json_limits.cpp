@@ -27,13 +27,14 @@ constexpr double kTwo63 = 9223372036854775808.0;
 constexpr double kTwo64 = 18446744073709551616.0;
 
 // Every whole-number member of the result document, the topology and the NVML readout.
-constexpr std::array<WholeField, 47> kWholeFields{{
+constexpr std::array<WholeField, 50> kWholeFields{{
     {"bytes", 0, kTwo64},
     {"count", 0, kTwo64},
     {"memory_bytes", 0, kTwo64},
     {"wrong", -1, kTwo63},
     {"index", -1, kGpuId},
     {"rank", -1, kGpuId},
+    {"ranks", -1, kGpuId},  // a host section's ranks (1.3)
     {"root", -1, kGpuId},
     {"gpus", -1, kGpuId},
     {"src", -1, kGpuId},
@@ -58,6 +59,9 @@ constexpr std::array<WholeField, 47> kWholeFields{{
     {"version", -kInt, kInt},
     {"links", -kInt, kInt},
     {"n", -kInt, kInt},
+    // nodes (model/nodes_info.hpp; its pairs' `a` and `b` are host names, which are not numbers)
+    {"round", -kInt, kInt},
+    {"rounds_planned", -kInt, kInt},
     // projection (model/projection.hpp)
     {"allreduce_bytes", 0, kTwo64},
     {"min_bytes", 0, kTwo64},

@@ -179,9 +179,9 @@ struct DoctorInfo {
 // that host said about itself, and its own judgement. The document's `hosts` (1.3); empty when
 // everything ran on one host, whose facts are the document's `host` and `topology`.
 struct HostSection {
-  std::string name;        // the host's name as the job knows it (the hostname of its ranks)
-  std::vector<int> ranks;  // the job's ranks on this host
-  HostInfo host;           // its versions, NCCL library and configuration (network included)
+  std::string name;                        // the host's name as the job knows it (the hostname of its ranks)
+  std::vector<int> ranks;                  // the job's ranks on this host
+  HostInfo host;                           // its versions, NCCL library and configuration (network included)
   std::map<std::string, std::string> env;  // its NCCL_* environment
   std::vector<GpuInfo> gpus;               // its GPUs (index = the device ordinal on that host)
   std::optional<Topology> topology;        // its topology, where it was read

@@ -137,9 +137,14 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodesInfo, mode, collective, byt
                                                 slow_below_gbps, pairs, named, exclude)
 
 void to_json(json& j, const HostSection& v) {
-  j = json{{"name", v.name},     {"ranks", v.ranks},       {"host", v.host},
-           {"env", v.env},       {"gpus", v.gpus},         {"topology", v.topology},
-           {"net_plugin", v.net_plugin}, {"findings", v.findings}};
+  j = json{{"name", v.name},
+           {"ranks", v.ranks},
+           {"host", v.host},
+           {"env", v.env},
+           {"gpus", v.gpus},
+           {"topology", v.topology},
+           {"net_plugin", v.net_plugin},
+           {"findings", v.findings}};
   if (v.verdict) j["verdict"] = *v.verdict;
 }
 void from_json(const json& j, HostSection& v) {

@@ -7,8 +7,9 @@ file of tests/fixtures/results and tests/fixtures/baseline must be one), the res
 seeds, the hand-written document of the unit tests (tests/unit/every_field_result.hpp), and what this
 build writes: `topo --json` on each topology and host fixture tree, `project --json` on a saved run.
 Then broken copies of a fixture (another major, a missing required member, a string for a number,
-...) must each be rejected at the JSON path expected, so that the schema is known not to accept
-anything. A violation prints the file and the JSON path; exit 0 when all hold.
+...) and of the hand-written document (its host sections and `nodes`, 1.3) must each be rejected at
+the JSON path expected, so that the schema is known not to accept anything. A violation prints the
+file and the JSON path; exit 0 when all hold.
 """
 import copy
 import glob
@@ -162,7 +163,7 @@ DELETE = object()
 # (what is broken, where, the new value, the JSON path the schema must report)
 BROKEN = [
     ("another major", ["schema"], "fabricbench.result/2.0", "$.schema"),
-    ("a later minor than this schema describes", ["schema"], "fabricbench.result/1.3", "$.schema"),
+    ("a later minor than this schema describes", ["schema"], "fabricbench.result/1.4", "$.schema"),
     ("a malformed version", ["schema"], "fabricbench.result/1.x", "$.schema"),
     ("no version", ["schema"], DELETE, "$"),
     ("a missing required member", ["status"], DELETE, "$"),
@@ -182,9 +183,27 @@ BROKEN = [
     ("a NUMA node that is not a number", ["topology", "numa_cpulists", "x"], "0-3", "$.topology.numa_cpulists"),
 ]
 
+# The same on the hand-written document of the unit tests, which has every member of 1.3: the host
+# sections (`hosts`) and `nodes`.
+BROKEN_1_3 = [
+    ("a host section without its name", ["hosts", 0, "name"], DELETE, "$.hosts[0]"),
+    ("a host section without its host", ["hosts", 0, "host"], DELETE, "$.hosts[0]"),
+    ("a member a host section does not have", ["hosts", 0, "hostname"], "node-1", "$.hosts[0]"),
+    ("a rank out of range", ["hosts", 0, "ranks", 0], 4096, "$.hosts[0].ranks[0]"),
+    ("a number where the NET plugin's path must be", ["hosts", 0, "net_plugin"], 1, "$.hosts[0].net_plugin"),
+    ("an unknown severity in a host's findings", ["hosts", 0, "findings", 0, "severity"], "fatal",
+     "$.hosts[0].findings[0].severity"),
+    ("a GPU without its index in a host section", ["hosts", 0, "gpus", 0, "index"], DELETE, "$.hosts[0].gpus[0]"),
+    ("a fraction where nodes' bytes must be whole", ["nodes", "bytes"], 1.5, "$.nodes.bytes"),
+    ("a misspelt nodes member", ["nodes", "referenc_gbps"], 48.0, "$.nodes"),
+    ("a string where a pair's round must be", ["nodes", "pairs", 0, "round"], "1", "$.nodes.pairs[0].round"),
+    ("a number where a pair's host must be", ["nodes", "pairs", 0, "a"], 3, "$.nodes.pairs[0].a"),
+    ("a string where the named hosts' list must be", ["nodes", "named"], "node03", "$.nodes.named"),
+]
 
-def check_broken(validator, name, doc):
-    for what, path, value, where in BROKEN:
+
+def check_broken(validator, name, doc, cases):
+    for what, path, value, where in cases:
         broken = copy.deepcopy(doc)
         set_at(broken, path, value)
         found = list(all_errors(validator.iter_errors(broken)))
@@ -224,9 +243,15 @@ def main():
     fixture = os.path.join(repo, "tests", "fixtures", "results", "h200x2-doctor-quick.json")
     with open(fixture, encoding="utf-8") as f:
         doc = json.load(f)
-    check_broken(validator, os.path.relpath(fixture, repo), doc)
-    for accepted in ("fabricbench.result/1.0", "fabricbench.result/1.1", "fabricbench.result/1.2"):
+    check_broken(validator, os.path.relpath(fixture, repo), doc, BROKEN)
+    for accepted in ("fabricbench.result/1.0", "fabricbench.result/1.1", "fabricbench.result/1.2",
+                     "fabricbench.result/1.3"):
         check_valid(validator, f"{os.path.relpath(fixture, repo)} as {accepted}", dict(doc, schema=accepted))
+    every_field = dict(kept).get("tests/unit/every_field_result.hpp (kEveryFieldJson)", {})
+    if not every_field.get("hosts") or "nodes" not in every_field:
+        fail("tests/unit/every_field_result.hpp: kEveryFieldJson lacks hosts or nodes (1.3)")
+    else:
+        check_broken(validator, "kEveryFieldJson", every_field, BROKEN_1_3)
 
     if failures:
         sys.exit(f"{len(failures)} schema check(s) failed (schema: {schema_path})")

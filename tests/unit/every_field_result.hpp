@@ -8,7 +8,7 @@
 #include "model/result.hpp"
 
 inline constexpr const char* kEveryFieldJson = R"({
-  "schema": "fabricbench.result/1.2",
+  "schema": "fabricbench.result/1.3",
   "tool": {"version": "9.8.7", "git": "f00dcafe"},
   "command": ["fabricbench", "doctor", "--quick"],
   "started": "2026-01-02T03:04:05Z",
@@ -121,7 +121,34 @@ inline constexpr const char* kEveryFieldJson = R"({
               "checks": [{"check": "topology", "status": "CRITICAL", "action": "drain", "codes": ["TOPO_NO_P2P"],
                           "evidence": "GPU5 - GPU7"},
                          {"check": "host", "status": "UNKNOWN", "action": "none", "codes": [],
-                          "evidence": "not read"}]}
+                          "evidence": "not read"}]},
+  "hosts": [
+    {"name": "node-8", "ranks": [4, 5],
+     "host": {"hostname": "node-8.cluster", "driver": "12.9", "runtime": "12.8",
+              "comm": {"name": "NCCL", "version": "2.27.5", "version_code": 22705, "path": "/usr/lib/libnccl.so.2"},
+              "config": null},
+     "env": {"NCCL_IB_HCA": "mlx5_0"},
+     "gpus": [{"index": 1, "rank": 5, "name": "GPU-C", "pci_bus_id": "0000:3D:00.0",
+               "memory_bytes": 42949672960, "compute_capability": 90, "host": "node-8"}],
+     "topology": {"gpus": [], "pairs": [], "numa_cpulists": {"2": "0-15"}, "sources": ["sysfs"],
+                  "missing": ["NVML: not loaded"]},
+     "net_plugin": "/opt/hpcx/lib/libnccl-net.so",
+     "findings": [{"code": "HOST_MISMATCH_NCCL", "severity": "warning", "evidence": "2.27.5 here",
+                   "expected": "one NCCL", "hint": "align"}],
+     "verdict": {"status": "WARNING", "action": "investigate", "expectations": "built-in",
+                 "checks": [{"check": "host_consistency", "status": "WARNING", "action": "investigate",
+                             "codes": ["HOST_MISMATCH_NCCL"], "evidence": "2.27.5 here"}]}},
+    {"name": "node-9", "ranks": [], "host": {"hostname": "", "driver": "", "runtime": "",
+     "comm": {"name": "", "version": "", "version_code": 0, "path": ""}, "config": null},
+     "env": {}, "gpus": [], "topology": null, "net_plugin": "", "findings": []}],
+  "nodes": {"mode": "sampling", "collective": "all_gather", "bytes": 268435456, "rounds_planned": 6,
+            "seconds_per_round": 2.5, "reference_gbps": 48.25, "reference_from": "the median of 12 pairs",
+            "slow_below_gbps": 38.5,
+            "pairs": [{"a": "node-8", "b": "node-9", "round": 2, "busbw_gbps": 12.75, "time_us": 830.5,
+                       "failure": ""},
+                      {"a": "node-9", "b": "node-7", "round": 3, "busbw_gbps": 0.0, "time_us": 0.0,
+                       "failure": "rank 6 timed out"}],
+            "named": ["node-9"], "exclude": "node-9"}
 })";
 
 inline fb::Topology every_field_topology() {
@@ -254,6 +281,53 @@ inline fb::Run every_field_scale_run() {
   return run;
 }
 
+// Two host sections: one with every member set, one with each optional member unset (no topology,
+// no verdict, no NET plugin).
+inline std::vector<fb::HostSection> every_field_hosts() {
+  fb::HostSection full;
+  full.name = "node-8";
+  full.ranks = {4, 5};
+  full.host = {
+      "node-8.cluster", "12.9", "12.8", {"NCCL", "2.27.5", 22705, "/usr/lib/libnccl.so.2"}, std::nullopt};
+  full.env = {{"NCCL_IB_HCA", "mlx5_0"}};
+  full.gpus = {{1, 5, "GPU-C", "0000:3D:00.0", 42949672960ULL, 90, "node-8"}};
+  fb::Topology t;
+  t.numa_cpulists = {{2, "0-15"}};
+  t.sources = {"sysfs"};
+  t.missing = {"NVML: not loaded"};
+  full.topology = t;
+  full.net_plugin = "/opt/hpcx/lib/libnccl-net.so";
+  full.findings = {{"HOST_MISMATCH_NCCL", fb::Severity::warning, "2.27.5 here", "one NCCL", "align"}};
+  full.verdict = fb::Verdict{fb::CheckStatus::warning,
+                             fb::CheckAction::investigate,
+                             "built-in",
+                             {{"host_consistency",
+                               fb::CheckStatus::warning,
+                               fb::CheckAction::investigate,
+                               {"HOST_MISMATCH_NCCL"},
+                               "2.27.5 here"}}};
+  fb::HostSection bare;
+  bare.name = "node-9";
+  return {full, bare};
+}
+
+inline fb::NodesInfo every_field_nodes() {
+  fb::NodesInfo n;
+  n.mode = "sampling";
+  n.collective = "all_gather";
+  n.bytes = 268435456;
+  n.rounds_planned = 6;
+  n.seconds_per_round = 2.5;
+  n.reference_gbps = 48.25;
+  n.reference_from = "the median of 12 pairs";
+  n.slow_below_gbps = 38.5;
+  n.pairs = {{"node-8", "node-9", 2, 12.75, 830.5, ""},
+             {"node-9", "node-7", 3, 0.0, 0.0, "rank 6 timed out"}};
+  n.named = {"node-9"};
+  n.exclude = "node-9";
+  return n;
+}
+
 inline fb::Result every_field_result() {
   fb::Result r;
   r.tool = {"9.8.7", "f00dcafe"};
@@ -297,5 +371,7 @@ inline fb::Result every_field_result() {
       "site.json",
       {{"topology", fb::CheckStatus::critical, fb::CheckAction::drain, {"TOPO_NO_P2P"}, "GPU5 - GPU7"},
        {"host", fb::CheckStatus::unknown, fb::CheckAction::none, {}, "not read"}}};
+  r.hosts = every_field_hosts();
+  r.nodes = every_field_nodes();
   return r;
 }

@@ -58,13 +58,14 @@ TEST(ResultVersion, ThisBuildWritesItsOwnVersion) {
 }
 
 TEST(ResultVersion, EveryMinorOfTheMajorReads) {
-  for (const char* ok : {"fabricbench.result/1", "fabricbench.result/1.0", "fabricbench.result/1.1",
-                         "fabricbench.result/1.2", "fabricbench.result/1.7", "fabricbench.result/1.999"})
+  for (const char* ok :
+       {"fabricbench.result/1", "fabricbench.result/1.0", "fabricbench.result/1.1", "fabricbench.result/1.2",
+        "fabricbench.result/1.3", "fabricbench.result/1.7", "fabricbench.result/1.999"})
     EXPECT_EQ(refusal(ok), "") << ok;
 }
 
 TEST(ResultVersion, RefusalSaysWhatTheFileHasAndWhatThisBuildReads) {
-  const std::string reads = "this build reads fabricbench.result/1.x (any minor of version 1; it writes 1.2)";
+  const std::string reads = "this build reads fabricbench.result/1.x (any minor of version 1; it writes 1.3)";
   EXPECT_EQ(refusal("fabricbench.result/2.0"),
             "$.schema: unsupported result schema \"fabricbench.result/2.0\" (version 2.0): " + reads);
   EXPECT_EQ(refusal("fabricbench.result/0.9"),

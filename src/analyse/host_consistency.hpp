@@ -1,0 +1,54 @@
+#pragma once
+// The same on every host (issue 29): the host sections of a job across hosts (`Result::hosts`,
+// model/result.hpp) compared fact by fact, since mismatched versions and settings are a known cause
+// of hangs. One finding per fact that differs; its evidence groups the hosts by value, each group
+// as a Slurm hostlist (comm/hostlist.hpp), the most common value first:
+//   "NCCL version differs between hosts: NCCL 2.28.3 on node[01-03]; NCCL 2.27.5 on node04"
+// A host whose fact is unknown (an empty version, GPUs not listed, network not read) is left out of
+// that fact's comparison: an unread fact is never a difference. Fewer than 2 hosts: no finding.
+//   HOST_MISMATCH_NCCL        the collective library's name and version (warning: NCCL does not promise
+//                             its protocols across versions); the same version from different files
+//                             (info: usually the same code, but builds may differ)
+//   HOST_MISMATCH_DRIVER      the driver's or the runtime's version: warning when the major differs
+//                             (another CUDA/ROCm generation), info for a minor (fleets mid-rollout run
+//                             so under CUDA's minor-version compatibility)
+//   HOST_MISMATCH_ENV         an NCCL_* or RCCL_* variable set differently, or only on some hosts
+//                             (warning: NCCL expects the same settings on every rank; an algorithm,
+//                             protocol or transport chosen differently hangs). Variables that differ
+//                             per host by design are not compared (kHostSpecificEnv below)
+//   HOST_MISMATCH_GPUS        the GPUs' count or model (warning)
+//   HOST_MISMATCH_NICS        the up IB/RoCE ports' count or rates (warning: a ring across hosts runs at
+//                             its slowest host's network); the up Ethernet ports' (info: management
+//                             ports differ harmlessly); among hosts whose network was read
+//   HOST_MISMATCH_NET_PLUGIN  a NET plugin on some hosts and none on others (warning: those hosts use
+//                             another network transport); different plugin files (info)
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "model/result.hpp"
+
+namespace fb {
+
+// A variable that differs per host by design, and why; a name ending in '_' is a prefix.
+struct HostSpecificEnv {
+  std::string_view name;
+  std::string_view why;
+};
+
+// NCCL_HOSTID; NCCL_DEBUG and NCCL_DEBUG_* (what NCCL logs and where: NCCL_DEBUG_FILE holds %h, %p);
+// NCCL_TOPO_DUMP_FILE and NCCL_GRAPH_DUMP_FILE (where NCCL writes what it found).
+inline constexpr std::array kHostSpecificEnv{
+    HostSpecificEnv{"NCCL_HOSTID", "names the host to NCCL: one per host by design"},
+    HostSpecificEnv{"NCCL_DEBUG", "changes only what NCCL logs"},
+    HostSpecificEnv{"NCCL_DEBUG_", "what NCCL logs and where (NCCL_DEBUG_FILE is often per host: %h, %p)"},
+    HostSpecificEnv{"NCCL_TOPO_DUMP_FILE", "where NCCL writes the topology it found: a path per host"},
+    HostSpecificEnv{"NCCL_GRAPH_DUMP_FILE", "where NCCL writes the graphs it chose: a path per host"},
+};
+
+// Whether `variable` is compared across hosts: NCCL_* and RCCL_*, less kHostSpecificEnv.
+bool compared_across_hosts(std::string_view variable);
+
+std::vector<Finding> compare_hosts(const std::vector<HostSection>& hosts);
+
+}  // namespace fb

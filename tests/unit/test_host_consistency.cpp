@@ -1,0 +1,232 @@
+// The same on every host (analyse/host_consistency.hpp): a job's host sections compared fact by
+// fact, each difference one finding whose evidence names the hosts of each value as a Slurm hostlist.
+// Hosts built here: 4 x (8 x H200, 8 x IB 400 Gb/s + 1 Ethernet port, NCCL 2.28.3, a NET plugin).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "analyse/host_consistency.hpp"
+#include "analyse/verdict_contract.hpp"
+#include "analyse/verdicts.hpp"
+
+namespace {
+
+fb::NicPort port(const std::string& name, const std::string& kind, double gbps) {
+  fb::NicPort p;
+  p.name = name;
+  p.kind = kind;
+  p.rate_gbps = gbps;
+  p.state = kind == "Ethernet" ? "up" : "ACTIVE";
+  p.up = true;
+  return p;
+}
+
+fb::HostSection healthy(const std::string& name, int first_rank) {
+  fb::HostSection h;
+  h.name = name;
+  h.host = {name, "13.0", "13.0", {"NCCL", "2.28.3", 22803, "/usr/lib/libnccl.so.2"}, fb::HostFacts{}};
+  h.host.config->network.read = true;
+  for (int i = 0; i < 8; ++i) {
+    h.ranks.push_back(first_rank + i);
+    h.gpus.push_back({i, first_rank + i, "NVIDIA H200", "", 0, 90, name});
+    h.host.config->network.ports.push_back(port("mlx5_" + std::to_string(i) + ":1", "IB", 400));
+  }
+  h.host.config->network.ports.push_back(port("eno1", "Ethernet", 100));
+  h.env = {{"NCCL_IB_HCA", "mlx5"}, {"NCCL_SOCKET_IFNAME", "eno1"}};
+  h.net_plugin = "/opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so";
+  return h;
+}
+
+std::vector<fb::HostSection> four_hosts() {
+  return {healthy("node01", 0), healthy("node02", 8), healthy("node03", 16), healthy("node04", 24)};
+}
+
+std::vector<fb::Finding> with_code(const std::vector<fb::Finding>& all, const std::string& code) {
+  std::vector<fb::Finding> out;
+  std::copy_if(all.begin(), all.end(), std::back_inserter(out),
+               [&](const fb::Finding& f) { return f.code == code; });
+  return out;
+}
+
+// The only finding of `hosts`, which must have `code`.
+fb::Finding only(const std::vector<fb::HostSection>& hosts, const std::string& code) {
+  const auto all = fb::compare_hosts(hosts);
+  EXPECT_EQ(all.size(), 1U);
+  const auto mine = with_code(all, code);
+  return mine.empty() ? fb::Finding{} : mine.front();
+}
+
+}  // namespace
+
+TEST(HostConsistency, IdenticalHostsGiveNoFinding) {
+  EXPECT_TRUE(fb::compare_hosts(four_hosts()).empty());
+  EXPECT_TRUE(fb::compare_hosts({}).empty());
+  auto one = four_hosts();
+  one.resize(1);
+  EXPECT_TRUE(fb::compare_hosts(one).empty());
+}
+
+TEST(HostConsistency, NcclVersionIsAWarningNamingTheHostsOfEachVersion) {
+  auto hosts = four_hosts();
+  hosts[3].host.comm.version = "2.27.5";
+  hosts[3].host.comm.path = "/opt/nccl-2.27.5/lib/libnccl.so.2";
+  const auto f = only(hosts, "HOST_MISMATCH_NCCL");
+  EXPECT_EQ(f.severity, fb::Severity::warning);
+  EXPECT_EQ(f.evidence,
+            "NCCL version differs between hosts: NCCL 2.28.3 on node[01-03]; NCCL 2.27.5 on node04");
+  EXPECT_EQ(f.expected, "the same NCCL version on every host");
+  EXPECT_NE(f.hint.find("install the same NCCL on every host"), std::string::npos) << f.hint;
+}
+
+TEST(HostConsistency, SameNcclVersionFromAnotherFileIsInfo) {
+  auto hosts = four_hosts();
+  hosts[1].host.comm.path = "/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2";
+  const auto f = only(hosts, "HOST_MISMATCH_NCCL");
+  EXPECT_EQ(f.severity, fb::Severity::info);
+  EXPECT_EQ(f.evidence,
+            "NCCL library file differs between hosts: /usr/lib/libnccl.so.2 on node[01,03-04]; "
+            "/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2 on node02");
+}
+
+TEST(HostConsistency, DriverMajorIsAWarningAMinorInfo) {
+  auto hosts = four_hosts();
+  hosts[2].host.driver = "13.1";
+  auto f = only(hosts, "HOST_MISMATCH_DRIVER");
+  EXPECT_EQ(f.severity, fb::Severity::info);
+  EXPECT_EQ(f.evidence, "driver version differs between hosts: 13.0 on node[01-02,04]; 13.1 on node03");
+  hosts[2].host.driver = "12.9";
+  f = only(hosts, "HOST_MISMATCH_DRIVER");
+  EXPECT_EQ(f.severity, fb::Severity::warning);
+  hosts[2].host.driver = "13.0";
+  hosts[0].host.runtime = "12.8";
+  f = only(hosts, "HOST_MISMATCH_DRIVER");
+  EXPECT_EQ(f.evidence, "runtime version differs between hosts: 13.0 on node[02-04]; 12.8 on node01");
+  EXPECT_EQ(f.severity, fb::Severity::warning);
+}
+
+TEST(HostConsistency, UnknownFactsAreNotDifferences) {
+  auto hosts = four_hosts();
+  hosts[0].host.comm = {};  // NCCL not loaded there
+  hosts[1].host.driver.clear();
+  hosts[2].gpus.clear();  // GPUs not listed
+  EXPECT_TRUE(fb::compare_hosts(hosts).empty());
+}
+
+TEST(HostConsistency, EachNcclVariableThatDiffersIsOneWarning) {
+  auto hosts = four_hosts();
+  hosts[1].env.erase("NCCL_IB_HCA");
+  hosts[2].env["NCCL_IB_HCA"] = "mlx5_0";
+  hosts[3].env["NCCL_ALGO"] = "Ring";
+  const auto all = fb::compare_hosts(hosts);
+  const auto env = with_code(all, "HOST_MISMATCH_ENV");
+  ASSERT_EQ(all.size(), 2U);
+  ASSERT_EQ(env.size(), 2U);
+  EXPECT_EQ(env[0].evidence, "NCCL_ALGO differs between hosts: not set on node[01-03]; Ring on node04");
+  EXPECT_EQ(env[1].evidence,
+            "NCCL_IB_HCA differs between hosts: mlx5 on node[01,04]; not set on node02; mlx5_0 on node03");
+  EXPECT_EQ(env[1].severity, fb::Severity::warning);
+  EXPECT_EQ(env[1].expected, "NCCL_IB_HCA the same on every host");
+  EXPECT_NE(env[1].hint.find("NCCL_* must be the same on every rank"), std::string::npos);
+}
+
+TEST(HostConsistency, VariablesThatDifferPerHostByDesignAreNotCompared) {
+  auto hosts = four_hosts();
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    const std::string n = std::to_string(i);
+    hosts[i].env["NCCL_HOSTID"] = "host-" + n;
+    hosts[i].env["NCCL_DEBUG_FILE"] = "/tmp/nccl." + n + ".log";
+    hosts[i].env["NCCL_TOPO_DUMP_FILE"] = "/tmp/topo." + n + ".xml";
+    hosts[i].env["CUDA_VISIBLE_DEVICES"] = n;  // not NCCL's
+  }
+  hosts[0].env["NCCL_DEBUG"] = "INFO";
+  hosts[0].env["NCCL_DEBUG_SUBSYS"] = "INIT,NET";
+  EXPECT_TRUE(fb::compare_hosts(hosts).empty());
+  EXPECT_FALSE(fb::compared_across_hosts("NCCL_HOSTID"));
+  EXPECT_FALSE(fb::compared_across_hosts("NCCL_DEBUG_TIMESTAMP_FORMAT"));
+  EXPECT_TRUE(fb::compared_across_hosts("NCCL_SOCKET_IFNAME"));
+  EXPECT_TRUE(fb::compared_across_hosts("RCCL_MSCCL_ENABLE"));
+  EXPECT_FALSE(fb::compared_across_hosts("HSA_ENABLE_SDMA"));
+}
+
+TEST(HostConsistency, GpuCountOrModelIsAWarning) {
+  auto hosts = four_hosts();
+  hosts[2].gpus.pop_back();
+  auto f = only(hosts, "HOST_MISMATCH_GPUS");
+  EXPECT_EQ(f.severity, fb::Severity::warning);
+  EXPECT_EQ(f.evidence,
+            "GPU count or model differs between hosts: 8 x NVIDIA H200 on node[01-02,04]; 7 x NVIDIA H200 on "
+            "node03");
+  hosts = four_hosts();
+  for (int i = 4; i < 8; ++i) hosts[1].gpus[i].name = "NVIDIA H100 80GB HBM3";
+  f = only(hosts, "HOST_MISMATCH_GPUS");
+  EXPECT_EQ(f.evidence,
+            "GPU count or model differs between hosts: 8 x NVIDIA H200 on node[01,03-04]; "
+            "4 x NVIDIA H200 + 4 x NVIDIA H100 80GB HBM3 on node02");
+}
+
+TEST(HostConsistency, IbPortsCountAndRatesAreAWarningEthernetInfo) {
+  auto hosts = four_hosts();
+  hosts[3].host.config->network.ports[7].rate_gbps = 200;
+  hosts[2].host.config->network.ports[0].up = false;
+  auto f = only(hosts, "HOST_MISMATCH_NICS");
+  EXPECT_EQ(f.severity, fb::Severity::warning);
+  EXPECT_EQ(
+      f.evidence,
+      "up IB/RoCE ports differ between hosts: 8 x IB 400 Gb/s on node[01-02]; 7 x IB 400 Gb/s on node03; "
+      "7 x IB 400 Gb/s + 1 x IB 200 Gb/s on node04");
+  hosts = four_hosts();
+  hosts[0].host.config->network.ports.push_back(port("eno2", "Ethernet", 1));
+  f = only(hosts, "HOST_MISMATCH_NICS");
+  EXPECT_EQ(f.severity, fb::Severity::info);
+  EXPECT_EQ(f.evidence,
+            "up Ethernet ports differ between hosts: 1 x Ethernet 100 Gb/s on node[02-04]; "
+            "1 x Ethernet 100 Gb/s + 1 x Ethernet 1 Gb/s on node01");
+}
+
+TEST(HostConsistency, AHostWhoseNetworkWasNotReadIsNotCompared) {
+  auto hosts = four_hosts();
+  hosts[1].host.config->network = {};  // not looked for: no ports, read false
+  hosts[2].host.config.reset();        // no host facts at all
+  EXPECT_TRUE(fb::compare_hosts(hosts).empty());
+  hosts.resize(3);  // node01 is the only host read: nothing to compare it with
+  hosts[0].host.config->network.ports.pop_back();
+  EXPECT_TRUE(fb::compare_hosts(hosts).empty());
+}
+
+TEST(HostConsistency, NetPluginOnSomeHostsIsAWarningAnotherFileInfo) {
+  auto hosts = four_hosts();
+  hosts[3].net_plugin.clear();
+  auto f = only(hosts, "HOST_MISMATCH_NET_PLUGIN");
+  EXPECT_EQ(f.severity, fb::Severity::warning);
+  EXPECT_EQ(f.evidence,
+            "NCCL NET plugin differs between hosts: /opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so on "
+            "node[01-03]; none on node04");
+  hosts[3].net_plugin = "/usr/lib/libnccl-net.so";
+  f = only(hosts, "HOST_MISMATCH_NET_PLUGIN");
+  EXPECT_EQ(f.severity, fb::Severity::info);
+}
+
+// The rules run with the others (analyse_result) and their check is host_consistency, not host.
+TEST(HostConsistency, FindingsReachTheVerdictUnderTheirOwnCheck) {
+  fb::Result r;
+  r.status = fb::RunStatus::complete;
+  r.hosts = four_hosts();
+  r.hosts[3].host.comm.version = "2.27.5";
+  fb::judge_result(r);
+  ASSERT_EQ(with_code(r.findings, "HOST_MISMATCH_NCCL").size(), 1U);
+  ASSERT_TRUE(r.verdict.has_value());
+  const auto& checks = r.verdict->checks;
+  const auto mine = std::find_if(checks.begin(), checks.end(),
+                                 [](const fb::CheckVerdict& c) { return c.check == "host_consistency"; });
+  ASSERT_NE(mine, checks.end());
+  EXPECT_EQ(mine->status, fb::CheckStatus::warning);
+  EXPECT_EQ(mine->codes, std::vector<std::string>{"HOST_MISMATCH_NCCL"});
+  for (const auto& c : checks)
+    if (c.check == "host") EXPECT_TRUE(c.codes.empty());
+  r.hosts.resize(1);  // one host: the check does not apply
+  fb::judge_result(r);
+  EXPECT_TRUE(std::none_of(r.verdict->checks.begin(), r.verdict->checks.end(),
+                           [](const fb::CheckVerdict& c) { return c.check == "host_consistency"; }));
+}
