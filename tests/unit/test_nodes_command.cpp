@@ -1,0 +1,131 @@
+// `fabricbench nodes` without a GPU: its command line into the request (cli/nodes_cli), the job's
+// hosts and each round's groups of ranks (engine/nodes_measurement), the groups' checks
+// (comm/group_bootstrap), and the doctor's hand-off and host sections (engine/host_sections).
+#include <gtest/gtest.h>
+
+#include "cli/nodes_cli.hpp"
+#include "cli_args.hpp"
+#include "comm/group_bootstrap.hpp"
+#include "core/error.hpp"
+#include "engine/host_sections.hpp"
+#include "engine/nodes_measurement.hpp"
+#include "report/hosts_markdown.hpp"
+
+namespace {
+
+fb::NodesRequest nodes_args(std::vector<std::string> args) {
+  return fb::nodes_request(
+      parse_subcommand<fb::NodesOptions>(fb::add_nodes_subcommand, "nodes", std::move(args)));
+}
+
+}  // namespace
+
+TEST(NodesCommand, DefaultsMeasureEveryPairOfARoundOverOneWindow) {
+  const auto r = nodes_args({});
+  EXPECT_EQ(r.measure.collectives, (std::vector<std::string>{"all_reduce"}));
+  EXPECT_EQ(r.measure.sizes, (std::vector<std::uint64_t>{64ULL << 20}));
+  EXPECT_EQ(r.mode, fb::NodesModeChoice::automatic);
+  const auto& s = r.measure.settings.sampling;
+  EXPECT_TRUE(s.full_window);
+  EXPECT_DOUBLE_EQ(s.max_time_s, 0.5);
+  EXPECT_EQ(s.tail_iters, 0);
+  EXPECT_DOUBLE_EQ(r.slow_share, 0.8);
+  EXPECT_DOUBLE_EQ(r.reference_gbps, 0);
+}
+
+TEST(NodesCommand, FlagsBindIntoTheRequest) {
+  const auto r = nodes_args({"sendrecv", "--size", "16M", "--mode", "sampling", "--peers", "3", "--passes", "2",
+                             "--retest-peers", "5", "--seed", "9", "--reference", "48", "--slow-share", "0.7",
+                             "--max-time", "2"});
+  EXPECT_EQ(r.measure.collectives, (std::vector<std::string>{"sendrecv"}));
+  EXPECT_EQ(r.measure.sizes, (std::vector<std::uint64_t>{16ULL << 20}));
+  EXPECT_EQ(r.mode, fb::NodesModeChoice::sampling);
+  EXPECT_EQ(r.sampling.peers, 3);
+  EXPECT_EQ(r.sampling.passes, 2);
+  EXPECT_EQ(r.sampling.retest_peers, 5);
+  EXPECT_EQ(r.sampling.seed, 9U);
+  EXPECT_DOUBLE_EQ(r.reference_gbps, 48);
+  EXPECT_DOUBLE_EQ(r.slow_share, 0.7);
+  EXPECT_DOUBLE_EQ(r.measure.settings.sampling.max_time_s, 2);
+  EXPECT_EQ(nodes_args({"--mode", "round-robin"}).mode, fb::NodesModeChoice::round_robin);
+}
+
+TEST(NodesCommand, RefusesWhatItCannotMeasure) {
+  EXPECT_THROW(nodes_args({"--gpus", "0"}), fb::Error);
+  EXPECT_THROW(nodes_args({"--size", "lots"}), fb::Error);
+  EXPECT_THROW(nodes_args({"--mode", "all"}), CLI::ParseError);
+  EXPECT_THROW(nodes_args({"--slow-share", "1.5"}), CLI::ParseError);
+  EXPECT_THROW(nodes_args({"-c", "1"}), fb::Error);
+}
+
+TEST(NodesCommand, HostsInTheOrderOfTheirFirstRankWithTheirRanks) {
+  const auto h = fb::job_hosts({"b", "b", "a", "a", "c", "c"});
+  EXPECT_EQ(h.names, (std::vector<std::string>{"b", "a", "c"}));
+  EXPECT_EQ(h.ranks, (std::vector<std::vector<int>>{{0, 1}, {2, 3}, {4, 5}}));
+  // A round's pairs: both hosts' ranks, the first host's first.
+  EXPECT_EQ(fb::round_groups(h, {{0, 2}, {1, 1}}).at(0), (std::vector<int>{0, 1, 4, 5}));
+  EXPECT_EQ(fb::round_groups(h, {{2, 1}}), (std::vector<std::vector<int>>{{4, 5, 2, 3}}));
+}
+
+TEST(GroupBootstrap, GroupsAreCheckedAndEachRankFindsItsPlace) {
+  const fb::RankGroups groups{{0, 3}, {1, 2}};
+  EXPECT_NO_THROW(fb::check_groups(groups, 5));
+  EXPECT_THROW(fb::check_groups({{0, 1}, {1, 2}}, 4), fb::Error);  // rank 1 twice
+  EXPECT_THROW(fb::check_groups({{0, 4}}, 4), fb::Error);          // no rank 4
+  EXPECT_THROW(fb::check_groups({{}}, 4), fb::Error);
+  EXPECT_EQ(fb::place_in_groups(groups, 2).group, 1);
+  EXPECT_EQ(fb::place_in_groups(groups, 2).index, 1);
+  EXPECT_EQ(fb::place_in_groups(groups, 3).index, 1);
+  EXPECT_EQ(fb::place_in_groups(groups, 4).group, -1);  // sits the round out
+  EXPECT_FALSE(fb::reachable_address().empty());
+}
+
+TEST(HostSections, TheHandOffNamesTheLibraryAndNothingElseIsTakenForIt) {
+  EXPECT_EQ(fb::describe_hosts_request(fb::describe_hosts_message("/opt/nccl/libnccl.so.2")),
+            std::optional<std::string>("/opt/nccl/libnccl.so.2"));
+  EXPECT_EQ(fb::describe_hosts_request(fb::describe_hosts_message("")), std::optional<std::string>(""));
+  EXPECT_FALSE(fb::describe_hosts_request(fb::kJobNoMorePlans).has_value());
+  EXPECT_FALSE(fb::describe_hosts_request("{\"plan\": {}}").has_value());
+}
+
+TEST(HostSections, RanksDriveTheirHostsGpusInOrder) {
+  fb::HostSection a;
+  a.name = "a";
+  a.ranks = {0, 2};
+  a.gpus = {{0, 0, "H200", "0000:19:00.0", 1, 90, "a"}, {1, 0, "H200", "0000:3b:00.0", 1, 90, "a"}};
+  fb::HostSection b = a;
+  b.name = "b";
+  b.ranks = {1};
+  for (auto& g : b.gpus) g.host = "b";
+  const auto gpus = fb::ranks_gpus({a, b});
+  ASSERT_EQ(gpus.size(), 3U);
+  EXPECT_EQ(gpus[0].host, "a");
+  EXPECT_EQ(gpus[1].host, "b");
+  EXPECT_EQ(gpus[1].index, 0);
+  EXPECT_EQ(gpus[2].host, "a");
+  EXPECT_EQ(gpus[2].index, 1);
+  EXPECT_EQ(gpus[2].rank, 2);
+}
+
+TEST(HostSections, EachHostIsJudgedAloneWithoutOneGpu) {
+  fb::Result r;
+  for (const char* name : {"fbhost0", "fbhost1"}) {
+    fb::HostSection s;
+    s.name = name;
+    s.ranks = {name[6] - '0'};
+    s.gpus = {{0, 0, "NVIDIA H200", "0000:19:00.0", 1, 90, name}};
+    s.host.comm.version = "2.28.3";
+    r.hosts.push_back(s);
+  }
+  r.hosts[1].host.comm.version = "2.27.5";
+  fb::judge_host_sections(r);
+  for (const auto& s : r.hosts) {
+    ASSERT_TRUE(s.verdict.has_value()) << s.name;
+    for (const auto& f : s.findings) EXPECT_NE(f.code, "ONE_GPU") << s.name;
+  }
+  const auto md = fb::hosts_markdown(r);
+  EXPECT_NE(md.find("## Hosts (2)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| fbhost1 | 1 | 1 x NVIDIA H200 | 2.27.5 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("### fbhost0: "), std::string::npos) << md;
+  EXPECT_EQ(fb::hosts_markdown(fb::Result{}), "");
+}
