@@ -31,6 +31,7 @@ pids=()
 alive() { kill -0 "$1" 2> /dev/null; }
 cleanup() {
   local jobs=() pid log f left
+  trap '' PIPE  # a closed stdout (| head) must not stop the clean-up half way
   # Jobs first (a step cut short by `timeout` leaves its tasks under slurmstepd), then the daemons.
   [[ -n ${ctld_pid:-} ]] && alive "$ctld_pid" && mapfile -t jobs < <(timeout 10 squeue -h -o %i 2> /dev/null)
   if [[ ${#jobs[@]} -gt 0 ]]; then
@@ -58,6 +59,8 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
+# ctest's timeout or Ctrl-C: through the EXIT trap too, so that no daemon outlives the test.
+trap 'exit 1' INT TERM
 
 # A port nothing listens on, below the rendezvous ports (20000-39999 under Slurm) and the
 # ephemeral range.
