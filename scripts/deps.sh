@@ -2,8 +2,8 @@
 # The one list of what fabricbench needs from the distribution, and the one place that installs it
 # (Debian/Ubuntu, apt-get; PyPI for the Python tools the tests use).
 #   scripts/deps.sh build        what building the binary needs (scripts/fabricbench.sh)
-#   scripts/deps.sh test         that, and what the tests need: linters, browser, MPI, the sanitizer
-#                                and HIP toolchains, promtool, playwright, lizard and jsonschema (scripts/test.sh)
+#   scripts/deps.sh test         that, and what the tests need: linters, browser, MPI, Slurm, the
+#                                sanitizer and HIP toolchains, promtool, playwright, lizard and jsonschema (scripts/test.sh)
 #   scripts/deps.sh list SET     prints SET's Debian packages, one line
 # Installs only what is missing; as root directly, else through sudo. Where it cannot (no apt-get,
 # or neither root nor sudo), it names what to install and exits 3. The GPU compiler itself (the
@@ -16,6 +16,7 @@ test_packages=("${build_packages[@]}" libgtest-dev python3 git
   chromium                         # report_html_browser (through playwright)
   prometheus                       # prometheus_promtool: `promtool check metrics` on --prometheus files
   openmpi-bin libopenmpi-dev       # the MPI plugin and mpi_bootstrap (real Open MPI ranks)
+  slurm-wlm munge                  # slurm_srun: a throw-away single-host Slurm (slurmctld, slurmd, srun)
   clang libclang-rt-14-dev         # the sanitizer build: clang and its libFuzzer/ASan/UBSan runtimes
   hipcc libamdhip64-dev)           # the HIP build: Debian's ROCm 5.2 compiler (clang-15) and runtime
 # Python module:pip requirement. The browser test's driver; lint_function_and_file_size;
