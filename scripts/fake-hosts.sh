@@ -53,7 +53,8 @@ cleanup() {
 make_network() {
   net ip -V > /dev/null || { echo "error: no ip (run scripts/netns-tools.sh, or set NETNS_TOOLS)"; exit 3; }
   trap cleanup EXIT
-  net ip link add fbbr0 type bridge && net ip link set fbbr0 up || exit 3
+  # The bridge's own address (.254) is where mpirun's PMIx server listens for ranks in the namespaces.
+  net ip link add fbbr0 type bridge && net ip addr add 10.77.0.254/24 dev fbbr0 && net ip link set fbbr0 up || exit 3
   for ((i = 0; i < hosts; i++)); do
     net ip netns add "fbhost$i" && net ip link add "fbv$i" type veth peer name fb0 netns "fbhost$i" &&
       net ip link set "fbv$i" master fbbr0 up && net ip -n "fbhost$i" addr add "10.77.0.$((i + 1))/24" dev fb0 &&
@@ -100,6 +101,10 @@ case $launcher in
     ;;
   mpirun)
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    # A rank in its own network namespace cannot reach PMIx's server on the host's loopback: let the
+    # server listen on the bridge (remote connections, the first interface not loopback: fbbr0).
+    [[ $netns == 1 ]] && export PMIX_MCA_ptl_tcp_remote_connections=1 PMIX_MCA_ptl_base_remote_connections=1 \
+      PMIX_MCA_ptl_tcp_if_include=fbbr0 PMIX_MCA_ptl_base_if_include=fbbr0 OMPI_MCA_btl=self,vader
     rank_script=$(mktemp)  # each rank runs in_host with the command's words as they are
     {
       declare -f in_host

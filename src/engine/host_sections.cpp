@@ -11,6 +11,7 @@
 #include "model/result_json.hpp"
 #include "topo/host_probe.hpp"
 #include "topo/machine_probe.hpp"
+#include "topo/net_plugin_probe.hpp"
 
 namespace fb {
 namespace {
@@ -42,6 +43,7 @@ HostSection describe_this_host(const JobSession& job, const std::string& nccl_li
   for (auto& g : header.gpus) g.host = s.name;
   s.gpus = header.gpus;
   s.host.config = probe_host("/", topology.gpus);
+  s.net_plugin = find_net_plugin(s.env, net_plugin_prefix(s.host.comm.name));
   s.topology = std::move(topology);
   return s;
 }

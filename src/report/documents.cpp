@@ -10,6 +10,7 @@
 #include "analyse/verdicts.hpp"
 #include "core/units.hpp"
 #include "report/csv_reporter.hpp"
+#include "report/hosts_markdown.hpp"
 #include "report/html/html_banner.hpp"
 
 namespace fb {
@@ -46,6 +47,7 @@ std::string markdown_summary(const Result& r, const std::optional<SavedFindings>
                                outcome.words, judged_by_line(r, saved));
   md += headline_text_table(r);
   md += "\n## Findings\n\n" + findings_list(r.findings);
+  md += hosts_markdown(r);
   if (saved)
     md += fmt::format("\n## Findings saved in the file, by {}\n\n", rules_words(saved->rules_version)) +
           findings_list(saved->findings);
