@@ -18,8 +18,13 @@ as each stage completes. Exit 1 with an error-level finding.
 Examples:
   fabricbench doctor --quick          # a 20 s budget (13-19 s on 2 x H200)
   fabricbench doctor --out results/ --gpus 0-3
-  fabricbench doctor --quick --prometheus /var/lib/node_exporter/fabricbench.prom   # for a scheduler)");
+  fabricbench doctor --quick --prometheus /var/lib/node_exporter/fabricbench.prom   # for a scheduler
+  fabricbench doctor --prolog --out /tmp/fb-prolog   # in a Slurm prolog: exit 1 -> drain the node
+  torchrun --nnodes 2 --nproc-per-node 8 ... fabricbench doctor --quick   # across hosts: a section per host)");
   doc->add_flag("--quick", o.request.quick, "Fewer sizes and samples, within a 20 s budget");
+  doc->add_flag("--prolog", o.request.prolog,
+                "For a Slurm prolog or health check: the host checks and one short verified all_reduce "
+                "(64 MiB), within a 5 s budget; exit 1 and action \"drain\" on an error (docs/cli.md)");
   doc->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range (default all)");
   doc->add_option("--out", o.out_dir, "Results folder (default fabricbench-doctor)");
   doc->add_option("--nccl-lib", o.request.settings.nccl_lib,

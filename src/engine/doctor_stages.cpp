@@ -25,12 +25,17 @@ bool always(const DoctorContext& /*ctx*/) { return true; }
 // Under a job the doctor measures the job's ranks across hosts; the stages that need every GPU in
 // this process's sight (pairs, NCCL's logged probe in fresh workers, placements) run on one host.
 bool on_one_host(const DoctorContext& ctx) { return ctx.job == nullptr; }
+// A prolog has seconds: the host checks and the collectives stage's one short all_reduce.
+bool beyond_prolog(const DoctorContext& ctx) { return !ctx.request.prolog; }
+bool pairs_apply(const DoctorContext& ctx) { return on_one_host(ctx) && beyond_prolog(ctx); }
 // One GPU has no interconnect: what it has on its own and local checks only (the verdicts say so).
 bool several_gpus(const DoctorContext& ctx) {
   return ctx.job != nullptr ? ctx.job->size() > 1 : ctx.gpus.size() > 1;
 }
-bool several_gpus_on_one_host(const DoctorContext& ctx) { return on_one_host(ctx) && several_gpus(ctx); }
-bool more_than_two_gpus(const DoctorContext& ctx) { return on_one_host(ctx) && ctx.gpus.size() > 2; }
+bool several_gpus_on_one_host(const DoctorContext& ctx) {
+  return on_one_host(ctx) && beyond_prolog(ctx) && several_gpus(ctx);
+}
+bool more_than_two_gpus(const DoctorContext& ctx) { return several_gpus_on_one_host(ctx) && ctx.gpus.size() > 2; }
 
 void append_runs(StageOutput& out, Result& result) {
   for (auto& run : out.runs) result.runs.push_back(std::move(run));
@@ -268,7 +273,7 @@ const std::vector<DoctorStage>& doctor_stages() {
       {.name = "pairs",
        .what = "pairs and host links: copy engine and SM copies each way, latency, GPU memory",
        .prior_s = prior_pairs_s,
-       .applies = on_one_host,
+       .applies = pairs_apply,
        .plan = nullptr,
        .run = measure_pairs,
        .learn = nullptr,
@@ -328,7 +333,12 @@ RunRequest doctor_collectives_request(const DoctorRequest& request, const Machin
   m.gpus = GpuSelection::these(gpus);
   m.settings = request.settings;  // the library, the timeout and the testing aid the user gave
   m.settings.check = true;
-  if (request.quick) {
+  if (request.prolog) {  // one verified all_reduce, large enough to cross every link at speed
+    m.collectives = {"all_reduce"};
+    m.sizes = {64ULL << 20};
+    m.settings.sampling.max_time_s = 0.2;
+    m.settings.sampling.tail_iters = 0;
+  } else if (request.quick) {
     m.sizes = {1ULL << 20, 16ULL << 20, 256ULL << 20, 1ULL << 30};
     m.settings.sampling.max_time_s = 0.3;
   } else {

@@ -41,15 +41,14 @@ NodesMode chosen_mode(const NodesRequest& r, int hosts) {
   return nodes_time(hosts, kAssumedSecondsPerRound, r.sampling).mode;
 }
 
-// What the mode costs at `seconds_per_round` for this job and for 16, 128 and 1024 hosts.
-std::string time_words(const NodesRequest& r, int hosts, double seconds_per_round) {
+// What the default mode costs at `seconds_per_round` for 16, 128 and 1024 hosts.
+std::string time_words(const NodesRequest& r, double seconds_per_round) {
   std::string out;
   for (const int n : {16, 128, 1024}) {
     const auto t = nodes_time(n, seconds_per_round, r.sampling);
     out += fmt::format("{}{} hosts {} ({} rounds{})", out.empty() ? "" : ", ", n, format_seconds(t.seconds),
                        t.rounds, t.mode == NodesMode::sampling ? ", sampling" : "");
   }
-  (void)hosts;
   return out;
 }
 
@@ -63,6 +62,20 @@ Plan pair_plan(const NodesRequest& request, const MachineFacts& facts, int pair_
     FB_USAGE_ERROR(fmt::format("{} at {} is less than one element per rank of a pair: give a larger --size",
                                request.measure.collectives.at(0), format_bytes(request.measure.sizes.at(0))));
   return plan;
+}
+
+// Before the first round: the rounds and pairs, and the time at the assumed cost of a round.
+void announce(const NodesRequest& r, NodesMode mode, const JobHosts& hosts, EventSink& events) {
+  const int n = static_cast<int>(hosts.names.size());
+  const int rounds =
+      mode == NodesMode::sampling ? sampling_round_count(r.sampling) : static_cast<int>(round_robin_rounds(n).size());
+  events.emit(make_event(
+      EventKind::stage,
+      fmt::format("nodes: {} hosts x {} rank(s), {}: {} rounds of {} pairs, about {} at {:.1f} s a round (assumed "
+                  "until a round is measured); at that cost {}",
+                  n, hosts.ranks[0].size(), mode == NodesMode::sampling ? "sampling" : "round robin", rounds, n / 2,
+                  format_seconds(rounds * kAssumedSecondsPerRound), kAssumedSecondsPerRound,
+                  time_words(r, kAssumedSecondsPerRound))));
 }
 
 Result nodes_header(const std::vector<std::string>& command_line, const NcclLibrary& lib, const Plan& plan,
@@ -122,12 +135,13 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
   info.collective = plan.runs[0].collective;
   info.bytes = plan.runs[0].points[0].bytes;
   progress.begun(result);
+  announce(request, mode, hosts, events);
   const auto ranking = mode == NodesMode::sampling ? rounds.run_sampling(request, info)
                                                    : rounds.run_round_robin(request, info);
   info.seconds_per_round = rounds.seconds_per_round();
   events.emit(make_event(EventKind::stage,
                          fmt::format("nodes: {} round(s) at {:.1f} s a round; at that cost: {}", rounds.rounds_run(),
-                                     rounds.seconds_per_round(), time_words(request, n, rounds.seconds_per_round()))));
+                                     rounds.seconds_per_round(), time_words(request, rounds.seconds_per_round()))));
   result.findings = ranking.findings;
   result.rules_version = kRulesVersion;
   result.finished = now_iso8601();

@@ -56,8 +56,9 @@ bool names_host(std::string_view evidence, const std::string& host) {
   return false;
 }
 
-// One host's verdict: the contract over the findings that name its GPUs and those that name no
-// host's (those concern the whole run).
+// One host's verdict: the contract over the findings that name its GPUs, those that name no host's
+// (those concern the whole run) and, where the document has a section for it (the doctor across
+// hosts), what was found on that host alone.
 Verdict host_verdict(const Result& r, const std::string& host, const std::vector<std::string>& hosts) {
   std::vector<Finding> mine;
   for (const auto& f : r.findings) {
@@ -65,6 +66,8 @@ Verdict host_verdict(const Result& r, const std::string& host, const std::vector
     for (const auto& h : hosts) names_any = names_any || names_host(f.evidence, h);
     if (!names_any || names_host(f.evidence, host)) mine.push_back(f);
   }
+  for (const auto& section : r.hosts)
+    if (section.name == host) mine.insert(mine.end(), section.findings.begin(), section.findings.end());
   return verdict_of(r, mine);
 }
 

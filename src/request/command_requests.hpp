@@ -53,8 +53,13 @@ inline constexpr double kQuickBudgetS = 20;
 inline constexpr double kThoroughBudgetS = 600;
 
 // `fabricbench doctor`: the whole check; what it measures follows from quick or thorough.
+// A Slurm prolog or health check (`doctor --prolog`): the host checks and one short verified
+// all_reduce, within this budget on 8 GPUs by the estimate of docs/cli.md ("Slurm prolog").
+inline constexpr double kPrologBudgetS = 5;
+
 struct DoctorRequest {
   bool quick = false;
+  bool prolog = false;  // the host checks and one short collective only
   GpuSelection gpus;
   // nccl_lib, timeout_s and inject_corruption (the testing aid) apply to every stage; the
   // stages choose their own sizes, sampling and checks.
@@ -66,7 +71,7 @@ struct DoctorRequest {
   std::optional<ExpectationSet> expectations;
 
   [[nodiscard]] double budget_or_default() const {
-    return budget_s.value_or(quick ? kQuickBudgetS : kThoroughBudgetS);
+    return budget_s.value_or(prolog ? kPrologBudgetS : quick ? kQuickBudgetS : kThoroughBudgetS);
   }
 };
 
