@@ -122,7 +122,7 @@ NodeRanking rank_hosts(const std::vector<PairFigure>& pairs, const std::vector<s
     r.findings.push_back(too_few_pairs_finding(r, pairs.size(), rule));
     return r;
   }
-  r.reference_from = r.reference_given                      ? ReferenceFrom::given
+  r.reference_from = r.reference_given                    ? ReferenceFrom::given
                      : pairs.size() >= kMinPairsForMedian ? ReferenceFrom::median
                                                           : ReferenceFrom::fastest;
   r.reference_gbs = r.reference_from == ReferenceFrom::given    ? rule.reference_gbs

@@ -90,14 +90,14 @@ Finding undecided_finding(const NodeRanking& r, const std::vector<std::string>& 
 }
 
 Finding too_few_pairs_finding(const NodeRanking& r, std::size_t pair_count, const RankingRule& rule) {
-  return {
-      "NODE_TOO_FEW_PAIRS", Severity::info,
-      fmt::format("{} pair{} (median {:.1f} GB/s): with fewer than {} pairs a slow pair cannot be told from a "
-                  "slow host; no host is named",
-                  pair_count, pair_count == 1 ? "" : "s", r.reference_gbs, kMinPairsForFastest),
-      fmt::format("at least {} pairs (3 hosts), or a given reference: a pair slow below {:.0f}% of it",
-                  kMinPairsForFastest, rule.slow_share * 100),
-      "give the busbw a healthy pair of these hosts reaches as the reference, or measure more hosts"};
+  return {"NODE_TOO_FEW_PAIRS", Severity::info,
+          fmt::format(
+              "{} pair{} (median {:.1f} GB/s): with fewer than {} pairs a slow pair cannot be told from a "
+              "slow host; no host is named",
+              pair_count, pair_count == 1 ? "" : "s", r.reference_gbs, kMinPairsForFastest),
+          fmt::format("at least {} pairs (3 hosts), or a given reference: a pair slow below {:.0f}% of it",
+                      kMinPairsForFastest, rule.slow_share * 100),
+          "give the busbw a healthy pair of these hosts reaches as the reference, or measure more hosts"};
 }
 
 }  // namespace fb

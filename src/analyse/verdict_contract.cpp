@@ -22,6 +22,7 @@ bool has_scale(const Result& r) { return has_kind(r, RunKind::scale); }
 bool has_algos(const Result& r) { return has_kind(r, RunKind::algos); }
 bool has_network(const Result& r) { return r.host.config && r.host.config->network.read; }
 bool has_hosts(const Result& r) { return r.hosts.size() >= 2; }
+bool has_nodes(const Result& r) { return r.nodes.has_value(); }
 
 std::string_view can(const Result&) { return ""; }
 std::string_view no_topology(const Result& r) { return r.topology ? "" : "the document has no topology"; }
@@ -55,6 +56,8 @@ constexpr std::array kRules{
               has_hosts, can},
     CheckRule{"host", "HOST_", "the host's configuration and the GPUs' health", always, no_host_facts},
     CheckRule{"network", "NIC_", "the host's network ports and GPUDirect RDMA", has_network, can},
+    CheckRule{"nodes", "NODE_", "pairs of hosts against the reference: the slow hosts and links named",
+              has_nodes, can},
 };
 
 // Codes that say a check could not judge, not that something is wrong.

@@ -15,12 +15,12 @@
 #include "app/compare_command.hpp"
 #include "app/doctor_command.hpp"
 #include "app/expectations_command.hpp"
+#include "app/nodes_command.hpp"
 #include "app/p2p_command.hpp"
 #include "app/progress_output.hpp"
 #include "app/project_command.hpp"
 #include "app/report_command.hpp"
 #include "app/run_command.hpp"
-#include "app/nodes_command.hpp"
 #include "app/scale_command.hpp"
 #include "app/topo_command.hpp"
 #include "cli/algos_cli.hpp"
@@ -29,11 +29,11 @@
 #include "cli/empty_values.hpp"
 #include "cli/expectations_cli.hpp"
 #include "cli/foreign_flags.hpp"
+#include "cli/nodes_cli.hpp"
 #include "cli/p2p_cli.hpp"
 #include "cli/project_cli.hpp"
 #include "cli/report_cli.hpp"
 #include "cli/run_cli.hpp"
-#include "cli/nodes_cli.hpp"
 #include "cli/scale_cli.hpp"
 #include "cli/topo_cli.hpp"
 #include "comm/job_session.hpp"
@@ -124,9 +124,10 @@ Exit codes (every command; docs/cli.md has each case):
   if (const auto* job = fb::JobSession::current(); job != nullptr && !fb::runs_in_job(cmd.app->get_name()))
     throw fb::Error(
         fb::ExitCode::usage,
-        fmt::format("`fabricbench {0}` does not run under {1} (run, algos, nodes, topo, report and compare do); "
-                    "start it without {1}, it launches its own workers",
-                    cmd.app->get_name(), job->launcher_command()));
+        fmt::format(
+            "`fabricbench {0}` does not run under {1} (run, algos, nodes, topo, report and compare do); "
+            "start it without {1}, it launches its own workers",
+            cmd.app->get_name(), job->launcher_command()));
   const int code = cmd.run();
   fb::flush_stdout();  // output lost to a full disk or closed pipe is a failure (4), for every command
   return code;

@@ -8,6 +8,7 @@
 namespace fb {
 
 // What the engine says while it works goes to `events`.
-int nodes_command(const NodesOptions& options, const std::vector<std::string>& command_line, EventSink& events);
+int nodes_command(const NodesOptions& options, const std::vector<std::string>& command_line,
+                  EventSink& events);
 
 }  // namespace fb

@@ -63,12 +63,8 @@ void to_json(nlohmann::json& j, const Plan& p) {
                     {"op", static_cast<int>(r.op)},
                     {"root", r.root},
                     {"points", r.points}});
-  j = {{"runs", runs},
-       {"gpus", p.gpus},
-       {"launcher", p.launcher},
-       {"settings", p.settings},
-       {"cpulists", p.cpulists},
-       {"groups", p.groups}};
+  j = {{"runs", runs},           {"gpus", p.gpus},         {"launcher", p.launcher},
+       {"settings", p.settings}, {"cpulists", p.cpulists}, {"groups", p.groups}};
 }
 
 void from_json(const nlohmann::json& j, Plan& p) {

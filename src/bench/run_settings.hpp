@@ -102,8 +102,9 @@ struct RunSettings {
 
 // The plan's JSON (what rank 0 hands every worker): every field, by its name.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sampling, iters, warmup, graph_launches, min_batches, max_batches,
-                                   target_ci, max_time_s, full_window, batch_target_s, max_ops_per_batch, warmup_s,
-                                   min_warmup_ops, tail_iters, tail_time_s, min_tail_iters, max_tail_iters)
+                                   target_ci, max_time_s, full_window, batch_target_s, max_ops_per_batch,
+                                   warmup_s, min_warmup_ops, tail_iters, tail_time_s, min_tail_iters,
+                                   max_tail_iters)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunSettings, placements, sampling, check, inject_corruption, timeout_s,
                                    nccl_lib, nccl_env, cpu_bind, alloc, fill)
 

@@ -110,7 +110,8 @@ bool BatchSampler::done(double elapsed_s) {
   }
   auto sorted = samples_;
   std::sort(sorted.begin(), sorted.end());
-  if (!sampling_.full_window && n >= sampling_.min_batches && median_ci_relative(sorted) <= sampling_.target_ci)
+  if (!sampling_.full_window && n >= sampling_.min_batches &&
+      median_ci_relative(sorted) <= sampling_.target_ci)
     stop_ = SamplingStop::target;
   else if (n >= sampling_.max_batches)
     stop_ = SamplingStop::max_batches;

@@ -17,24 +17,30 @@ constexpr double kPairMaxTimeS = 0.5;
 void add_ranking_options(CLI::App* nodes, NodesOptions& o) {
   const char* grp = "Ranking";
   auto& r = o.request;
-  nodes->add_option("--reference", r.reference_gbps,
-                    "Busbw in GB/s a healthy pair reaches (default: the median of the pairs, or the fastest "
-                    "of fewer than 10)")
+  nodes
+      ->add_option("--reference", r.reference_gbps,
+                   "Busbw in GB/s a healthy pair reaches (default: the median of the pairs, or the fastest "
+                   "of fewer than 10)")
       ->check(CLI::PositiveNumber)
       ->group(grp);
-  nodes->add_option("--slow-share", r.slow_share, "A pair is slow below this share of the reference (default 0.8)")
+  nodes
+      ->add_option("--slow-share", r.slow_share,
+                   "A pair is slow below this share of the reference (default 0.8)")
       ->check(CLI::Range(0.05, 1.0))
       ->group(grp);
-  nodes->add_option("--exclude-file", o.exclude_file,
-                    "Write the named hosts here as one Slurm hostlist line (sbatch --exclude=$(cat FILE))")
+  nodes
+      ->add_option("--exclude-file", o.exclude_file,
+                   "Write the named hosts here as one Slurm hostlist line (sbatch --exclude=$(cat FILE))")
       ->group(grp);
 }
 
 void add_mode_options(CLI::App* nodes, NodesOptions& o) {
   const char* grp = "Pairs";
   auto& s = o.request.sampling;
-  nodes->add_option("--mode", o.mode,
-                    "auto (the full round robin while it fits 5 minutes, else sampling) | round-robin | sampling")
+  nodes
+      ->add_option(
+          "--mode", o.mode,
+          "auto (the full round robin while it fits 5 minutes, else sampling) | round-robin | sampling")
       ->check(CLI::IsMember({"auto", "round-robin", "sampling"}))
       ->group(grp);
   nodes->add_option("--peers", s.peers, "Sampling: peers per host per pass (default 2)")
@@ -43,7 +49,9 @@ void add_mode_options(CLI::App* nodes, NodesOptions& o) {
   nodes->add_option("--passes", s.passes, "Sampling: passes, each over a fresh shuffle (default 3)")
       ->check(CLI::Range(1, 64))
       ->group(grp);
-  nodes->add_option("--retest-peers", s.retest_peers, "Sampling: fresh peers each suspect is re-tested with (default 4)")
+  nodes
+      ->add_option("--retest-peers", s.retest_peers,
+                   "Sampling: fresh peers each suspect is re-tested with (default 4)")
       ->check(CLI::Range(1, 64))
       ->group(grp);
   nodes->add_option("--seed", s.seed, "Sampling: the shuffle's seed (default 1)")->group(grp);
@@ -52,8 +60,10 @@ void add_mode_options(CLI::App* nodes, NodesOptions& o) {
 }  // namespace
 
 CLI::App* add_nodes_subcommand(CLI::App& app, NodesOptions& o) {
-  auto* nodes = app.add_subcommand("nodes", "Pairs of hosts measured, the slow host named (under mpirun, torchrun or srun)");
-  nodes->footer(R"(Start it with one rank per GPU on every host. Hosts are measured in pairs (a collective over
+  auto* nodes = app.add_subcommand(
+      "nodes", "Pairs of hosts measured, the slow host named (under mpirun, torchrun or srun)");
+  nodes->footer(
+      R"(Start it with one rank per GPU on every host. Hosts are measured in pairs (a collective over
 both hosts' GPUs), in rounds that keep every host busy; each pair is held against the reference
 (the median of the pairs, the fastest of fewer than 10, or --reference), and the hosts most of
 whose pairs are slow while their peers' are not are named (NODE_SLOW), with their pair figures.
@@ -87,7 +97,8 @@ Examples:
 NodesRequest nodes_request(const NodesOptions& o) {
   RunOptions m = o.measure;
   refuse_run_only_flags(m, "nodes");
-  if (!m.gpus.empty()) FB_USAGE_ERROR("nodes measures every rank's GPU: start one rank per GPU instead of --gpus");
+  if (!m.gpus.empty())
+    FB_USAGE_ERROR("nodes measures every rank's GPU: start one rank per GPU instead of --gpus");
   parse_size(o.size, "--size");
   m.sizes = {o.size};
   NodesRequest r = o.request;

@@ -56,7 +56,8 @@ void check_groups(const RankGroups& groups, int size) {
   for (std::size_t g = 0; g < groups.size(); ++g) {
     if (groups[g].empty()) FB_USAGE_ERROR(fmt::format("group {} of ranks is empty", g));
     for (const int r : groups[g]) {
-      if (r < 0 || r >= size) FB_USAGE_ERROR(fmt::format("group {}: rank {} is not a rank of {}", g, r, size));
+      if (r < 0 || r >= size)
+        FB_USAGE_ERROR(fmt::format("group {}: rank {} is not a rank of {}", g, r, size));
       if (!seen.insert(r).second) FB_USAGE_ERROR(fmt::format("rank {} is in two groups", r));
     }
   }
@@ -80,12 +81,15 @@ std::string reachable_address() {
   return found.empty() ? "127.0.0.1" : found;
 }
 
-std::unique_ptr<GroupBootstrap> GroupBootstrap::join(Bootstrap& job, const RankGroups& groups, double timeout_s) {
+std::unique_ptr<GroupBootstrap> GroupBootstrap::join(Bootstrap& job, const RankGroups& groups,
+                                                     double timeout_s) {
   check_groups(groups, job.size());
   const auto place = place_in_groups(groups, job.rank());
-  const bool leads = place.group >= 0 && place.index == 0 && groups[static_cast<std::size_t>(place.group)].size() > 1;
+  const bool leads =
+      place.group >= 0 && place.index == 0 && groups[static_cast<std::size_t>(place.group)].size() > 1;
   const int listener = leads ? listen_on(0) : -1;
-  const auto all = job.allgather(leads ? fmt::format("{} {}", reachable_address(), bound_port(listener)) : "");
+  const auto all =
+      job.allgather(leads ? fmt::format("{} {}", reachable_address(), bound_port(listener)) : "");
   if (place.group < 0) return nullptr;
   const auto& members = groups[static_cast<std::size_t>(place.group)];
   std::unique_ptr<GroupBootstrap> g(new GroupBootstrap(place.group, place.index, members));
@@ -117,9 +121,9 @@ std::unique_ptr<GroupBootstrap> GroupBootstrap::join(Bootstrap& job, const RankG
     try {
       fd = connect_until(address, port, deadline);
     } catch (const Error& e) {
-      throw Error(ExitCode::run_failed, fmt::format("group of ranks {}: rank {} cannot reach rank {} at {}:{} ({})",
-                                                    join_ints(members, ","), job.rank(), members[0], address,
-                                                    port, e.what()));
+      throw Error(ExitCode::run_failed,
+                  fmt::format("group of ranks {}: rank {} cannot reach rank {} at {}:{} ({})",
+                              join_ints(members, ","), job.rank(), members[0], address, port, e.what()));
     }
     g->links_.push_back(std::make_unique<Link>(fd));
     g->links_[0]->send(frame::hello, std::to_string(place.index));
@@ -147,7 +151,8 @@ std::vector<std::string> GroupBootstrap::allgather(const std::string& mine) {
     return decode_strings(receive_from(*links_[0], 0));
   }
   std::vector<std::string> all{mine};
-  for (std::size_t k = 1; k < members_.size(); ++k) all.push_back(receive_from(*links_[k - 1], static_cast<int>(k)));
+  for (std::size_t k = 1; k < members_.size(); ++k)
+    all.push_back(receive_from(*links_[k - 1], static_cast<int>(k)));
   const auto payload = encode_strings(all);
   for (auto& link : links_) link->send(frame::data, payload);
   return all;

@@ -73,11 +73,12 @@ void judge_doctor(Result& result) {
 // Under a job, what the doctor leaves to a run on each host.
 void announce_job_limits(const JobSession* job, EventSink& events) {
   if (job == nullptr) return;
-  events.emit(make_event(EventKind::note,
-                         fmt::format("across {} ranks of {}: the host checks of every host and the collectives "
-                                     "across hosts; GPU pairs, NCCL's choices per size, scaling and algorithms are "
-                                     "measured by `fabricbench doctor` on each host",
-                                     job->size(), job->launcher_command())));
+  events.emit(
+      make_event(EventKind::note,
+                 fmt::format("across {} ranks of {}: the host checks of every host and the collectives "
+                             "across hosts; GPU pairs, NCCL's choices per size, scaling and algorithms are "
+                             "measured by `fabricbench doctor` on each host",
+                             job->size(), job->launcher_command())));
 }
 
 }  // namespace

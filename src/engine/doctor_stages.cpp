@@ -35,7 +35,9 @@ bool several_gpus(const DoctorContext& ctx) {
 bool several_gpus_on_one_host(const DoctorContext& ctx) {
   return on_one_host(ctx) && beyond_prolog(ctx) && several_gpus(ctx);
 }
-bool more_than_two_gpus(const DoctorContext& ctx) { return several_gpus_on_one_host(ctx) && ctx.gpus.size() > 2; }
+bool more_than_two_gpus(const DoctorContext& ctx) {
+  return several_gpus_on_one_host(ctx) && ctx.gpus.size() > 2;
+}
 
 void append_runs(StageOutput& out, Result& result) {
   for (auto& run : out.runs) result.runs.push_back(std::move(run));

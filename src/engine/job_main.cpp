@@ -95,8 +95,8 @@ void release_other_ranks(JobSession& session, int code, EventSink& events) {
 }  // namespace
 
 bool runs_in_job(const std::string& command) {
-  return command == "run" || command == "algos" || command == "nodes" || command == "doctor" || command == "topo" || command == "report" ||
-         command == "compare";
+  return command == "run" || command == "algos" || command == "nodes" || command == "doctor" ||
+         command == "topo" || command == "report" || command == "compare";
 }
 
 int job_main(JobLauncher launcher, double timeout_s, EventSink& events,

@@ -23,7 +23,8 @@ bool start_job_init_log() {
   if (!log_path().empty()) return true;
   const JobSession* job = JobSession::current();
   if (job == nullptr || job->rank() != 0 || std::getenv("NCCL_DEBUG") != nullptr) return false;
-  const auto path = std::filesystem::temp_directory_path() / fmt::format("fabricbench-nccl-init-{}.log", ::getpid());
+  const auto path =
+      std::filesystem::temp_directory_path() / fmt::format("fabricbench-nccl-init-{}.log", ::getpid());
   ::setenv("NCCL_DEBUG", "INFO", 1);
   ::setenv("NCCL_DEBUG_SUBSYS", "INIT,NET", 1);
   ::setenv("NCCL_DEBUG_FILE", path.c_str(), 1);

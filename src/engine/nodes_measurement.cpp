@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analyse/node_ranking.hpp"
+#include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
 #include "bench/node_schedule.hpp"
 #include "comm/job_session.hpp"
@@ -25,14 +26,16 @@ namespace {
 
 void check_hosts(const JobHosts& h, const JobSession& job) {
   if (h.names.size() < 2)
-    FB_USAGE_ERROR(fmt::format("nodes measures pairs of hosts: this {} job has its {} rank(s) on one host ({}); "
-                               "start it on 2 hosts or more, or use `fabricbench doctor` on one host",
-                               job.launcher_command(), job.size(), h.names.at(0)));
+    FB_USAGE_ERROR(
+        fmt::format("nodes measures pairs of hosts: this {} job has its {} rank(s) on one host ({}); "
+                    "start it on 2 hosts or more, or use `fabricbench doctor` on one host",
+                    job.launcher_command(), job.size(), h.names.at(0)));
   for (std::size_t i = 1; i < h.names.size(); ++i)
     if (h.ranks[i].size() != h.ranks[0].size())
-      FB_USAGE_ERROR(fmt::format("nodes needs the same number of ranks (one per GPU) on every host: {} has {}, "
-                                 "{} has {}",
-                                 h.names[0], h.ranks[0].size(), h.names[i], h.ranks[i].size()));
+      FB_USAGE_ERROR(
+          fmt::format("nodes needs the same number of ranks (one per GPU) on every host: {} has {}, "
+                      "{} has {}",
+                      h.names[0], h.ranks[0].size(), h.names[i], h.ranks[i].size()));
 }
 
 NodesMode chosen_mode(const NodesRequest& r, int hosts) {
@@ -67,15 +70,16 @@ Plan pair_plan(const NodesRequest& request, const MachineFacts& facts, int pair_
 // Before the first round: the rounds and pairs, and the time at the assumed cost of a round.
 void announce(const NodesRequest& r, NodesMode mode, const JobHosts& hosts, EventSink& events) {
   const int n = static_cast<int>(hosts.names.size());
-  const int rounds =
-      mode == NodesMode::sampling ? sampling_round_count(r.sampling) : static_cast<int>(round_robin_rounds(n).size());
+  const int rounds = mode == NodesMode::sampling ? sampling_round_count(r.sampling)
+                                                 : static_cast<int>(round_robin_rounds(n).size());
   events.emit(make_event(
       EventKind::stage,
-      fmt::format("nodes: {} hosts x {} rank(s), {}: {} rounds of {} pairs, about {} at {:.1f} s a round (assumed "
-                  "until a round is measured); at that cost {}",
-                  n, hosts.ranks[0].size(), mode == NodesMode::sampling ? "sampling" : "round robin", rounds, n / 2,
-                  format_seconds(rounds * kAssumedSecondsPerRound), kAssumedSecondsPerRound,
-                  time_words(r, kAssumedSecondsPerRound))));
+      fmt::format(
+          "nodes: {} hosts x {} rank(s), {}: {} rounds of {} pairs, about {} at {:.1f} s a round (assumed "
+          "until a round is measured); at that cost {}",
+          n, hosts.ranks[0].size(), mode == NodesMode::sampling ? "sampling" : "round robin", rounds, n / 2,
+          format_seconds(rounds * kAssumedSecondsPerRound), kAssumedSecondsPerRound,
+          time_words(r, kAssumedSecondsPerRound))));
 }
 
 Result nodes_header(const std::vector<std::string>& command_line, const NcclLibrary& lib, const Plan& plan,
@@ -102,7 +106,8 @@ JobHosts job_hosts(const std::vector<std::string>& rank_hosts) {
   return h;
 }
 
-std::vector<std::vector<int>> round_groups(const JobHosts& hosts, const std::vector<std::pair<int, int>>& round) {
+std::vector<std::vector<int>> round_groups(const JobHosts& hosts,
+                                           const std::vector<std::pair<int, int>>& round) {
   std::vector<std::vector<int>> groups;
   for (const auto& [a, b] : round) {
     auto g = hosts.ranks.at(static_cast<std::size_t>(a));
@@ -139,14 +144,16 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
   const auto ranking = mode == NodesMode::sampling ? rounds.run_sampling(request, info)
                                                    : rounds.run_round_robin(request, info);
   info.seconds_per_round = rounds.seconds_per_round();
-  events.emit(make_event(EventKind::stage,
-                         fmt::format("nodes: {} round(s) at {:.1f} s a round; at that cost: {}", rounds.rounds_run(),
-                                     rounds.seconds_per_round(), time_words(request, rounds.seconds_per_round()))));
+  events.emit(
+      make_event(EventKind::stage,
+                 fmt::format("nodes: {} round(s) at {:.1f} s a round; at that cost: {}", rounds.rounds_run(),
+                             rounds.seconds_per_round(), time_words(request, rounds.seconds_per_round()))));
   result.findings = ranking.findings;
   result.rules_version = kRulesVersion;
   result.finished = now_iso8601();
   result.status = rounds.failure().empty() ? RunStatus::complete : RunStatus::failed;
   result.failure = rounds.failure();
+  result.verdict = verdict_of(result, result.findings);
   progress.ended(result);
   if (!rounds.failure().empty()) {
     rounds.end_job(events);

@@ -19,7 +19,8 @@ struct JobHosts {
 JobHosts job_hosts(const std::vector<std::string>& rank_hosts);
 
 // The groups of ranks of one round: each pair's two hosts' ranks, first host first.
-std::vector<std::vector<int>> round_groups(const JobHosts& hosts, const std::vector<std::pair<int, int>>& round);
+std::vector<std::vector<int>> round_groups(const JobHosts& hosts,
+                                           const std::vector<std::pair<int, int>>& round);
 
 // Each round is announced to `events` with the time left; the document reaches `progress.begun`
 // before the first round and `progress.ended` at the end (also after a failed round: the pairs

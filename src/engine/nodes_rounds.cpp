@@ -7,9 +7,9 @@
 
 #include "bench/node_detection.hpp"
 #include "bench/node_sampling.hpp"
+#include "comm/hostlist.hpp"
 #include "core/interrupt.hpp"
 #include "core/units.hpp"
-#include "comm/hostlist.hpp"
 
 namespace fb {
 namespace {
@@ -23,7 +23,8 @@ RankingRule rule_of(const NodesRequest& r) {
 
 std::string reference_from(const NodeRanking& r, std::size_t pairs) {
   if (r.reference_from == ReferenceFrom::given) return "given";
-  return fmt::format("the {} of {} pairs", r.reference_from == ReferenceFrom::median ? "median" : "fastest", pairs);
+  return fmt::format("the {} of {} pairs", r.reference_from == ReferenceFrom::median ? "median" : "fastest",
+                     pairs);
 }
 
 std::vector<HostPair> pairs_of(const std::vector<PairFigure>& figures) {
@@ -46,11 +47,13 @@ bool NodesRounds::run_one(const PairRound& round, int number, int total, std::ve
   for (const auto& [a, b] : round)
     pairs += fmt::format("{}{}-{}", pairs.empty() ? "" : ", ", hosts_.names[a], hosts_.names[b]);
   const int left = total - number + 1;
-  events_.emit(make_event(EventKind::stage, fmt::format("nodes round {} of {}: {} (about {} left)", number, total,
-                                                       pairs, format_seconds(left * seconds_per_round()))));
+  events_.emit(
+      make_event(EventKind::stage, fmt::format("nodes round {} of {}: {} (about {} left)", number, total,
+                                               pairs, format_seconds(left * seconds_per_round()))));
   std::map<int, Point> got;
   const auto t0 = std::chrono::steady_clock::now();
-  last_ = run_plan(plan_, [&](int group, const Point& p) { got[group] = p; }, events_);
+  last_ = run_plan(
+      plan_, [&](int group, const Point& p) { got[group] = p; }, events_);
   spent_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++rounds_run_;
   std::string measured;
@@ -61,21 +64,23 @@ bool NodesRounds::run_one(const PairRound& round, int number, int total, std::ve
       pair.busbw_gbps = it->second.busbw_gbps;
       pair.time_us = it->second.time_us.median;
       figures.push_back({a, b, pair.busbw_gbps, number});
-      measured += fmt::format("{}{}-{} {:.2f} GB/s", measured.empty() ? "" : ", ", pair.a, pair.b, pair.busbw_gbps);
+      measured +=
+          fmt::format("{}{}-{} {:.2f} GB/s", measured.empty() ? "" : ", ", pair.a, pair.b, pair.busbw_gbps);
     } else {
       pair.failure = last_.supervisor.ok ? "no figure came back" : last_.failure;
     }
     info.pairs.push_back(std::move(pair));
   }
-  if (!measured.empty()) events_.emit(make_event(EventKind::note, fmt::format("round {}: {}", number, measured)));
+  if (!measured.empty())
+    events_.emit(make_event(EventKind::note, fmt::format("round {}: {}", number, measured)));
   if (last_.supervisor.ok) return true;
   failure_ = fmt::format("round {} of {}: {}", number, total, last_.failure);
   failure_code_ = last_.supervisor.code;
   return false;
 }
 
-bool NodesRounds::run(const std::vector<PairRound>& rounds, int first, int total, std::vector<PairFigure>& figures,
-                      NodesInfo& info) {
+bool NodesRounds::run(const std::vector<PairRound>& rounds, int first, int total,
+                      std::vector<PairFigure>& figures, NodesInfo& info) {
   for (std::size_t i = 0; i < rounds.size(); ++i) {
     if (interrupt_requested()) {
       failure_ = fmt::format("interrupted before round {} of {}", first + static_cast<int>(i), total);

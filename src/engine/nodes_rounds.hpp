@@ -37,7 +37,8 @@ class NodesRounds {
   // Runs `rounds` (numbered from `first`, of `total`); false when one failed or Ctrl-C came.
   bool run(const std::vector<PairRound>& rounds, int first, int total, std::vector<PairFigure>& figures,
            NodesInfo& info);
-  bool run_one(const PairRound& round, int number, int total, std::vector<PairFigure>& figures, NodesInfo& info);
+  bool run_one(const PairRound& round, int number, int total, std::vector<PairFigure>& figures,
+               NodesInfo& info);
   void finish(const NodeRanking& ranking, NodesInfo& info) const;
 
   Plan plan_;

@@ -99,9 +99,10 @@ void read_nccl_choices(const RunRequest& request, const Plan& plan, bool quiet, 
   if (const auto init_log = read_job_init_log()) {
     for (auto& run : result.runs) set_nccl_setup(run, *init_log);
     if (!quiet)
-      events.emit(make_event(EventKind::note,
-                             "NCCL's set-up (transports, channels, NICs) read from rank 0's INIT log; its algorithm "
-                             "and protocol per size are not (they would log a line per operation)"));
+      events.emit(
+          make_event(EventKind::note,
+                     "NCCL's set-up (transports, channels, NICs) read from rank 0's INIT log; its algorithm "
+                     "and protocol per size are not (they would log a line per operation)"));
     return;
   }
   if (!runs_logged_pass(request, plan)) {

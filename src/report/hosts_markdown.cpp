@@ -17,7 +17,8 @@ std::string nic_words(const HostSection& s) {
   std::map<std::string, int> count;
   for (const auto& p : s.host.config->network.ports)
     if (p.up)
-      ++count[p.rate_gbps > 0 ? fmt::format("{} {:.0f} Gb/s", p.kind, p.rate_gbps) : p.kind + " (rate unknown)"];
+      ++count[p.rate_gbps > 0 ? fmt::format("{} {:.0f} Gb/s", p.kind, p.rate_gbps)
+                              : p.kind + " (rate unknown)"];
   if (count.empty()) return "none up";
   std::vector<std::string> parts;
   for (const auto& [what, n] : count) parts.push_back(fmt::format("{} x {}", n, what));
@@ -43,9 +44,10 @@ std::string hosts_markdown(const Result& r) {
       "|---|---|---|---|---|---|---|---|\n",
       r.hosts.size(), r.host.comm.name.empty() ? "NCCL" : r.host.comm.name);
   for (const auto& s : r.hosts)
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", s.name, join_ints(s.ranks, ","), gpu_words(s),
-                      s.host.comm.version.empty() ? "-" : s.host.comm.version, s.host.driver.empty() ? "-" : s.host.driver,
-                      nic_words(s), s.net_plugin.empty() ? "none" : s.net_plugin, verdict_words(s));
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", s.name, join_ints(s.ranks, ","),
+                      gpu_words(s), s.host.comm.version.empty() ? "-" : s.host.comm.version,
+                      s.host.driver.empty() ? "-" : s.host.driver, nic_words(s),
+                      s.net_plugin.empty() ? "none" : s.net_plugin, verdict_words(s));
   for (const auto& s : r.hosts) {
     md += fmt::format("\n### {}: {}\n\n", s.name, verdict_words(s));
     if (s.findings.empty()) md += "no finding on this host alone\n";

@@ -24,8 +24,8 @@ void print_pairs(std::ostream& out, const NodesInfo& n) {
   fmt::print(out, "{:>5}  {:<{}}  {:>10}  {:>10}  {}\n", "round", "pair", width, "busbw GB/s", "time us",
              "of the reference");
   for (const auto& p : n.pairs)
-    fmt::print(out, "{:>5}  {:<{}}  {:>10.2f}  {:>10.1f}  {}\n", p.round, p.a + "-" + p.b, width, p.busbw_gbps,
-               p.time_us, share_words(p, n));
+    fmt::print(out, "{:>5}  {:<{}}  {:>10.2f}  {:>10.1f}  {}\n", p.round, p.a + "-" + p.b, width,
+               p.busbw_gbps, p.time_us, share_words(p, n));
 }
 
 }  // namespace
@@ -33,9 +33,9 @@ void print_pairs(std::ostream& out, const NodesInfo& n) {
 void print_nodes(std::ostream& out, const Result& result) {
   if (!result.nodes) return;
   const auto& n = *result.nodes;
-  fmt::print(out, "# nodes: {} {} per pair, {}: {} of {} planned rounds run, {:.1f} s a round\n", n.collective,
-             format_bytes(n.bytes), n.mode, n.pairs.empty() ? 0 : n.pairs.back().round, n.rounds_planned,
-             n.seconds_per_round);
+  fmt::print(out, "# nodes: {} {} per pair, {}: {} of {} planned rounds run, {:.1f} s a round\n",
+             n.collective, format_bytes(n.bytes), n.mode, n.pairs.empty() ? 0 : n.pairs.back().round,
+             n.rounds_planned, n.seconds_per_round);
   print_pairs(out, n);
   if (n.reference_gbps > 0)
     fmt::print(out, "# reference {:.2f} GB/s ({}); a pair is slow below {:.2f} GB/s\n", n.reference_gbps,

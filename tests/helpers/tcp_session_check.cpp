@@ -68,8 +68,9 @@ int groups(fb::JobSession& s) {
       if (group->rank() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(s.rank()));
       const auto all = group->allgather(fmt::format("{}:{}", s.rank(), i));
       const int first = s.rank() - group->rank();
-      expect(all == std::vector<std::string>{fmt::format("{}:{}", first, i), fmt::format("{}:{}", first + 1, i)},
-             fmt::format("exchange {} of its pair", i));
+      expect(
+          all == std::vector<std::string>{fmt::format("{}:{}", first, i), fmt::format("{}:{}", first + 1, i)},
+          fmt::format("exchange {} of its pair", i));
     }
   }
   expect(s.bootstrap().allgather("after").size() == static_cast<std::size_t>(n), "the job's exchange after");

@@ -93,7 +93,8 @@ TEST(NodeRanking, NamesTwoSlowHosts) {
 
 TEST(NodeRanking, FewerThanTenPairsAreJudgedAgainstTheFastest) {
   // 5 of the 6 pairs touch a slow host, so their median is slow; the fastest pair (1-2) is
-  // the reference (48 GB/s +-2%): hosts 0 and 3 have 3 of 3 slow pairs, hosts 1 and 2 two of 3, explained by them.
+  // the reference (48 GB/s +-2%): hosts 0 and 3 have 3 of 3 slow pairs, hosts 1 and 2 two of 3, explained by
+  // them.
   const auto pairs = round_robin(4, {{0, 0.5}, {3, 0.7}});
   const auto by_fastest = fb::rank_hosts(pairs, {});
   EXPECT_FALSE(by_fastest.too_few_pairs);

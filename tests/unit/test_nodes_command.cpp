@@ -34,9 +34,9 @@ TEST(NodesCommand, DefaultsMeasureEveryPairOfARoundOverOneWindow) {
 }
 
 TEST(NodesCommand, FlagsBindIntoTheRequest) {
-  const auto r = nodes_args({"sendrecv", "--size", "16M", "--mode", "sampling", "--peers", "3", "--passes", "2",
-                             "--retest-peers", "5", "--seed", "9", "--reference", "48", "--slow-share", "0.7",
-                             "--max-time", "2"});
+  const auto r = nodes_args({"sendrecv", "--size", "16M", "--mode", "sampling", "--peers", "3", "--passes",
+                             "2", "--retest-peers", "5", "--seed", "9", "--reference", "48", "--slow-share",
+                             "0.7", "--max-time", "2"});
   EXPECT_EQ(r.measure.collectives, (std::vector<std::string>{"sendrecv"}));
   EXPECT_EQ(r.measure.sizes, (std::vector<std::uint64_t>{16ULL << 20}));
   EXPECT_EQ(r.mode, fb::NodesModeChoice::sampling);
