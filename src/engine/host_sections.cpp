@@ -38,6 +38,7 @@ HostSection describe_this_host(const JobSession& job, const std::string& nccl_li
   s.env = header.env;
   Topology topology = probe_topology({});
   std::vector<int> devices;
+  devices.reserve(topology.gpus.size());
   for (const auto& g : topology.gpus) devices.push_back(g.index);
   add_gpus(header, devices);
   for (auto& g : header.gpus) g.host = s.name;

@@ -159,7 +159,8 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
     rounds.end_job(events);
     return {std::move(result), rounds.failure_code(), false};
   }
-  return {std::move(result), has_error_finding(result.findings) ? ExitCode::finding : ExitCode::ok, false};
+  const ExitCode code = has_error_finding(result.findings) ? ExitCode::finding : ExitCode::ok;
+  return {std::move(result), code, false};
 }
 
 }  // namespace fb

@@ -123,6 +123,7 @@ NodeRanking NodesRounds::run_sampling(const NodesRequest& request, NodesInfo& in
     return first;
   }
   std::vector<int> suspects;
+  suspects.reserve(first.named.size());
   for (const auto& h : first.named) suspects.push_back(h.host);
   const auto retest = retest_rounds(n, suspects, pairs_of(sampled), request.sampling);
   std::vector<PairFigure> retested;

@@ -21,6 +21,7 @@ std::string nic_words(const HostSection& s) {
                               : p.kind + " (rate unknown)"];
   if (count.empty()) return "none up";
   std::vector<std::string> parts;
+  parts.reserve(count.size());
   for (const auto& [what, n] : count) parts.push_back(fmt::format("{} x {}", n, what));
   return fmt::format("{}", fmt::join(parts, ", "));
 }
