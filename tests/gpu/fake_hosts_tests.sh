@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# GPU tests across fake hosts on one GPU (label `gpu`; root, and ip/tc on the PATH or in .netns-tools:
+# scripts/netns-tools.sh): scripts/fake-hosts.sh's hosts, each in its own network namespace.
+#   fake_hosts_tests.sh CASE FABRICBENCH_BINARY
+#   nodes_torchrun, nodes_mpirun  4 hosts: none named when healthy (exit 0); with fbhost2 shaped to
+#                                 1 Gbit/s exactly fbhost2 named, in the output and the exclude file (exit 1)
+#   doctor_hosts                  doctor --quick on 2 hosts: one result, 2 host sections, NET_SOCKET,
+#                                 no ONE_GPU and nothing held against NVLink
+#   doctor_kill                   kill -9 of host 1's rank in the collectives: every rank ends within
+#                                 --timeout, rank 1 and fbhost1 named, the points kept
+# Each case fails loudly; none skips.
+set -u
+case_name=$1
+bin=$(realpath "$2")
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+hosts() { (cd "$here" && NETNS=1 OUT="$tmp/$1" timeout 300 scripts/fake-hosts.sh "${@:2}"); }
+
+nodes_case() {  # nodes_case LAUNCHER
+  local launcher=$1
+  hosts healthy "$launcher" 4 "$bin" nodes --size 16M --json "$tmp/h.json" --exclude-file "$tmp/h.exclude" > /dev/null
+  local rc=$?
+  grep -E "^ +[0-9]+  fb|named" "$tmp/healthy/host0.log"
+  [[ $rc == 0 ]] || fail "healthy: exit $rc ($(tail -3 "$tmp/healthy/host0.log"))"
+  [[ $(cat "$tmp/h.exclude") == "" ]] || fail "healthy: exclude file '$(cat "$tmp/h.exclude")'"
+  grep -q "^# named: none" "$tmp/healthy/host0.log" || fail "healthy: a host named"
+  SLOW_HOST=2 hosts slow "$launcher" 4 "$bin" nodes --size 16M --json "$tmp/s.json" --exclude-file "$tmp/s.exclude" > /dev/null
+  rc=$?
+  grep -E "^ +[0-9]+  fb|named|NODE_SLOW" "$tmp/slow/host0.log"
+  [[ $rc == 1 ]] || fail "slow: exit $rc, expected 1"
+  [[ $(cat "$tmp/s.exclude") == "fbhost2" ]] || fail "slow: exclude file '$(cat "$tmp/s.exclude")', expected fbhost2"
+  python3 - "$tmp/s.json" << 'PY' || fail "slow: the document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = d["nodes"]
+assert n["named"] == ["fbhost2"], n["named"]
+slow = [p for p in n["pairs"] if p["busbw_gbps"] < n["slow_below_gbps"]]
+assert sorted({h for p in slow for h in (p["a"], p["b"]) if h == "fbhost2"}) == ["fbhost2"] and len(slow) == 3, slow
+assert all("fbhost2" in (p["a"], p["b"]) for p in slow), slow
+assert [f["code"] for f in d["findings"]] == ["NODE_SLOW"], d["findings"]
+print("slow pairs:", [(p["a"], p["b"], round(p["busbw_gbps"], 3)) for p in slow], "reference", round(n["reference_gbps"], 3))
+PY
+}
+
+case $case_name in
+  nodes_torchrun) nodes_case torchrun ;;
+  nodes_mpirun) nodes_case mpirun ;;
+  doctor_hosts)
+    hosts doc torchrun 2 "$bin" doctor --quick --out "$tmp/res" > /dev/null
+    rc=$?
+    [[ $rc == 0 || $rc == 1 ]] || fail "exit $rc ($(tail -5 "$tmp/doc/host0.log"))"
+    python3 - "$tmp/res/result.json" << 'PY' || fail "the document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+codes = [f["code"] for f in d["findings"]]
+print("hosts", [(h["name"], h["ranks"], h["verdict"]["status"]) for h in d["hosts"]], "codes", codes)
+assert [h["name"] for h in d["hosts"]] == ["fbhost0", "fbhost1"]
+assert "NET_SOCKET" in codes and "ONE_GPU" not in codes and "BUSBW_BELOW_CEILING" not in codes, codes
+net = [f for f in d["findings"] if f["code"] == "NET_SOCKET"][0]
+assert "fbhost0:0" in net["evidence"] and "Socket" in net["evidence"], net
+assert any("NIC rate unknown" in f["evidence"] for f in d["findings"] if f["code"] == "NO_EXPECTATION"), codes
+assert "NET" in str(d["runs"][0]["nccl_setup"]), d["runs"][0]["nccl_setup"]
+PY
+    grep -q "^## Hosts (2)" "$tmp/res/summary.md" || fail "summary.md has no Hosts section"
+    ;;
+  doctor_kill)
+    hosts kill torchrun 2 "$bin" doctor --quick --timeout 20 --out "$tmp/res" > /dev/null &
+    harness=$!
+    for _ in $(seq 1 150); do grep -q "collectives" "$tmp/kill/host0.log" 2> /dev/null && break; sleep 0.2; done
+    sleep 1
+    victim=""
+    for p in $(pgrep -f "fabricbench doctor"); do
+      tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -qx "RANK=1" && victim=$p
+    done
+    [[ -n $victim ]] || fail "no rank 1 to kill"
+    start=$SECONDS
+    kill -9 "$victim"
+    wait "$harness"
+    took=$((SECONDS - start))
+    left=$(pgrep -fc "fabricbench doctor")
+    echo "every rank ended ${took} s after the kill; left: $left"
+    ((took <= 20)) || fail "ranks ended ${took} s after the kill (--timeout 20)"
+    [[ $left == 0 ]] || fail "$left processes left"
+    python3 - "$tmp/res/result.json" << 'PY' || fail "the document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["status"], "|", d["failure"][:160], "|", [(r["collective"], len(r["points"])) for r in d["runs"]])
+assert d["status"] == "failed" and "rank 1 (fbhost1)" in d["failure"], d["failure"]
+assert sum(len(r["points"]) for r in d["runs"]) > 0, "no points kept"
+PY
+    ;;
+  *) fail "unknown case $case_name" ;;
+esac
+echo "ok $case_name"
