@@ -168,6 +168,14 @@ for n in 2 4; do
   took
 done
 
+t "srun -n 4: pairs of ranks exchange on their own (comm/group_bootstrap, as nodes' pairs of hosts do)"
+run_srun -n 4 -- "$check" groups
+[[ $rc -eq 0 ]] || { echo "$out"; bad "groups: srun rc=$rc"; }
+for r in 0 1 2 3; do
+  grep -qE "^ *$r: ok group $((r / 2)) of rank $r\$" <<< "$out" || { echo "$out"; bad "groups: rank $r's line"; }
+done
+took
+
 t "srun -n 4, rank 1 killed: every other rank ends (exit 4) on its own, naming rank 1"
 run_srun -n 4 -- "$check" die 1
 # srun exits with the highest code (137, rank 1's); `timeout` would have taken 30 s.
