@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -94,41 +95,49 @@ std::unique_ptr<GroupBootstrap> GroupBootstrap::join(Bootstrap& job, const RankG
   const auto& members = groups[static_cast<std::size_t>(place.group)];
   std::unique_ptr<GroupBootstrap> g(new GroupBootstrap(place.group, place.index, members));
   const auto deadline = seconds_after(SteadyClock::now(), timeout_s > 0 ? timeout_s : 60.0);
-  if (leads) {
-    g->links_.resize(members.size() - 1);
-    for (std::size_t k = 1; k < members.size(); ++k) {
-      const int fd = accept_until(listener, deadline);
-      if (fd < 0) break;
-      auto link = std::make_unique<Link>(fd);
-      const auto hello = link->receive(deadline);
-      const int index = hello && hello->type == frame::hello ? std::stoi(hello->payload) : 0;
-      if (index < 1 || index >= static_cast<int>(members.size()) || g->links_[index - 1])
-        throw Error(ExitCode::run_failed, "group of ranks: a garbled greeting (not a fabricbench rank?)");
-      g->links_[static_cast<std::size_t>(index - 1)] = std::move(link);
-    }
-    ::close(listener);
-    for (std::size_t k = 1; k < members.size(); ++k)
-      if (!g->links_[k - 1])
-        throw Error(ExitCode::run_failed,
-                    fmt::format("group of ranks {}: rank {} did not connect to rank {} within {:.0f} s",
-                                join_ints(members, ","), members[k], members[0], timeout_s));
-  } else if (members.size() > 1) {
-    std::istringstream in(all.at(static_cast<std::size_t>(members[0])));
-    std::string address;
-    int port = 0;
-    in >> address >> port;
-    int fd = -1;
-    try {
-      fd = connect_until(address, port, deadline);
-    } catch (const Error& e) {
-      throw Error(ExitCode::run_failed,
-                  fmt::format("group of ranks {}: rank {} cannot reach rank {} at {}:{} ({})",
-                              join_ints(members, ","), job.rank(), members[0], address, port, e.what()));
-    }
-    g->links_.push_back(std::make_unique<Link>(fd));
-    g->links_[0]->send(frame::hello, std::to_string(place.index));
-  }
+  if (leads)
+    g->accept_members(listener, deadline, timeout_s);
+  else if (members.size() > 1)
+    g->connect_to_first(all.at(static_cast<std::size_t>(members[0])), deadline, job.rank());
   return g;
+}
+
+void GroupBootstrap::accept_members(int listener, SteadyClock::time_point deadline, double timeout_s) {
+  links_.resize(members_.size() - 1);
+  for (std::size_t k = 1; k < members_.size(); ++k) {
+    const int fd = accept_until(listener, deadline);
+    if (fd < 0) break;
+    auto link = std::make_unique<Link>(fd);
+    const auto hello = link->receive(deadline);
+    const std::string text = hello && hello->type == frame::hello ? hello->payload : "";
+    const auto index = static_cast<std::size_t>(std::max(0, std::atoi(text.c_str())));
+    if (index < 1 || index >= members_.size() || links_[index - 1])
+      throw Error(ExitCode::run_failed, "group of ranks: a garbled greeting (not a fabricbench rank?)");
+    links_[index - 1] = std::move(link);
+  }
+  ::close(listener);
+  for (std::size_t k = 1; k < members_.size(); ++k)
+    if (!links_[k - 1])
+      throw Error(ExitCode::run_failed,
+                  fmt::format("group of ranks {}: rank {} did not connect to rank {} within {:.0f} s",
+                              join_ints(members_, ","), members_[k], members_[0], timeout_s));
+}
+
+void GroupBootstrap::connect_to_first(const std::string& where, SteadyClock::time_point deadline, int job_rank) {
+  std::istringstream in(where);
+  std::string address;
+  int port = 0;
+  in >> address >> port;
+  int fd = -1;
+  try {
+    fd = connect_until(address, port, deadline);
+  } catch (const Error& e) {
+    throw Error(ExitCode::run_failed,
+                fmt::format("group of ranks {}: rank {} cannot reach rank {} at {}:{} ({})", join_ints(members_, ","),
+                            job_rank, members_[0], address, port, e.what()));
+  }
+  links_.push_back(std::make_unique<Link>(fd));
+  links_[0]->send(frame::hello, std::to_string(index_));
 }
 
 GroupBootstrap::~GroupBootstrap() = default;

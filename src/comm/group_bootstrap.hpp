@@ -49,6 +49,10 @@ class GroupBootstrap final : public Bootstrap {
   GroupBootstrap(int group, int index, std::vector<int> members)
       : group_(group), index_(index), members_(std::move(members)) {}
   std::string receive_from(Link& link, int member);
+  // The first rank: every other member connects and says its place (within `deadline`).
+  void accept_members(int listener, SteadyClock::time_point deadline, double timeout_s);
+  // Another member: to the first rank at "address port" (`where`, from the job's exchange).
+  void connect_to_first(const std::string& where, SteadyClock::time_point deadline, int job_rank);
 
   int group_;
   int index_;

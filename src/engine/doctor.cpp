@@ -81,6 +81,32 @@ void announce_job_limits(const JobSession* job, EventSink& events) {
                              job->size(), job->launcher_command())));
 }
 
+// The document before the first stage: header, GPUs (named by their host in a job), topology, judged.
+Result doctor_header(const std::vector<std::string>& command_line, const NcclLibrary& lib,
+                     const std::vector<int>& gpus, const DoctorRequest& request, const JobSession* job) {
+  Result result = make_result_header(command_line, &lib);
+  add_gpus(result, gpus);
+  if (job != nullptr)
+    for (auto& g : result.gpus) g.host = job->host();
+  result.topology = probe_topology({});
+  result.expectations = request.expectations;
+  judge_doctor(result);
+  return result;
+}
+
+// The stages that apply, announced with their time in all (and, in a job, what is left to each host).
+std::vector<const DoctorStage*> announced_stages(const DoctorContext& ctx, EventSink& events) {
+  std::vector<const DoctorStage*> stages;
+  for (const auto& stage : doctor_stages())
+    if (stage.applies(ctx)) stages.push_back(&stage);
+  events.emit(make_event(EventKind::stage, fmt::format("{} doctor stages, about {} (budget {:.0f} s: later "
+                                                       "stages are cut to fit)",
+                                                       stages.size(), format_seconds(up_front_s(stages, ctx)),
+                                                       ctx.request.budget_or_default())));
+  announce_job_limits(ctx.job, events);
+  return stages;
+}
+
 }  // namespace
 
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
@@ -91,13 +117,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
   const auto gpus = resolve_gpus(request.gpus, static_cast<int>(facts.devices.size()));
   JobSession* job = JobSession::current();
 
-  Result result = make_result_header(command_line, machine.lib.get());
-  add_gpus(result, gpus);
-  if (job != nullptr)
-    for (auto& g : result.gpus) g.host = job->host();
-  result.topology = probe_topology({});
-  result.expectations = request.expectations;
-  judge_doctor(result);
+  Result result = doctor_header(command_line, *machine.lib, gpus, request, job);
   progress.begun(result);
   if (job != nullptr) start_job_init_log();  // after the header: the document keeps the user's NCCL_*
 
@@ -114,14 +134,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                     StagePlan{},
                     NcclLogSummary{},
                     job};
-  std::vector<const DoctorStage*> stages;
-  for (const auto& stage : doctor_stages())
-    if (stage.applies(ctx)) stages.push_back(&stage);
-  events.emit(make_event(EventKind::stage, fmt::format("{} doctor stages, about {} (budget {:.0f} s: later "
-                                                       "stages are cut to fit)",
-                                                       stages.size(), format_seconds(up_front_s(stages, ctx)),
-                                                       request.budget_or_default())));
-  announce_job_limits(job, events);
+  const auto stages = announced_stages(ctx, events);
   const InterruptScope ctrl_c;  // Ctrl-C ends the stage running and the doctor, keeping the report
   for (std::size_t i = 0; i < stages.size() && !interrupt_requested(); ++i) {
     const DoctorStage& stage = *stages[i];

@@ -29,6 +29,10 @@ bool start_job_init_log() {
   ::setenv("NCCL_DEBUG_SUBSYS", "INIT,NET", 1);
   ::setenv("NCCL_DEBUG_FILE", path.c_str(), 1);
   log_path() = path.string();
+  std::atexit([] {  // the log is the run's working file, not an output
+    std::error_code ec;
+    std::filesystem::remove(log_path(), ec);
+  });
   return true;
 }
 
