@@ -123,7 +123,8 @@ void GroupBootstrap::accept_members(int listener, SteadyClock::time_point deadli
                               join_ints(members_, ","), members_[k], members_[0], timeout_s));
 }
 
-void GroupBootstrap::connect_to_first(const std::string& where, SteadyClock::time_point deadline, int job_rank) {
+void GroupBootstrap::connect_to_first(const std::string& where, SteadyClock::time_point deadline,
+                                      int job_rank) {
   std::istringstream in(where);
   std::string address;
   int port = 0;
@@ -133,8 +134,8 @@ void GroupBootstrap::connect_to_first(const std::string& where, SteadyClock::tim
     fd = connect_until(address, port, deadline);
   } catch (const Error& e) {
     throw Error(ExitCode::run_failed,
-                fmt::format("group of ranks {}: rank {} cannot reach rank {} at {}:{} ({})", join_ints(members_, ","),
-                            job_rank, members_[0], address, port, e.what()));
+                fmt::format("group of ranks {}: rank {} cannot reach rank {} at {}:{} ({})",
+                            join_ints(members_, ","), job_rank, members_[0], address, port, e.what()));
   }
   links_.push_back(std::make_unique<Link>(fd));
   links_[0]->send(frame::hello, std::to_string(index_));

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "analyse/cluster_limit.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"
 
@@ -44,11 +45,13 @@ std::string hosts_markdown(const Result& r) {
       "\n## Hosts ({})\n\n| host | ranks | GPUs | {} | driver | NICs up | NET plugin | verdict (action) |\n"
       "|---|---|---|---|---|---|---|---|\n",
       r.hosts.size(), r.host.comm.name.empty() ? "NCCL" : r.host.comm.name);
+  const std::string cluster = r.verdict ? fmt::format("{} ({})", r.verdict->status, r.verdict->action) : "-";
   for (const auto& s : r.hosts)
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", s.name, join_ints(s.ranks, ","),
                       gpu_words(s), s.host.comm.version.empty() ? "-" : s.host.comm.version,
                       s.host.driver.empty() ? "-" : s.host.driver, nic_words(s),
                       s.net_plugin.empty() ? "none" : s.net_plugin, verdict_words(s));
+  md += fmt::format("\nThe cluster: {}. Limited by {}.\n", cluster, cluster_limit(r));
   for (const auto& s : r.hosts) {
     md += fmt::format("\n### {}: {}\n\n", s.name, verdict_words(s));
     if (s.findings.empty()) md += "no finding on this host alone\n";

@@ -3,6 +3,7 @@
 // (comm/group_bootstrap), and the doctor's hand-off and host sections (engine/host_sections).
 #include <gtest/gtest.h>
 
+#include "analyse/cluster_limit.hpp"
 #include "cli/nodes_cli.hpp"
 #include "cli_args.hpp"
 #include "comm/group_bootstrap.hpp"
@@ -127,5 +128,22 @@ TEST(HostSections, EachHostIsJudgedAloneWithoutOneGpu) {
   EXPECT_NE(md.find("## Hosts (2)"), std::string::npos) << md;
   EXPECT_NE(md.find("| fbhost1 | 1 | 1 x NVIDIA H200 | 2.27.5 |"), std::string::npos) << md;
   EXPECT_NE(md.find("### fbhost0: "), std::string::npos) << md;
+  EXPECT_NE(md.find("Limited by not known: NCCL's transports between the hosts were not read."),
+            std::string::npos)
+      << md;
   EXPECT_EQ(fb::hosts_markdown(fb::Result{}), "");
+  // With NCCL's set-up read: the network between the hosts, named with NCCL's words and NIC.
+  fb::Run run;
+  run.collective = "all_reduce";
+  run.nccl_transports = {"NET/Socket/0", "NET/Socket/0/Shared"};
+  run.nccl_nics = std::vector<fb::NcclNic>{{"Socket", 0, "fb0", 0, "", false, "10.77.0.1<0>"}};
+  fb::Point p;
+  p.bytes = 1ULL << 30;
+  p.busbw_gbps = 1.9;
+  run.points = {p};
+  r.runs = {run};
+  EXPECT_EQ(fb::cluster_limit(r),
+            "the network between the hosts: NCCL's NET/Socket over fb0 (all_reduce busbw 1.90 GB/s at "
+            "1073741824 B); "
+            "each host has one rank, so nothing else joins them");
 }

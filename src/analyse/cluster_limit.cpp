@@ -1,0 +1,62 @@
+#include "analyse/cluster_limit.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+namespace fb {
+namespace {
+
+// The largest all_reduce point measured across the hosts, or null.
+const Point* largest_all_reduce(const Result& r) {
+  const Point* best = nullptr;
+  for (const auto& run : r.runs)
+    if (run.kind == RunKind::collective && run.collective == "all_reduce")
+      for (const auto& p : run.points)
+        if (best == nullptr || p.bytes > best->bytes) best = &p;
+  return best;
+}
+
+std::string network_of(const Result& r) {
+  std::set<std::string> nets;
+  std::set<std::string> nics;
+  for (const auto& run : r.runs) {
+    for (const auto& t : run.nccl_transports)
+      if (t.starts_with("NET/")) nets.insert(t.substr(0, t.find('/', 4)));
+    if (run.nccl_nics)
+      for (const auto& n : *run.nccl_nics)
+        nics.insert(n.port > 0 ? fmt::format("{}:{}", n.device, n.port) : n.device);
+  }
+  if (nets.empty()) return "";
+  return fmt::format("{}{}", fmt::join(nets, ", "),
+                     nics.empty() ? std::string() : fmt::format(" over {}", fmt::join(nics, ", ")));
+}
+
+// The most GPUs one host has: with one, nothing but the network joins them.
+std::size_t most_gpus_per_host(const Result& r) {
+  std::size_t most = 0;
+  for (const auto& s : r.hosts) most = std::max(most, s.ranks.size());
+  return most;
+}
+
+}  // namespace
+
+std::string cluster_limit(const Result& r) {
+  if (r.hosts.size() < 2) return "";
+  const auto net = network_of(r);
+  const Point* p = largest_all_reduce(r);
+  const std::string figure =
+      p == nullptr ? std::string()
+                   : fmt::format(" (all_reduce busbw {:.2f} GB/s at {} B)", p->busbw_gbps, p->bytes);
+  if (net.empty())
+    return fmt::format("not known: NCCL's transports between the hosts were not read{}", figure);
+  const std::string inside = most_gpus_per_host(r) > 1
+                                 ? "; the GPU links inside each host are not the limit: "
+                                   "every ring crosses the network"
+                                 : "; each host has one rank, so nothing else joins them";
+  return fmt::format("the network between the hosts: NCCL's {}{}{}", net, figure, inside);
+}
+
+}  // namespace fb
