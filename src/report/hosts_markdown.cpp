@@ -39,19 +39,31 @@ std::string gpu_words(const HostSection& s) {
 
 }  // namespace
 
+std::vector<std::string> host_row_cells(const HostSection& s) {
+  return {s.name,
+          join_ints(s.ranks, ","),
+          gpu_words(s),
+          s.host.comm.version.empty() ? "-" : s.host.comm.version,
+          s.host.driver.empty() ? "-" : s.host.driver,
+          nic_words(s),
+          s.net_plugin.empty() ? "none" : s.net_plugin,
+          verdict_words(s)};
+}
+
+std::string cluster_line(const Result& r) {
+  const std::string verdict = r.verdict ? fmt::format("{} ({})", r.verdict->status, r.verdict->action) : "-";
+  return fmt::format("The cluster: {}. Limited by {}.", verdict, cluster_limit(r));
+}
+
 std::string hosts_markdown(const Result& r) {
   if (r.hosts.empty()) return "";
   std::string md = fmt::format(
       "\n## Hosts ({})\n\n| host | ranks | GPUs | {} | driver | NICs up | NET plugin | verdict (action) |\n"
       "|---|---|---|---|---|---|---|---|\n",
       r.hosts.size(), r.host.comm.name.empty() ? "NCCL" : r.host.comm.name);
-  const std::string cluster = r.verdict ? fmt::format("{} ({})", r.verdict->status, r.verdict->action) : "-";
-  for (const auto& s : r.hosts)
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", s.name, join_ints(s.ranks, ","),
-                      gpu_words(s), s.host.comm.version.empty() ? "-" : s.host.comm.version,
-                      s.host.driver.empty() ? "-" : s.host.driver, nic_words(s),
-                      s.net_plugin.empty() ? "none" : s.net_plugin, verdict_words(s));
-  md += fmt::format("\nThe cluster: {}. Limited by {}.\n", cluster, cluster_limit(r));
+
+  for (const auto& s : r.hosts) md += fmt::format("| {} |\n", fmt::join(host_row_cells(s), " | "));
+  md += "\n" + cluster_line(r) + "\n";
   for (const auto& s : r.hosts) {
     md += fmt::format("\n### {}: {}\n\n", s.name, verdict_words(s));
     if (s.findings.empty()) md += "no finding on this host alone\n";

@@ -11,6 +11,7 @@
 #include "engine/host_sections.hpp"
 #include "engine/nodes_measurement.hpp"
 #include "report/hosts_markdown.hpp"
+#include "report/html/html_hosts.hpp"
 
 namespace {
 
@@ -132,6 +133,10 @@ TEST(HostSections, EachHostIsJudgedAloneWithoutOneGpu) {
             std::string::npos)
       << md;
   EXPECT_EQ(fb::hosts_markdown(fb::Result{}), "");
+  const auto html = fb::hosts_html(r);
+  EXPECT_NE(html.find("<td>fbhost1</td><td>1</td><td>1 x NVIDIA H200</td><td>2.27.5</td>"), std::string::npos)
+      << html;
+  EXPECT_EQ(fb::hosts_html(fb::Result{}), "");
   // With NCCL's set-up read: the network between the hosts, named with NCCL's words and NIC.
   fb::Run run;
   run.collective = "all_reduce";

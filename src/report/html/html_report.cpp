@@ -5,6 +5,7 @@
 #include "report/html/html_banner.hpp"
 #include "report/html/html_charts.hpp"
 #include "report/html/html_gpu_local.hpp"
+#include "report/html/html_hosts.hpp"
 #include "report/html/html_page.hpp"
 #include "report/html/html_pairs.hpp"
 #include "report/html/html_projection.hpp"
@@ -50,6 +51,7 @@ std::string html_report(const Result& r, const Result* baseline, const std::opti
   body += html_section("projection", "Tensor-parallel projection", projection_charts(r));
   body += html_section("algos", "Algorithms and protocols", algos_chart(r) + algos_table(r));
   body += html_section("findings", "Findings", findings_html(r));
+  body += html_section("hosts", "Hosts", hosts_html(r));
   if (saved)
     body +=
         html_section("saved-findings", "Findings saved in the file, by " + rules_words(saved->rules_version),
