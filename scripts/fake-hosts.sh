@@ -45,13 +45,19 @@ net() {
     LD_LIBRARY_PATH=$tools/lib "$tools/bin/$tool" "$@"
   fi
 }
+# A rank still exiting keeps its namespace, and so its veth, alive past `ip netns del`: the links are
+# deleted by name too, here and before the network is made (a previous run's leftovers).
 cleanup() {
-  for ((i = 0; i < hosts; i++)); do net ip netns del "fbhost$i" 2> /dev/null; done
+  for ((i = 0; i < hosts; i++)); do
+    net ip netns del "fbhost$i" 2> /dev/null
+    net ip link del "fbv$i" 2> /dev/null
+  done
   net ip link del fbbr0 2> /dev/null
 }
 # The bridge, and per host a namespace whose fb0 is one end of a veth pair on it.
 make_network() {
   net ip -V > /dev/null || { echo "error: no ip (run scripts/netns-tools.sh, or set NETNS_TOOLS)"; exit 3; }
+  cleanup
   trap cleanup EXIT
   # The bridge's own address (.254) is where mpirun's PMIx server listens for ranks in the namespaces.
   net ip link add fbbr0 type bridge && net ip addr add 10.77.0.254/24 dev fbbr0 && net ip link set fbbr0 up || exit 3
