@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -13,10 +14,12 @@
 #include "cli/scale_cli.hpp"
 #include "core/error.hpp"
 #include "engine/doctor_stages.hpp"
+#include "engine/estimates.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/scale_runner.hpp"
 #include "expect_error.hpp"
 #include "h200_facts.hpp"
+#include "model/result_json.hpp"
 #include "recording_sink.hpp"
 
 namespace {
@@ -273,4 +276,35 @@ TEST(Doctor, ChoicesStageMeasuresWhatASetOfWorkersCosts) {
   ctx.plan = doctor_stage("choices").plan(ctx);
   EXPECT_LT(ctx.plan.algos.sizes.size(), 7u);
   EXPECT_TRUE(ctx.plan.cuts.empty());  // the algorithms stage reports its own cuts
+}
+
+// `doctor --prolog` on 8 GPUs of an NVSwitch machine (the synthetic 8 x H100 document's topology):
+// the host stage and the collectives stage's one verified 64 MiB all_reduce, within its 5 s budget
+// by the doctor's own estimate (a set of 8 workers 0.35 + 8 x 0.35 s, docs/metrics.md).
+TEST(Doctor, PrologFitsItsFiveSecondsOnEightGpus) {
+  fb::DoctorRequest request;
+  request.prolog = true;
+  const auto facts = h200_facts(8);
+  const std::vector<int> gpus{0, 1, 2, 3, 4, 5, 6, 7};
+  const fb::Result result = fb::load_result_file(FB_FIXTURE_DIR "/results/synthetic-nvswitch8.json");
+  ASSERT_TRUE(result.topology.has_value());
+  RecordingSink events;
+  fb::DoctorContext ctx{request, facts, gpus, fb::doctor_collectives_request(request, facts, gpus),
+                        result,  events};
+  ctx.budget_left_s = request.budget_or_default();
+  ctx.prior = fb::prior_speed(*result.topology, gpus, {});
+  EXPECT_DOUBLE_EQ(request.budget_or_default(), 5);
+  EXPECT_EQ(ctx.collectives.collectives, (std::vector<std::string>{"all_reduce"}));
+  EXPECT_EQ(ctx.collectives.sizes, (std::vector<std::uint64_t>{64ULL << 20}));
+  std::vector<std::string> ran;
+  double total_s = 0;
+  for (const auto& stage : fb::doctor_stages())
+    if (stage.applies(ctx)) {
+      ran.emplace_back(stage.name);
+      total_s += stage.prior_s(ctx);
+    }
+  EXPECT_EQ(ran, (std::vector<std::string>{"host", "collectives"}));
+  EXPECT_LE(total_s, 5.0);
+  EXPECT_GE(total_s, 3.0);  // 8 workers' start alone is 3.15 s
+  std::printf("doctor --prolog on 8 GPUs, estimated: %.2f s\n", total_s);
 }
