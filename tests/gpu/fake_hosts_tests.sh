@@ -35,12 +35,18 @@ nodes_case() {  # nodes_case LAUNCHER
 import json, sys
 d = json.load(open(sys.argv[1]))
 n = d["nodes"]
-assert n["named"] == ["fbhost2"], n["named"]
-slow = [p for p in n["pairs"] if p["busbw_gbps"] < n["slow_below_gbps"]]
-assert sorted({h for p in slow for h in (p["a"], p["b"]) if h == "fbhost2"}) == ["fbhost2"] and len(slow) == 3, slow
-assert all("fbhost2" in (p["a"], p["b"]) for p in slow), slow
-assert [f["code"] for f in d["findings"]] == ["NODE_SLOW"], d["findings"]
-print("slow pairs:", [(p["a"], p["b"], round(p["busbw_gbps"], 3)) for p in slow], "reference", round(n["reference_gbps"], 3))
+assert n["named"] == ["fbhost2"] and n["exclude"] == "fbhost2", (n["named"], n["exclude"])
+mine = [p for p in n["pairs"] if "fbhost2" in (p["a"], p["b"])]
+assert len(mine) == 3 and all(p["busbw_gbps"] < n["slow_below_gbps"] for p in mine), mine
+named = [f for f in d["findings"] if f["code"] == "NODE_SLOW"]
+assert len(named) == 1 and named[0]["evidence"].startswith("fbhost2:"), named
+# All 4 hosts share one GPU: a healthy pair measured beside the slow one (whose kernels wait 145 ms
+# an operation on it) has read 69-73% in some runs. Such a pair may be a NODE_SLOW_LINK warning;
+# nothing else may be said.
+others = [f for f in d["findings"] if f["code"] != "NODE_SLOW"]
+assert all(f["code"] == "NODE_SLOW_LINK" for f in others), others
+print("slow pairs:", [(p["a"], p["b"], round(p["busbw_gbps"], 3)) for p in mine], "reference",
+      round(n["reference_gbps"], 3), "; also:", [f["evidence"][:60] for f in others])
 PY
 }
 
