@@ -7,6 +7,7 @@
 
 #include "bench/collective_driver.hpp"
 #include "comm/group_bootstrap.hpp"
+#include "engine/worker.hpp"
 #include "model/result_json.hpp"
 
 namespace fb {
@@ -38,10 +39,7 @@ void measure_in_group(const Plan& plan, GroupBootstrap& group, Bootstrap& job, P
   const auto local = assignment_for(mine, group.rank());
   keeper.begin(fmt::format("start-up: NCCL initialisation of ranks {}", fmt::join(group.members(), ",")));
   check_free_memory(mine, local);
-  auto lib = NcclLibrary::load(plan.settings.nccl_lib);
-  const auto id = group.broadcast(group.rank() == 0 ? make_nccl_unique_id(*lib) : std::string(), 0);
-  collectives = make_nccl_collectives(lib, local.devices, local.ranks, mine.nranks(), id);
-  group.barrier();
+  collectives = connect_nccl(mine, local, group);
   keeper.begin("start-up: buffers");
   run_collective_plan(mine, local, *collectives, group, keeper, [&] {
     keeper.begin("start-up: waiting for every group");

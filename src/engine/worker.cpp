@@ -45,6 +45,15 @@ void gather_gpus(const LocalAssignment& local, Bootstrap& bootstrap, ProgressSin
 
 }  // namespace
 
+std::unique_ptr<Collectives> connect_nccl(const Plan& plan, const LocalAssignment& local,
+                                          Bootstrap& bootstrap) {
+  auto lib = NcclLibrary::load(plan.settings.nccl_lib);
+  const auto id = bootstrap.broadcast(bootstrap.rank() == 0 ? make_nccl_unique_id(*lib) : std::string(), 0);
+  auto collectives = make_nccl_collectives(lib, local.devices, local.ranks, plan.nranks(), id);
+  bootstrap.barrier();
+  return collectives;
+}
+
 void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSink& sink,
                 std::unique_ptr<Collectives>& collectives) {
   const auto local = assignment_for(plan, process);
@@ -57,10 +66,7 @@ void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSin
   check_free_memory(plan, local);
   if (plan.launcher == LauncherKind::job) gather_gpus(local, bootstrap, sink);
   sink.begin("start-up: NCCL initialisation");
-  auto lib = NcclLibrary::load(plan.settings.nccl_lib);
-  const auto id = bootstrap.broadcast(process == 0 ? make_nccl_unique_id(*lib) : std::string(), 0);
-  collectives = make_nccl_collectives(lib, local.devices, local.ranks, plan.nranks(), id);
-  bootstrap.barrier();
+  collectives = connect_nccl(plan, local, bootstrap);
   sink.begin("start-up: buffers");
   run_collective_plan(plan, local, *collectives, bootstrap, sink);
   sink.begin("teardown");
