@@ -102,8 +102,7 @@ StageOutput measure_collectives(const DoctorContext& ctx) {
   // times its own set of workers (engine/doctor_budget: probe_start_seconds).
   wait_for_exiting_workers();
   out.gpus = outcome.gpus;
-  if (const auto init_log = read_job_init_log())
-    for (auto& run : out.runs) set_nccl_setup(run, *init_log);
+  attach_job_init_log(out.runs);
   if (!outcome.supervisor.ok) {
     out.failure = outcome.failure;
     out.code = outcome.supervisor.code;

@@ -8,6 +8,7 @@
 
 #include "comm/job_session.hpp"
 #include "core/file_io.hpp"
+#include "engine/nccl_setup.hpp"
 
 namespace fb {
 namespace {
@@ -41,6 +42,13 @@ std::optional<NcclLogSummary> read_job_init_log() {
   std::error_code ec;
   if (!std::filesystem::exists(log_path(), ec)) return NcclLogSummary{};
   return parse_nccl_log(read_file(log_path()));
+}
+
+bool attach_job_init_log(std::vector<Run>& runs) {
+  const auto log = read_job_init_log();
+  if (!log) return false;
+  for (auto& run : runs) set_nccl_setup(run, *log);
+  return true;
 }
 
 }  // namespace fb

@@ -6,8 +6,10 @@
 // run reads the transports, channels and NICs from it.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "comm/nccl_log.hpp"
+#include "model/result.hpp"
 
 namespace fb {
 
@@ -17,5 +19,8 @@ bool start_job_init_log();
 
 // What NCCL logged so far (its set-up; no algorithm choices), or nullopt where no log was started.
 std::optional<NcclLogSummary> read_job_init_log();
+
+// That set-up into each of `runs` (engine/nccl_setup's set_nccl_setup); false where no log was started.
+bool attach_job_init_log(std::vector<Run>& runs);
 
 }  // namespace fb

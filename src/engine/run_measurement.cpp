@@ -96,8 +96,7 @@ bool runs_logged_pass(const RunRequest& request, const Plan& plan) {
 void read_nccl_choices(const RunRequest& request, const Plan& plan, bool quiet, Result& result,
                        EventSink& events) {
   if (!request.read_nccl_log || interrupt_requested()) return;
-  if (const auto init_log = read_job_init_log()) {
-    for (auto& run : result.runs) set_nccl_setup(run, *init_log);
+  if (attach_job_init_log(result.runs)) {
     if (!quiet)
       events.emit(
           make_event(EventKind::note,
