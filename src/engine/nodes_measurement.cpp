@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <map>
 
 #include "analyse/node_ranking.hpp"
@@ -12,14 +11,12 @@
 #include "comm/job_session.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
-#include "core/interrupt.hpp"
 #include "core/units.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/nodes_rounds.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/result_header.hpp"
-#include "gpu/runtime.hpp"
 
 namespace fb {
 namespace {
@@ -37,6 +34,8 @@ void check_hosts(const JobHosts& h, const JobSession& job) {
                       "{} has {}",
                       h.names[0], h.ranks[0].size(), h.names[i], h.ranks[i].size()));
 }
+
+const char* mode_name(NodesMode mode) { return mode == NodesMode::sampling ? "sampling" : "round robin"; }
 
 NodesMode chosen_mode(const NodesRequest& r, int hosts) {
   if (r.mode == NodesModeChoice::round_robin) return NodesMode::round_robin;
@@ -70,14 +69,13 @@ Plan pair_plan(const NodesRequest& request, const MachineFacts& facts, int pair_
 // Before the first round: the rounds and pairs, and the time at the assumed cost of a round.
 void announce(const NodesRequest& r, NodesMode mode, const JobHosts& hosts, EventSink& events) {
   const int n = static_cast<int>(hosts.names.size());
-  const int rounds = mode == NodesMode::sampling ? sampling_round_count(r.sampling)
-                                                 : static_cast<int>(round_robin_rounds(n).size());
+  const int rounds = mode == NodesMode::sampling ? sampling_round_count(r.sampling) : round_count(n);
   events.emit(make_event(
       EventKind::stage,
       fmt::format(
           "nodes: {} hosts x {} rank(s), {}: {} rounds of {} pairs, about {} at {:.1f} s a round (assumed "
           "until a round is measured); at that cost {}",
-          n, hosts.ranks[0].size(), mode == NodesMode::sampling ? "sampling" : "round robin", rounds, n / 2,
+          n, hosts.ranks[0].size(), mode_name(mode), rounds, n / 2,
           format_seconds(rounds * kAssumedSecondsPerRound), kAssumedSecondsPerRound,
           time_words(r, kAssumedSecondsPerRound))));
 }
@@ -127,7 +125,6 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
         "or srun (docs/nodes.md has examples)");
   const JobHosts hosts = job_hosts(job->hosts());
   check_hosts(hosts, *job);
-  gpu::device_count();
   const OpenedMachine machine = open_machine(request.measure.settings.nccl_lib);
   const int per_host = static_cast<int>(hosts.ranks[0].size());
   Plan plan = pair_plan(request, machine.facts, 2 * per_host);
@@ -136,7 +133,7 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
   NodesRounds rounds(plan, hosts, events);
   const NodesMode mode = chosen_mode(request, n);
   auto& info = result.nodes.emplace();
-  info.mode = mode == NodesMode::sampling ? "sampling" : "round robin";
+  info.mode = mode_name(mode);
   info.collective = plan.runs[0].collective;
   info.bytes = plan.runs[0].points[0].bytes;
   progress.begun(result);
