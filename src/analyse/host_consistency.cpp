@@ -172,22 +172,6 @@ void compare_env(const std::vector<HostSection>& hosts, std::vector<Finding>& ou
 }
 
 // "8 x NVIDIA H200", "4 x NVIDIA H100 80GB HBM3 + 4 x NVIDIA H200"; "" when no GPU was listed.
-std::string gpus_text(const std::vector<GpuInfo>& gpus) {
-  std::vector<std::pair<std::string, int>> counts;
-  for (const auto& g : gpus) {
-    const auto it =
-        std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == g.name; });
-    if (it == counts.end())
-      counts.emplace_back(g.name, 1);
-    else
-      ++it->second;
-  }
-  std::vector<std::string> parts;
-  parts.reserve(counts.size());
-  for (const auto& [name, n] : counts) parts.push_back(fmt::format("{} x {}", n, name));
-  return fmt::format("{}", fmt::join(parts, " + "));
-}
-
 void compare_gpus(const std::vector<HostSection>& hosts, std::vector<Finding>& out) {
   const auto groups =
       group_by_value(values_of(hosts, [](const HostSection& h) { return gpus_text(h.gpus); }));
@@ -197,29 +181,6 @@ void compare_gpus(const std::vector<HostSection>& hosts, std::vector<Finding>& o
                          "check the hosts with fewer or other GPUs (a GPU fallen off the bus or hidden by "
                          "CUDA_VISIBLE_DEVICES: nvidia-smi or rocm-smi there); a job runs at its slowest "
                          "host's pace, so schedule it on hosts of one kind"));
-}
-
-// The up ports of one family, by kind and rate: "8 x IB 400 Gb/s + 1 x IB 200 Gb/s"; "" when the
-// host's network was not read.
-std::string ports_text(const HostSection& h, bool rdma) {
-  if (!h.host.config || !h.host.config->network.read) return "";
-  static constexpr std::array<std::string_view, 3> kKinds{"IB", "RoCE", "Ethernet"};
-  std::map<std::pair<std::size_t, double>, int> counts;  // (kind, -rate) -> ports
-  for (const auto& p : h.host.config->network.ports) {
-    if (!p.up || is_rdma_port(p) != rdma) continue;
-    const auto kind =
-        static_cast<std::size_t>(std::find(kKinds.begin(), kKinds.end(), p.kind) - kKinds.begin());
-    ++counts[{kind, -p.rate_gbps}];
-  }
-  if (counts.empty()) return rdma ? "no up IB/RoCE port" : "no up Ethernet port";
-  std::vector<std::string> parts;
-  for (const auto& [key, n] : counts) {
-    const double rate = -key.second;
-    const std::string_view kind = key.first < kKinds.size() ? kKinds[key.first] : "other";
-    parts.push_back(
-        fmt::format("{} x {} {}", n, kind, rate > 0 ? fmt::format("{:g} Gb/s", rate) : "rate unknown"));
-  }
-  return fmt::format("{}", fmt::join(parts, " + "));
 }
 
 void compare_nics(const std::vector<HostSection>& hosts, std::vector<Finding>& out) {
@@ -240,6 +201,43 @@ void compare_nics(const std::vector<HostSection>& hosts, std::vector<Finding>& o
 }
 
 }  // namespace
+
+std::string gpus_text(const std::vector<GpuInfo>& gpus) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const auto& g : gpus) {
+    const auto it =
+        std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == g.name; });
+    if (it == counts.end())
+      counts.emplace_back(g.name, 1);
+    else
+      ++it->second;
+  }
+  std::vector<std::string> parts;
+  parts.reserve(counts.size());
+  for (const auto& [name, n] : counts) parts.push_back(fmt::format("{} x {}", n, name));
+  return fmt::format("{}", fmt::join(parts, " + "));
+}
+
+std::string ports_text(const HostSection& h, bool rdma) {
+  if (!h.host.config || !h.host.config->network.read) return "";
+  static constexpr std::array<std::string_view, 3> kKinds{"IB", "RoCE", "Ethernet"};
+  std::map<std::pair<std::size_t, double>, int> counts;  // (kind, -rate) -> ports
+  for (const auto& p : h.host.config->network.ports) {
+    if (!p.up || is_rdma_port(p) != rdma) continue;
+    const auto kind =
+        static_cast<std::size_t>(std::find(kKinds.begin(), kKinds.end(), p.kind) - kKinds.begin());
+    ++counts[{kind, -p.rate_gbps}];
+  }
+  if (counts.empty()) return rdma ? "no up IB/RoCE port" : "no up Ethernet port";
+  std::vector<std::string> parts;
+  for (const auto& [key, n] : counts) {
+    const double rate = -key.second;
+    const std::string_view kind = key.first < kKinds.size() ? kKinds[key.first] : "other";
+    parts.push_back(
+        fmt::format("{} x {} {}", n, kind, rate > 0 ? fmt::format("{:g} Gb/s", rate) : "rate unknown"));
+  }
+  return fmt::format("{}", fmt::join(parts, " + "));
+}
 
 bool compared_across_hosts(std::string_view variable) {
   if (!variable.starts_with("NCCL_") && !variable.starts_with("RCCL_")) return false;

@@ -51,4 +51,10 @@ bool compared_across_hosts(std::string_view variable);
 
 std::vector<Finding> compare_hosts(const std::vector<HostSection>& hosts);
 
+// What the comparison compares, in its words (also the report's hosts table): the GPUs by model
+// ("8 x NVIDIA H200"), and the up ports of one family by kind and rate ("8 x IB 400 Gb/s + 1 x IB
+// 200 Gb/s"; "no up IB/RoCE port"; "" when the host's network was not read).
+std::string gpus_text(const std::vector<GpuInfo>& gpus);
+std::string ports_text(const HostSection& h, bool rdma);
+
 }  // namespace fb

@@ -3,28 +3,17 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <map>
-
 #include "analyse/cluster_limit.hpp"
+#include "analyse/host_consistency.hpp"
 #include "core/text.hpp"
-#include "core/units.hpp"
 
 namespace fb {
 namespace {
 
-// "2 x IB 400 Gb/s, 1 x Ethernet 100 Gb/s" of the ports that are up; what was not read, said so.
+// The up IB/RoCE ports, then the up Ethernet ports, as the host comparison words them.
 std::string nic_words(const HostSection& s) {
-  if (!s.host.config || !s.host.config->network.read) return "not read";
-  std::map<std::string, int> count;
-  for (const auto& p : s.host.config->network.ports)
-    if (p.up)
-      ++count[p.rate_gbps > 0 ? fmt::format("{} {:.0f} Gb/s", p.kind, p.rate_gbps)
-                              : p.kind + " (rate unknown)"];
-  if (count.empty()) return "none up";
-  std::vector<std::string> parts;
-  parts.reserve(count.size());
-  for (const auto& [what, n] : count) parts.push_back(fmt::format("{} x {}", n, what));
-  return fmt::format("{}", fmt::join(parts, ", "));
+  const auto rdma = ports_text(s, true);
+  return rdma.empty() ? "not read" : rdma + "; " + ports_text(s, false);
 }
 
 std::string verdict_words(const HostSection& s) {
@@ -32,10 +21,7 @@ std::string verdict_words(const HostSection& s) {
   return fmt::format("{} ({})", s.verdict->status, s.verdict->action);
 }
 
-std::string gpu_words(const HostSection& s) {
-  if (s.gpus.empty()) return "none seen";
-  return fmt::format("{} x {}", s.gpus.size(), s.gpus.front().name);
-}
+std::string gpu_words(const HostSection& s) { return s.gpus.empty() ? "none seen" : gpus_text(s.gpus); }
 
 }  // namespace
 
