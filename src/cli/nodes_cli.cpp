@@ -21,7 +21,7 @@ void add_ranking_options(CLI::App* nodes, NodesOptions& o) {
       ->add_option("--reference", r.reference_gbps,
                    "Busbw in GB/s a healthy pair reaches (default: the median of the pairs, or the fastest "
                    "of fewer than 10)")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1e-3, 1e6).description("GB/s in [0.001, 1000000]"))
       ->group(grp);
   nodes
       ->add_option("--slow-share", r.slow_share,

@@ -57,6 +57,8 @@ TEST(NodesCommand, RefusesWhatItCannotMeasure) {
   EXPECT_THROW(nodes_args({"--size", "lots"}), fb::Error);
   EXPECT_THROW(nodes_args({"--mode", "all"}), CLI::ParseError);
   EXPECT_THROW(nodes_args({"--slow-share", "1.5"}), CLI::ParseError);
+  EXPECT_THROW(nodes_args({"--reference", "-1"}), CLI::ParseError);
+  EXPECT_THROW(nodes_args({"--reference", "0"}), CLI::ParseError);
   EXPECT_THROW(nodes_args({"-c", "1"}), fb::Error);
 }
 
