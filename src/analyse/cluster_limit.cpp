@@ -41,7 +41,49 @@ std::size_t most_gpus_per_host(const Result& r) {
   return most;
 }
 
+// The lowest and highest busbw of the pairs that satisfy `keep`, in words; "" when none does.
+template <typename Keep>
+std::string pair_range(const NodesInfo& n, Keep keep) {
+  double lo = 0;
+  double hi = 0;
+  int count = 0;
+  for (const auto& p : n.pairs) {
+    if (!p.failure.empty() || !keep(p)) continue;
+    lo = count == 0 ? p.busbw_gbps : std::min(lo, p.busbw_gbps);
+    hi = count == 0 ? p.busbw_gbps : std::max(hi, p.busbw_gbps);
+    ++count;
+  }
+  if (count == 0) return "";
+  const std::string range = fmt::format("{:.2f}", lo) == fmt::format("{:.2f}", hi)
+                                ? fmt::format("{:.2f}", lo)
+                                : fmt::format("{:.2f}-{:.2f}", lo, hi);
+  return fmt::format("{} pair{} at {} GB/s", count, count == 1 ? "" : "s", range);
+}
+
 }  // namespace
+
+std::string slow_host_words(const Result& r) {
+  if (r.hosts.size() < 2 && !r.nodes) return "";
+  if (!r.nodes || r.nodes->pairs.empty()) {
+    if (r.hosts.size() == 2)
+      return "which host is slow cannot be told with 2 hosts: their one pair is as slow as its slower host; "
+             "run `fabricbench nodes` (or the doctor) with a third host";
+    return "the pairs of hosts were not measured, so no host is named slow; `fabricbench nodes` measures "
+           "them";
+  }
+  const auto& n = *r.nodes;
+  const std::string reference =
+      fmt::format("the reference {:.2f} GB/s (slow below {:.2f})", n.reference_gbps, n.slow_below_gbps);
+  if (n.named.empty())
+    return fmt::format("no host is slow: {} against {}", pair_range(n, [](const NodePair&) { return true; }),
+                       reference);
+  std::vector<std::string> each;
+  for (const auto& host : n.named)
+    each.push_back(fmt::format("{} ({})", host,
+                               pair_range(n, [&](const NodePair& p) { return p.a == host || p.b == host; })));
+  return fmt::format("{} {} slow, against {}", fmt::join(each, ", "), n.named.size() == 1 ? "is" : "are",
+                     reference);
+}
 
 std::string cluster_limit(const Result& r) {
   if (r.hosts.size() < 2) return "";

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "analyse/must_agree.hpp"
 #include "comm/hostlist.hpp"
 
 namespace fb {
@@ -72,7 +73,8 @@ std::string library_name(const std::vector<HostSection>& hosts) {
   return "NCCL";
 }
 
-// The version is the finding (a warning); the same version loaded from different files, info.
+// The version is an error: NCCL refuses ranks of different versions. The same version loaded from
+// different files, info.
 void compare_library(const std::vector<HostSection>& hosts, std::vector<Finding>& out) {
   const std::string lib = library_name(hosts);
   const auto versions = group_by_value(values_of(hosts, [](const HostSection& h) {
@@ -80,13 +82,11 @@ void compare_library(const std::vector<HostSection>& hosts, std::vector<Finding>
     return c.version.empty() || c.name.empty() ? c.version : c.name + " " + c.version;
   }));
   if (versions.size() > 1) {
-    out.push_back(mismatch("HOST_MISMATCH_NCCL", Severity::warning, lib + " version differs", versions,
+    out.push_back(mismatch("HOST_MISMATCH_NCCL", Severity::error, lib + " version differs", versions,
                            "the same " + lib + " version on every host",
-                           fmt::format("install the same {} on every host (one container image or module "
-                                       "for the job); NCCL does not promise its protocols across versions, "
-                                       "and a mismatch is a known cause of hangs and of errors when ranks "
-                                       "connect",
-                                       lib)));
+                           fmt::format("{}: install the same {} on every host (one container image or "
+                                       "module for the job): {}",
+                                       kFixConfiguration, lib, kVersionsDisagree)));
     return;
   }
   const auto files = group_by_value(values_of(hosts, [](const HostSection& h) { return h.host.comm.path; }));
@@ -153,7 +153,13 @@ std::string env_value(const HostSection& h, const std::string& name) {
   return it->second.empty() ? "\"\"" : it->second;
 }
 
-// One finding per variable; a host without it counts as "not set".
+// Where a variable is set: in the job, for every rank, not in one host's profile or image.
+constexpr const char* kWhereToSet =
+    "set NCCL_* in the job (mpirun -x, srun --export, the job script or the pod spec), not in one host's "
+    "profile or image";
+
+// One finding per variable; a host without it counts as "not set". A variable every rank must have
+// alike (analyse/must_agree.hpp) is an error; any other only changes how one host moves its data.
 void compare_env(const std::vector<HostSection>& hosts, std::vector<Finding>& out) {
   std::set<std::string> names;
   for (const auto& h : hosts)
@@ -163,11 +169,16 @@ void compare_env(const std::vector<HostSection>& hosts, std::vector<Finding>& ou
     const auto groups =
         group_by_value(values_of(hosts, [&](const HostSection& h) { return env_value(h, name); }));
     if (groups.size() < 2) continue;
-    out.push_back(mismatch("HOST_MISMATCH_ENV", Severity::warning, fmt::format("{} differs", name), groups,
-                           fmt::format("{} the same on every host", name),
-                           "NCCL_* must be the same on every rank: set them in the job (mpirun -x, srun "
-                           "--export, the job script), not in one host's profile or image; a rank that "
-                           "chooses another algorithm, protocol or transport hangs the job"));
+    const MustAgree* must = must_agree(name);
+    out.push_back(mismatch(
+        "HOST_MISMATCH_ENV", must != nullptr ? Severity::error : Severity::warning,
+        fmt::format("{} differs", name), groups, fmt::format("{} the same on every host", name),
+        must != nullptr
+            ? fmt::format("{}: {}; every rank must have it alike: {}", kFixConfiguration, kWhereToSet,
+                          must->why)
+            : fmt::format("NCCL_* must be the same on every rank: {}; this one changes how the hosts that "
+                          "have it move their data (their speed), not what the ranks agree on",
+                          kWhereToSet)));
   }
 }
 

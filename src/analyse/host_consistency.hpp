@@ -6,16 +6,19 @@
 //   "NCCL version differs between hosts: NCCL 2.28.3 on node[01-03]; NCCL 2.27.5 on node04"
 // A host whose fact is unknown (an empty version, GPUs not listed, network not read) is left out of
 // that fact's comparison: an unread fact is never a difference. Fewer than 2 hosts: no finding.
-//   HOST_MISMATCH_NCCL        the collective library's name and version (warning: NCCL does not promise
-//                             its protocols across versions); the same version from different files
-//                             (info: usually the same code, but builds may differ)
+//   HOST_MISMATCH_NCCL        the collective library's name and version (error: NCCL refuses ranks of
+//                             different versions when they connect); the same version from different
+//                             files (info: usually the same code, but builds may differ)
 //   HOST_MISMATCH_DRIVER      the driver's or the runtime's version: warning when the major differs
 //                             (another CUDA/ROCm generation), info for a minor (fleets mid-rollout run
 //                             so under CUDA's minor-version compatibility)
-//   HOST_MISMATCH_ENV         an NCCL_* or RCCL_* variable set differently, or only on some hosts
-//                             (warning: NCCL expects the same settings on every rank; an algorithm,
-//                             protocol or transport chosen differently hangs). Variables that differ
-//                             per host by design are not compared (kHostSpecificEnv below)
+//   HOST_MISMATCH_ENV         an NCCL_* or RCCL_* variable set differently, or only on some hosts: an
+//                             error for the ones every rank must have alike (analyse/must_agree.hpp:
+//                             an algorithm, protocol, buffer, channel or transport chosen differently
+//                             hangs), a warning for the others. Variables that differ per host by
+//                             design are not compared (kHostSpecificEnv below)
+// The errors are configuration faults: their check's action is "fix the job's configuration"
+// (analyse/verdict_contract.hpp), never "drain".
 //   HOST_MISMATCH_GPUS        the GPUs' count or model (warning)
 //   HOST_MISMATCH_NICS        the up IB/RoCE ports' count or rates (warning: a ring across hosts runs at
 //                             its slowest host's network); the up Ethernet ports' (info: management

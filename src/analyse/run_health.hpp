@@ -2,6 +2,8 @@
 // Whether the run itself can be trusted: it finished, kept its GPUs, delivered exact data, and
 // its figures are known to a stated precision (docs/verdicts.md).
 //   RUN_FAILED        the run or one of its runs failed (error)
+//   RUN_REFUSED       a job stopped at its preflight: its hosts disagree on what NCCL needs alike (info:
+//                     the HOST_MISMATCH_* errors are the fault, and their action is to fix the job)
 //   RUN_INCOMPLETE    the document is from a run that did not finish, or a run has no points (warning)
 //   GPU_LOST          a GPU the run started with is missing from the topology or a run (error)
 //   DATA_WRONG        a verified point with wrong elements (error)

@@ -53,7 +53,7 @@ constexpr std::array kRules{
     // Before "host": a check owns the codes no check before it took, and HOST_ would take these.
     CheckRule{"host_consistency", "HOST_MISMATCH_",
               "the same versions, NCCL_* settings, GPUs, NICs and NET plugin on every host of a job",
-              has_hosts, can},
+              has_hosts, can, CheckAction::fix_configuration},
     CheckRule{"host", "HOST_", "the host's configuration and the GPUs' health", always, no_host_facts},
     CheckRule{"network", "NIC_", "the host's network ports and GPUDirect RDMA", has_network, can},
     CheckRule{"nodes", "NODE_", "pairs of hosts against the reference: the slow hosts and links named",
@@ -84,10 +84,10 @@ CheckStatus status_of(const Finding& f) {
 }
 
 // One check from the findings it owns; `cannot` when none and its input is missing.
-CheckVerdict judge_check(std::string_view name, const std::vector<const Finding*>& mine,
+CheckVerdict judge_check(const CheckRule& rule, const std::vector<const Finding*>& mine,
                          std::string_view cannot) {
   CheckVerdict c;
-  c.check = name;
+  c.check = rule.check;
   const Finding* worst = nullptr;
   for (const auto* f : mine) {
     c.codes.push_back(f->code);
@@ -100,7 +100,7 @@ CheckVerdict judge_check(std::string_view name, const std::vector<const Finding*
     c.status = CheckStatus::unknown;
     c.evidence = cannot;
   }
-  c.action = action_for(c.status);
+  c.action = action_for(c.status, rule.critical);
   return c;
 }
 
@@ -108,8 +108,8 @@ CheckVerdict judge_check(std::string_view name, const std::vector<const Finding*
 
 std::span<const CheckRule> check_rules() { return kRules; }
 
-CheckAction action_for(CheckStatus s) {
-  if (s == CheckStatus::critical) return CheckAction::drain;
+CheckAction action_for(CheckStatus s, CheckAction critical) {
+  if (s == CheckStatus::critical) return critical;
   return s == CheckStatus::warning ? CheckAction::investigate : CheckAction::none;
 }
 
@@ -125,14 +125,17 @@ Verdict verdict_of(const Result& r, const std::vector<Finding>& findings) {
         taken[i] = true;
       }
     if (mine.empty() && !rule.applies(r)) continue;
-    v.checks.push_back(judge_check(rule.check, mine, rule.cannot(r)));
+    v.checks.push_back(judge_check(rule, mine, rule.cannot(r)));
   }
   std::vector<const Finding*> other;
   for (std::size_t i = 0; i < findings.size(); ++i)
     if (!taken[i]) other.push_back(&findings[i]);
-  if (!other.empty()) v.checks.push_back(judge_check("other", other, ""));
-  for (const auto& c : v.checks) v.status = std::max(v.status, c.status);
-  v.action = action_for(v.status);
+  static constexpr CheckRule kOther{"other", "", "", always, can};
+  if (!other.empty()) v.checks.push_back(judge_check(kOther, other, ""));
+  for (const auto& c : v.checks) {
+    v.status = std::max(v.status, c.status);
+    v.action = std::max(v.action, c.action);  // a configuration fault beside a broken host: drain
+  }
   return v;
 }
 

@@ -13,8 +13,10 @@
 #include "analyse/gpu_names.hpp"
 #include "analyse/host_checks.hpp"
 #include "analyse/host_consistency.hpp"
+#include "analyse/host_verdicts.hpp"
 #include "analyse/net_checks.hpp"
 #include "analyse/nic_checks.hpp"
+#include "analyse/nodes_check.hpp"
 #include "analyse/p2p_analysis.hpp"
 #include "analyse/p2p_expectations.hpp"
 #include "analyse/run_health.hpp"
@@ -140,6 +142,7 @@ std::vector<Finding> analyse_result(const Result& r) {
   add(check_algorithms(r));
   add(check_one_gpu(r));
   add(compare_hosts(r.hosts));
+  add(check_nodes(r));
   add(check_host(r));
   add(check_nics(r));
   // The most severe first; within a severity, the order above (the cause before its effects).
@@ -152,6 +155,7 @@ void judge_result(Result& r) {
   r.findings = analyse_result(r);
   r.verdict = verdict_of(r, r.findings);
   r.rules_version = kRulesVersion;
+  if (!r.hosts.empty()) judge_host_sections(r);
 }
 
 }  // namespace fb

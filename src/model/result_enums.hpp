@@ -12,7 +12,9 @@ enum class RunKind { collective, algos, scale };
 
 enum class Severity { info, warning, error };
 
-enum class RunStatus { running, complete, failed };
+// refused (1.4): a job stopped at its preflight, before its first collective, because its hosts disagree
+// on what NCCL needs alike on every rank (engine/job_preflight): nothing failed, nothing was measured.
+enum class RunStatus { running, complete, failed, refused };
 
 enum class P2pUnit { gbps, ns };
 
@@ -33,8 +35,10 @@ struct EnumNames<Severity> {
 template <>
 struct EnumNames<RunStatus> {
   static constexpr std::string_view what = "result status";
-  static constexpr std::array<EnumName<RunStatus>, 3> table{
-      {{RunStatus::running, "running"}, {RunStatus::complete, "complete"}, {RunStatus::failed, "failed"}}};
+  static constexpr std::array<EnumName<RunStatus>, 4> table{{{RunStatus::running, "running"},
+                                                             {RunStatus::complete, "complete"},
+                                                             {RunStatus::failed, "failed"},
+                                                             {RunStatus::refused, "refused"}}};
 };
 
 template <>

@@ -14,7 +14,9 @@ namespace fb {
 // Ordered from best to worst: the run's status is the largest of its checks'.
 enum class CheckStatus { pass, info, unknown, warning, critical };
 
-enum class CheckAction { none, investigate, drain };
+// Ordered by urgency: the verdict's action is the largest of its checks'. fix_configuration: the job's
+// own settings are wrong (its hosts disagree on what NCCL needs alike), not its hosts: never drain them.
+enum class CheckAction { none, investigate, fix_configuration, drain };
 
 struct CheckVerdict {
   std::string check;  // "collectives_expected"
@@ -44,9 +46,11 @@ struct EnumNames<CheckStatus> {
 template <>
 struct EnumNames<CheckAction> {
   static constexpr std::string_view what = "check action";
-  static constexpr std::array<EnumName<CheckAction>, 3> table{{{CheckAction::none, "none"},
-                                                               {CheckAction::investigate, "investigate"},
-                                                               {CheckAction::drain, "drain"}}};
+  static constexpr std::array<EnumName<CheckAction>, 4> table{
+      {{CheckAction::none, "none"},
+       {CheckAction::investigate, "investigate"},
+       {CheckAction::fix_configuration, "fix_configuration"},
+       {CheckAction::drain, "drain"}}};
 };
 
 }  // namespace fb

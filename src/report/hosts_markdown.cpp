@@ -38,7 +38,8 @@ std::vector<std::string> host_row_cells(const HostSection& s) {
 
 std::string cluster_line(const Result& r) {
   const std::string verdict = r.verdict ? fmt::format("{} ({})", r.verdict->status, r.verdict->action) : "-";
-  return fmt::format("The cluster: {}. Limited by {}.", verdict, cluster_limit(r));
+  return fmt::format("The cluster: {}. Limited by {}. The hosts: {}.", verdict, cluster_limit(r),
+                     slow_host_words(r));
 }
 
 std::string hosts_markdown(const Result& r) {

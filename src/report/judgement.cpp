@@ -57,6 +57,10 @@ std::string judged_by_line(const Result& judged, const std::optional<SavedFindin
 
 Outcome report_outcome(const Result& r) {
   if (r.status == RunStatus::failed) return {"failed", "The run failed"};
+  if (r.status == RunStatus::refused)
+    return {"refused",
+            "Refused: the hosts of this job disagree on what NCCL needs alike on every rank; fix the job's "
+            "configuration (nothing was measured)"};
   if (r.status == RunStatus::running) return {"running", "In progress: partial results"};
   const Shortfall worst = worst_shortfall(r);
   const bool far = worst.share > 0 && worst.share < kFarBelow;

@@ -28,7 +28,7 @@ std::string judged_by_line(const Result& judged, const std::optional<SavedFindin
 std::string rules_words(const std::string& rules_version);
 
 struct Outcome {
-  std::string key;    // "failed", "running", "errors", "warnings" or "healthy"
+  std::string key;    // "failed", "refused", "running", "errors", "warnings" or "healthy"
   std::string words;  // the banner's headline
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analyse/cluster_limit.hpp"
+#include "analyse/host_verdicts.hpp"
 #include "cli/nodes_cli.hpp"
 #include "cli_args.hpp"
 #include "comm/group_bootstrap.hpp"

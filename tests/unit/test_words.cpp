@@ -37,7 +37,7 @@ TEST(Words, JsonStringsAreTheSchemas) {
   using V = std::vector<std::string>;
   EXPECT_EQ(json_names<fb::RunKind>(), (V{"collective", "algos", "scale"}));
   EXPECT_EQ(json_names<fb::Severity>(), (V{"info", "warning", "error"}));
-  EXPECT_EQ(json_names<fb::RunStatus>(), (V{"running", "complete", "failed"}));
+  EXPECT_EQ(json_names<fb::RunStatus>(), (V{"running", "complete", "failed", "refused"}));  // refused: 1.4
   EXPECT_EQ(json_names<fb::P2pUnit>(), (V{"GB/s", "ns"}));
   EXPECT_EQ(json_names<fb::P2pTest>(),
             (V{"ce_read", "ce_write", "sm_read", "sm_write", "ce_bidir", "sm_bidir", "latency", "h2d", "d2h",

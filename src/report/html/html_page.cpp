@@ -19,7 +19,7 @@ svg.topology g.rc rect{fill:#f3e5f5}svg.topology g.numa rect{fill:#fff8e1}svg.to
 svg.topology line.pcie{stroke:#888;stroke-width:1.5}
 .banner{padding:14px 18px;border-radius:8px;border:2px solid;margin-bottom:12px}
 .outcome-healthy{background:#e8f5e9;border-color:#2e7d32}.outcome-warnings{background:#fff8e1;border-color:#f9a825}
-.outcome-errors,.outcome-failed{background:#fdecea;border-color:#c62828}.outcome-running{background:#e3f2fd;border-color:#1565c0}
+.outcome-errors,.outcome-failed,.outcome-refused{background:#fdecea;border-color:#c62828}.outcome-running{background:#e3f2fd;border-color:#1565c0}
 .machine{font-size:1.05em;margin:0 0 8px;overflow-wrap:break-word}.rules{color:#444;margin:0 0 8px}
 .finding,.top-finding,.saved-finding{margin:6px 0;padding:6px 10px;border-left:5px solid #2e86c1;background:#fff;
 overflow-wrap:break-word}.saved-finding{opacity:.75}
