@@ -14,6 +14,9 @@
 # and SLOW_HOST=i (implies NETNS=1) shapes host i's link with tc's token bucket to SLOW_RATE (default
 # 1gbit) each way: a slow host made real. ip and tc come from the PATH or from NETNS_TOOLS (default
 # .netns-tools, made by scripts/netns-tools.sh); the namespaces and the bridge are removed at exit.
+# HOST_ENV="i:NAME=VALUE ..." sets NAME=VALUE in host i's environment only (its own NCCL settings, as a
+# host whose profile or image sets them: the job's preflight must catch it); entries are separated
+# by spaces, so a VALUE has none.
 # Every host's output goes to $OUT/host<i>.log (OUT default fake-hosts-out); the exit code is the
 # worst of the hosts'.
 set -u
@@ -76,14 +79,23 @@ make_network() {
   master=10.77.0.1
 }
 # Runs COMMAND as host $1: in its network namespace (NETNS=1), in a UTS namespace with its hostname,
-# with its NCCL_HOSTID. The words go through as they are: no shell string to quote.
+# with its NCCL_HOSTID and its HOST_ENV entries. The words go through as they are: no shell string to
+# quote.
 in_host() {
-  local i=$1
+  local i=$1 entry
   shift
-  local pre=()
+  local pre=() own=()
   [[ $netns == 1 ]] && pre=(nsenter "--net=/run/netns/fbhost$i")
-  "${pre[@]}" unshare -u env "NCCL_HOSTID=fbhost$i" bash -c 'hostname "$0" && exec "$@"' "fbhost$i" "$@"
+  for entry in ${host_env:-}; do
+    [[ ${entry%%:*} == "$i" ]] && own+=("${entry#*:}")
+  done
+  "${pre[@]}" unshare -u env "NCCL_HOSTID=fbhost$i" "${own[@]}" bash -c 'hostname "$0" && exec "$@"' "fbhost$i" "$@"
 }
+host_env=${HOST_ENV:-}
+for entry in $host_env; do
+  [[ $entry =~ ^[0-9]+:[A-Za-z_][A-Za-z0-9_]*= ]] ||
+    { echo "error: HOST_ENV entries are i:NAME=VALUE (got '$entry')"; exit 2; }
+done
 
 [[ $netns == 1 ]] && make_network
 case $launcher in
@@ -115,6 +127,7 @@ case $launcher in
     {
       declare -f in_host
       echo "netns=$netns"
+      echo "host_env=$(printf '%q' "$host_env")"
       echo "in_host \$OMPI_COMM_WORLD_RANK $(printf '%q ' "$@") > $(printf '%q' "$out")/host\$OMPI_COMM_WORLD_RANK.log 2>&1"
     } > "$rank_script"
     mpirun --oversubscribe --bind-to none -np "$hosts" -x CUDA_VISIBLE_DEVICES -x NCCL_P2P_DISABLE \

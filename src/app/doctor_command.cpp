@@ -5,15 +5,33 @@
 #include <filesystem>
 #include <iostream>
 
+#include "analyse/cluster_limit.hpp"
 #include "analyse/expectations_file.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "engine/doctor.hpp"
 #include "report/doctor_output.hpp"
+#include "report/node_exclude.hpp"
 #include "report/prometheus_textfile.hpp"
 #include "report/verdict_console.hpp"
 
 namespace fb {
+namespace {
+
+// The hosts the nodes stage named; where it did not run, no file, and why.
+void write_doctor_exclude_file(const std::string& path, const Result& result, EventSink& events) {
+  if (path.empty()) return;
+  if (result.nodes) {
+    write_exclude_file(path, *result.nodes);
+    return;
+  }
+  const std::string why = result.hosts.size() < 2 ? "pairs of hosts are measured only under mpirun, torchrun "
+                                                    "or srun across 3 hosts or more"
+                                                  : slow_host_words(result);
+  events.emit(make_event(EventKind::warning, fmt::format("--exclude-file {} not written: {}", path, why)));
+}
+
+}  // namespace
 
 int doctor_command(const DoctorOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
   DoctorRequest request = doctor_request(o);
@@ -37,6 +55,7 @@ int doctor_command(const DoctorOptions& o, const std::vector<std::string>& comma
   const Result result = run_doctor(request, command_line, progress, events);
   console.end(result);
   if (!o.prometheus.empty()) write_file_atomically(o.prometheus, prometheus_textfile(result));
+  write_doctor_exclude_file(o.exclude_file, result, events);
   if (result.verdict) print_verdict(std::cout, *result.verdict);  // the contract's one line and its checks
   if (result.status == RunStatus::failed) return static_cast<int>(ExitCode::run_failed);  // interrupted
   return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;

@@ -98,6 +98,9 @@ struct RunSettings {
   CpuBind cpu_bind = CpuBind::none;
   BufferAlloc alloc = BufferAlloc::nccl;
   BufferFill fill = BufferFill::pattern;
+  // Under a job: measure although the hosts disagree on what NCCL needs alike on every rank (the
+  // preflight, engine/job_preflight, then only warns); off, such a job is refused before it starts.
+  bool allow_mismatch = false;
 };
 
 // The plan's JSON (what rank 0 hands every worker): every field, by its name.
@@ -106,6 +109,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Sampling, iters, warmup, graph_launches, min_
                                    warmup_s, min_warmup_ops, tail_iters, tail_time_s, min_tail_iters,
                                    max_tail_iters)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunSettings, placements, sampling, check, inject_corruption, timeout_s,
-                                   nccl_lib, nccl_env, cpu_bind, alloc, fill)
+                                   nccl_lib, nccl_env, cpu_bind, alloc, fill, allow_mismatch)
 
 }  // namespace fb

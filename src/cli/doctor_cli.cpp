@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/measure_options.hpp"
 #include "cli/run_request.hpp"
 #include "core/error.hpp"
 #include "gpu/vendor.hpp"
@@ -20,7 +21,14 @@ Examples:
   fabricbench doctor --out results/ --gpus 0-3
   fabricbench doctor --quick --prometheus /var/lib/node_exporter/fabricbench.prom   # for a scheduler
   fabricbench doctor --prolog --out /tmp/fb-prolog   # in a Slurm prolog: exit 1 -> drain the node
-  torchrun --nnodes 2 --nproc-per-node 8 ... fabricbench doctor --quick   # across hosts: a section per host)");
+  torchrun --nnodes 2 --nproc-per-node 8 ... fabricbench doctor --quick   # across hosts: a section per host
+  srun -N 4 --ntasks-per-node 8 fabricbench doctor --quick --exclude-file slow.txt   # the slow host named
+
+Across hosts (mpirun, torchrun, srun) the doctor first compares every host (the preflight): hosts that
+disagree on what NCCL needs alike on every rank (NCCL_ALGO, NCCL_PROTO, the NCCL version...) stop the
+job before any collective, exit 2, action "fix the job's configuration" (--allow-mismatch runs it
+anyway). It then prices the network with one all_reduce, cuts the collectives to the budget, and with
+3 hosts or more measures pairs of hosts in rounds to name a slow one (docs/cli.md).)");
   doc->add_flag("--quick", o.request.quick, "Fewer sizes and samples, within a 20 s budget");
   doc->add_flag("--prolog", o.request.prolog,
                 "For a Slurm prolog or health check: the host checks and one short verified all_reduce "
@@ -41,6 +49,10 @@ Examples:
   doc->add_option("--prometheus", o.prometheus,
                   "Also write the verdict as a Prometheus node-exporter textfile (docs/cli.md, \"Prometheus "
                   "metrics\")");
+  doc->add_option("--exclude-file", o.exclude_file,
+                  "Across 3 hosts or more: write the hosts named slow by the nodes stage here, one Slurm "
+                  "hostlist line (empty when none), for sbatch --exclude=$(cat FILE)");
+  add_allow_mismatch_flag(doc, o.request.settings);
   doc->add_flag("--debug-corrupt", o.request.settings.inject_corruption)->group("");
   return doc;
 }

@@ -12,6 +12,7 @@ struct DoctorOptions {
   std::string out_dir = "fabricbench-doctor";
   std::string expectations;  // --expectations FILE (app/ reads it before any GPU is touched)
   std::string prometheus;    // --prometheus FILE: the verdict as a node-exporter textfile; "" = none
+  std::string exclude_file;  // --exclude-file FILE: the hosts the nodes stage named slow (across hosts)
 };
 
 CLI::App* add_doctor_subcommand(CLI::App& app, DoctorOptions& opts);

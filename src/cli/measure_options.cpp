@@ -146,6 +146,14 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
   app->add_option("--nccl-lib", settings.nccl_lib,
                   fmt::format("NCCL library to load (default: {})", gpu::default_collective_library()))
       ->group(grp);
+  add_allow_mismatch_flag(app, settings)->group(grp);
+}
+
+CLI::Option* add_allow_mismatch_flag(CLI::App* app, RunSettings& settings) {
+  return app->add_flag("--allow-mismatch", settings.allow_mismatch,
+                       "Under mpirun, torchrun or srun: run although the hosts disagree on what NCCL needs "
+                       "alike on every rank (NCCL_ALGO, NCCL_PROTO, the NCCL version...: docs/verdicts.md); "
+                       "without it such a job is refused before its first collective (exit 2)");
 }
 
 void refuse_run_only_flags(const RunOptions& o, const char* command) {

@@ -13,7 +13,9 @@ void add_data_options(CLI::App* app, RunOptions& o, bool verification);
 // naming `command`.
 void refuse_run_only_flags(const RunOptions& o, const char* command);
 void add_timing_options(CLI::App* app, RunOptions& o);
-// --gpus --timeout --nccl-lib always; --launcher when `launcher` is set.
+// --gpus --timeout --nccl-lib --allow-mismatch always; --launcher when `launcher` is set.
 void add_launch_options(CLI::App* app, RunOptions& o, bool launcher);
+// --allow-mismatch: a job whose hosts disagree on what NCCL needs alike still runs (engine/job_preflight).
+CLI::Option* add_allow_mismatch_flag(CLI::App* app, RunSettings& settings);
 
 }  // namespace fb

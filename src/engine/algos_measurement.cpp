@@ -12,6 +12,7 @@
 #include "core/units.hpp"
 #include "engine/algos_runner.hpp"
 #include "engine/estimates.hpp"
+#include "engine/job_preflight.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/plan_runner.hpp"
@@ -63,6 +64,7 @@ void announce_estimate(const AlgosRequest& request, const Plan& plan, const Topo
 AlgosOutcome measure_algos(const AlgosRequest& request, const std::vector<std::string>& command_line,
                            bool quiet, EventSink& events) {
   const OpenedMachine machine = open_machine(request.measure.settings.nccl_lib);
+  require_agreeing_hosts(request.measure.settings, events);  // under a job, before its first collective
   Plan plan = build_plan(request.measure, machine.facts);
   warn_forced_environment(events);
 

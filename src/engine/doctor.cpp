@@ -12,7 +12,6 @@
 #include "core/units.hpp"
 #include "engine/estimates.hpp"
 #include "engine/host_sections.hpp"
-#include "engine/job_nccl_log.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/plan_builder.hpp"
 #include "engine/result_header.hpp"
@@ -64,10 +63,20 @@ StageOutput run_stage(const DoctorStage& stage, const DoctorContext& ctx) {
   }
 }
 
-// The document judged; under a job, each host on its own too.
-void judge_doctor(Result& result) {
-  judge_result(result);
-  if (!result.hosts.empty()) judge_host_sections(result);
+// The document judged; under a job, each host on its own too (judge_result does both).
+void judge_doctor(Result& result) { judge_result(result); }
+
+// A stage failed (or the preflight refused the job): the document keeps every fact and is judged
+// with what it has, naming the stage, before the doctor fails with the stage's exit code.
+[[noreturn]] void fail_stage(const DoctorStage& stage, const StageOutput& out, Result& result,
+                             const DoctorProgress& progress) {
+  result.finished = now_iso8601();
+  result.status = out.refused ? RunStatus::refused : RunStatus::failed;
+  result.failure = out.refused ? out.failure : fmt::format("{} stage: {}", stage.name, out.failure);
+  judge_doctor(result);
+  progress.updated(result);
+  throw Error(out.code,
+              out.refused ? out.failure : fmt::format("{} stage failed: {}", stage.name, out.failure));
 }
 
 // Under a job, what the doctor leaves to a run on each host.
@@ -90,7 +99,8 @@ Result doctor_header(const std::vector<std::string>& command_line, const NcclLib
     for (auto& g : result.gpus) g.host = job->host();
   result.topology = probe_topology({});
   result.expectations = request.expectations;
-  judge_doctor(result);
+  // Under a job the other hosts' GPUs are not known yet (the preflight gathers them): judged then.
+  if (job == nullptr) judge_doctor(result);
   return result;
 }
 
@@ -119,7 +129,6 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
 
   Result result = doctor_header(command_line, *machine.lib, gpus, request, job);
   progress.begun(result);
-  if (job != nullptr) start_job_init_log();  // after the header: the document keeps the user's NCCL_*
 
   result.doctor = DoctorInfo{request.budget_or_default(), {}, {}};
   DoctorContext ctx{request,
@@ -129,7 +138,8 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                     result,
                     events,
                     request.budget_or_default(),
-                    prior_speed(*result.topology, gpus, capture_comm_env()),
+                    job != nullptr ? job_prior_speed(job->size(), capture_comm_env())
+                                   : prior_speed(*result.topology, gpus, capture_comm_env()),
                     FabricSpeed{},
                     StagePlan{},
                     NcclLogSummary{},
@@ -150,19 +160,13 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
     StageOutput out = run_stage(stage, ctx);
     const double took_s = seconds_since(stage_start);
     const std::string failure = out.failure;
-    const ExitCode code = out.code;
     // The speed, the cost of a set of workers and NCCL's choices every later stage is planned from.
     if (failure.empty() && stage.learn != nullptr) stage.learn(out, took_s, ctx);
     stage.merge(out, result);
     // The estimate announced: measured where the stage's plan had the speed, else the prior.
     const double announced_s = ctx.plan.estimate_s >= 0 ? ctx.plan.estimate_s : stage.prior_s(ctx);
     result.doctor->stages.push_back({std::string(stage.name), announced_s, took_s});
-    if (!failure.empty() && !interrupt_requested()) {  // interrupted: the loop ends below
-      result.status = RunStatus::failed;
-      result.failure = failure;
-      progress.updated(result);
-      throw Error(code, fmt::format("{} stage failed: {}", stage.name, failure));
-    }
+    if (!failure.empty() && !interrupt_requested()) fail_stage(stage, out, result, progress);
     progress.updated(result);
   }
 

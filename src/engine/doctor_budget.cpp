@@ -32,8 +32,7 @@ std::vector<std::pair<std::string, std::string>> configs(const AlgosGrid& g) {
 }
 
 std::string why(double estimate_s, const FabricSpeed& speed, double budget_s) {
-  return fmt::format("estimated {:.0f} s at {:.1f} GB/s all_reduce busbw; {:.0f} s of the budget left",
-                     estimate_s, speed.busbw_gbps, std::max(0.0, budget_s));
+  return budget_reason(estimate_s, speed, budget_s);
 }
 
 bool remove_one(std::vector<std::string>& list, const std::string& name) {
@@ -44,6 +43,17 @@ bool remove_one(std::vector<std::string>& list, const std::string& name) {
 }
 
 }  // namespace
+
+std::string budget_reason(double estimate_s, const FabricSpeed& speed, double budget_s) {
+  return fmt::format("estimated {:.0f} s at {:.2f} GB/s all_reduce busbw; {:.0f} s of the budget left",
+                     estimate_s, speed.busbw_gbps, std::max(0.0, budget_s));
+}
+
+double estimate_nodes_s(int rounds, std::uint64_t bytes, double window_s, const FabricSpeed& speed) {
+  // A round: its pairs' communicators, a few warm-up operations, then the shared window.
+  constexpr int kWarmupOps = 3;
+  return rounds * (speed.start_s + kWarmupOps * op_seconds(speed, bytes) + window_s);
+}
 
 double op_seconds(const FabricSpeed& speed, std::uint64_t bytes, const std::string& proto) {
   if (!speed.known()) return 0;

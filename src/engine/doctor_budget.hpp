@@ -44,6 +44,14 @@ FabricSpeed measure_fabric(const std::vector<Run>& runs);
 // figures on a slow fabric, while the algorithms stage paid 1.01-1.23 s per set of workers.)
 double probe_start_seconds(const std::vector<Point>& points, double took_s);
 
+// Why a stage was cut: "estimated 48 s at 2.90 GB/s all_reduce busbw; 20 s of the budget left".
+std::string budget_reason(double estimate_s, const FabricSpeed& speed, double budget_s);
+
+// The doctor's nodes stage under a job (engine/doctor_job_stages): `rounds` rounds of pairs of hosts,
+// each a set of workers (`speed.start_s`), a few warm-up operations of `bytes` and a window of
+// `window_s` that every pair of the round shares.
+double estimate_nodes_s(int rounds, std::uint64_t bytes, double window_s, const FabricSpeed& speed);
+
 // Seconds one all_reduce of `bytes` takes. Forced "LL" and "LL128" at large sizes: half of an
 // LL line and 1/16 of an LL128 line are flags, and both run fewer bytes per cycle than Simple;
 // counted as 4x and 1.3x Simple's time (the conservative side of what NCCL shows on H100/H200).

@@ -8,8 +8,8 @@
 #include "bench/p2p_bench.hpp"
 #include "core/interrupt.hpp"
 #include "engine/algos_runner.hpp"
+#include "engine/doctor_job_stages.hpp"
 #include "engine/estimates.hpp"
-#include "engine/host_sections.hpp"
 #include "engine/job_nccl_log.hpp"
 #include "engine/nccl_setup.hpp"
 #include "engine/plan_builder.hpp"
@@ -43,23 +43,15 @@ void append_runs(StageOutput& out, Result& result) {
   for (auto& run : out.runs) result.runs.push_back(std::move(run));
 }
 
-// First, so that a later stage's failure (a lost GPU, an Xid) still finds the facts recorded.
-// Under a job every host describes itself at once (engine/host_sections).
+// First (after the preflight under a job, which gathers every host's own), so that a later stage's
+// failure (a lost GPU, an Xid) still finds the facts recorded.
 StageOutput read_host(const DoctorContext& ctx) {
   StageOutput out;
   out.host = probe_host("/", ctx.result.topology->gpus);
-  if (ctx.job != nullptr) {
-    out.hosts = gather_host_sections(*ctx.job, ctx.request.settings.nccl_lib);
-    out.gpus = ranks_gpus(out.hosts);
-  }
   return out;
 }
 
-void merge_host(StageOutput& out, Result& result) {
-  result.host.config = std::move(out.host);
-  if (!out.hosts.empty()) result.hosts = std::move(out.hosts);
-  if (!out.gpus.empty()) result.gpus = std::move(out.gpus);
-}
+void merge_host(StageOutput& out, Result& result) { result.host.config = std::move(out.host); }
 
 // Reading sysfs, NVML and the kernel log: 14 ms on one H200.
 double prior_host_s(const DoctorContext& /*ctx*/) { return 0.1; }
@@ -80,48 +72,25 @@ StageOutput measure_pairs(const DoctorContext& ctx) {
 void merge_pairs(StageOutput& out, Result& result) { result.p2p = std::move(out.p2p); }
 
 double prior_collectives_s(const DoctorContext& ctx) {
+  if (ctx.job != nullptr) return prior_job_collectives_s(ctx);
   return estimate_plan_s(build_plan(ctx.collectives, ctx.facts), ctx.prior);
 }
 
+// On one host the sweep is not cut (it is what the later stages are priced from); across hosts the
+// network stage has priced it, and it is cut to fit.
+StagePlan plan_collectives(const DoctorContext& ctx) {
+  return ctx.job != nullptr ? plan_job_collectives(ctx) : StagePlan{};
+}
+
 StageOutput measure_collectives(const DoctorContext& ctx) {
-  Plan plan = build_plan(ctx.collectives, ctx.facts);
-  attach_cpulists(plan, *ctx.result.topology);
-  StageOutput out;
-  std::map<int, std::size_t> slot;  // runs appear as their first point arrives
-  const auto outcome = run_plan(
-      plan,
-      [&](int index, const Point& p) {
-        if (!slot.contains(index)) {
-          slot[index] = out.runs.size();
-          out.runs.push_back(make_run(plan, static_cast<std::size_t>(index)));
-        }
-        out.runs[slot[index]].points.push_back(p);
-      },
-      ctx.events);
-  // Their exit (the driver reclaiming contexts and buffers) belongs to this stage: the next one
-  // times its own set of workers (engine/doctor_budget: probe_start_seconds).
-  wait_for_exiting_workers();
-  out.gpus = outcome.gpus;
-  attach_job_init_log(out.runs);
-  if (!outcome.supervisor.ok) {
-    out.failure = outcome.failure;
-    out.code = outcome.supervisor.code;
-  }
-  return out;
+  RunRequest request = ctx.collectives;
+  if (!ctx.plan.sizes.empty()) request.sizes = ctx.plan.sizes;  // under a job: cut to the budget
+  return run_collectives_plan(request, ctx);
 }
 
 void merge_collectives(StageOutput& out, Result& result) {
   if (!out.gpus.empty()) result.gpus = std::move(out.gpus);
   append_runs(out, result);
-}
-
-// The one all_reduce request the scaling and algorithm stages share.
-RunRequest unverified_all_reduce(const RunRequest& collectives) {
-  RunRequest r = collectives;
-  r.settings.inject_corruption = false;
-  r.collectives = {"all_reduce"};
-  r.settings.check = false;
-  return r;
 }
 
 std::vector<int> scaling_counts(const DoctorContext& ctx) {
@@ -240,7 +209,10 @@ void learn_start_cost(const StageOutput& out, double took_s, DoctorContext& ctx)
 }
 
 void learn_fabric_speed(const StageOutput& out, double /*took_s*/, DoctorContext& ctx) {
+  const double start_s = ctx.speed.start_s;  // the network stage's measured set of workers, if it ran
+  const bool measured = ctx.speed.known();
   ctx.speed = measure_fabric(out.runs);
+  if (measured) ctx.speed.start_s = start_s;
 }
 
 StageOutput measure_algorithms(const DoctorContext& ctx) {
@@ -263,6 +235,7 @@ void merge_choices(StageOutput& out, Result& result) {
 
 const std::vector<DoctorStage>& doctor_stages() {
   static const std::vector<DoctorStage> stages{
+      preflight_stage(),
       {.name = "host",
        .what = "host: kernel settings, IOMMU, PCIe ACS, /dev/shm, Xid, GPU health (NVML)",
        .prior_s = prior_host_s,
@@ -279,14 +252,16 @@ const std::vector<DoctorStage>& doctor_stages() {
        .run = measure_pairs,
        .learn = nullptr,
        .merge = merge_pairs},
+      network_probe_stage(),
       {.name = "collectives",
        .what = "collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
        .prior_s = prior_collectives_s,
        .applies = several_gpus,
-       .plan = nullptr,
+       .plan = plan_collectives,
        .run = measure_collectives,
        .learn = learn_fabric_speed,
        .merge = merge_collectives},
+      nodes_stage(),
       {.name = "choices",
        .what = "choices: NCCL's transports, channels, algorithm and protocol per size, from its log",
        .prior_s = prior_choices_s,
@@ -313,6 +288,43 @@ const std::vector<DoctorStage>& doctor_stages() {
        .merge = append_runs},
   };
   return stages;
+}
+
+StageOutput run_collectives_plan(const RunRequest& request, const DoctorContext& ctx) {
+  Plan plan = build_plan(request, ctx.facts);
+  attach_cpulists(plan, *ctx.result.topology);
+  if (ctx.job != nullptr) start_job_init_log();  // before NCCL's first communicator in this process
+  StageOutput out;
+  std::map<int, std::size_t> slot;  // runs appear as their first point arrives
+  const auto outcome = run_plan(
+      plan,
+      [&](int index, const Point& p) {
+        if (!slot.contains(index)) {
+          slot[index] = out.runs.size();
+          out.runs.push_back(make_run(plan, static_cast<std::size_t>(index)));
+        }
+        out.runs[slot[index]].points.push_back(p);
+      },
+      ctx.events);
+  // Their exit (the driver reclaiming contexts and buffers) belongs to this stage: the next one
+  // times its own set of workers (engine/doctor_budget: probe_start_seconds).
+  wait_for_exiting_workers();
+  out.gpus = outcome.gpus;
+  attach_job_init_log(out.runs);
+  if (!outcome.supervisor.ok) {
+    out.failure = outcome.failure;
+    out.code = outcome.supervisor.code;
+  }
+  return out;
+}
+
+// The one all_reduce request the scaling and algorithm stages share.
+RunRequest unverified_all_reduce(const RunRequest& collectives) {
+  RunRequest r = collectives;
+  r.settings.inject_corruption = false;
+  r.collectives = {"all_reduce"};
+  r.settings.check = false;
+  return r;
 }
 
 P2pPlan doctor_pairs_plan(const DoctorContext& ctx) {

@@ -1,6 +1,7 @@
 #pragma once
 // The doctor's stages as data: what each runs, how long it takes (quick and thorough), and
 // how its output merges into the result document. engine/doctor.hpp runs them in order.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,8 +22,10 @@ namespace fb {
 struct StagePlan {
   double estimate_s = -1;  // from the measured speed; < 0: not known yet (the row's figure stands)
   std::vector<DoctorCut> cuts;
-  AlgosGrid algos;                  // the algorithms stage's grid, after its cuts
-  std::uint64_t scaling_bytes = 0;  // the scaling stage's size, after its cut
+  AlgosGrid algos;                   // the algorithms stage's grid, after its cuts
+  std::uint64_t scaling_bytes = 0;   // the scaling stage's size, after its cut
+  std::vector<std::uint64_t> sizes;  // under a job: the collectives stage's sizes, after its cuts
+  double pair_window_s = 0;          // under a job: the nodes stage's window per round (0: not run)
 };
 
 // What a stage works with: the request, the machine, the GPUs, the document so far (header,
@@ -52,8 +55,10 @@ struct StageOutput {
   HostFacts host;                   // the host stage's reading of the machine's configuration
   std::vector<HostSection> hosts;   // and under a job, every host's own description
   std::vector<GpuInfo> gpus;        // under a job: every rank's GPU, as its host saw it
+  std::optional<NodesInfo> nodes;   // the nodes stage's pairs of hosts and the hosts it named
   std::string failure;  // not empty: the stage failed (the document is written, then the doctor fails)
   ExitCode code = ExitCode::run_failed;
+  bool refused = false;  // the failure is the preflight's refusal: the job's configuration, not a fault
 };
 
 struct DoctorStage {
@@ -80,6 +85,13 @@ const std::vector<DoctorStage>& doctor_stages();
 // What the pairs stage measures (bench/p2p_plan.hpp): every pair and host link, fewer and
 // smaller copies when quick.
 P2pPlan doctor_pairs_plan(const DoctorContext& ctx);
+
+// `request`'s plan run on the doctor's GPUs (under a job, every rank's), its runs and every rank's
+// GPU kept; a failed plan is the stage's failure.
+StageOutput run_collectives_plan(const RunRequest& request, const DoctorContext& ctx);
+
+// The collectives request without verification, all_reduce only: the later stages' base.
+RunRequest unverified_all_reduce(const RunRequest& collectives);
 
 // The verified collective sweep: quick, a few sizes; thorough, 1 MiB up to what fits, by 4.
 RunRequest doctor_collectives_request(const DoctorRequest& request, const MachineFacts& facts,

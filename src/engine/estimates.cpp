@@ -6,6 +6,7 @@
 #include "bench/collective_spec.hpp"
 #include "bench/sampler.hpp"
 #include "core/environment.hpp"
+#include "core/text.hpp"
 #include "model/p2p_tests.hpp"
 
 namespace fb {
@@ -62,6 +63,19 @@ FabricSpeed prior_speed(const Topology& t, const std::vector<int>& gpus,
   s.busbw_gbps = ring.known() ? ring.gbps * kRingShare : kUnknownGbps;
   if (set(env, "NCCL_P2P_DISABLE")) s.busbw_gbps = std::min(s.busbw_gbps, kShmGbps);
   if (set(env, "NCCL_P2P_DISABLE") && set(env, "NCCL_SHM_DISABLE")) s.busbw_gbps = kSocketGbps;
+  s.algbw_gbps = s.busbw_gbps * n / (2.0 * (n - 1));  // all_reduce's bus factor
+  return s;
+}
+
+FabricSpeed job_prior_speed(int ranks, const std::map<std::string, std::string>& env) {
+  constexpr double kNetworkLatencyUs = 50;
+  FabricSpeed s;
+  s.start_s = 1.0 + 0.1 * ranks;
+  s.latency_us = kNetworkLatencyUs;
+  const auto net = env.find("NCCL_NET");
+  const bool sockets = set(env, "NCCL_IB_DISABLE") || (net != env.end() && lower(net->second) == "socket");
+  s.busbw_gbps = sockets ? kSocketGbps : kUnknownGbps;
+  const int n = std::max(2, ranks);
   s.algbw_gbps = s.busbw_gbps * n / (2.0 * (n - 1));  // all_reduce's bus factor
   return s;
 }

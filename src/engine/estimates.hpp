@@ -23,6 +23,12 @@ namespace fb {
 FabricSpeed prior_speed(const Topology& t, const std::vector<int>& gpus,
                         const std::map<std::string, std::string>& env);
 
+// Under a job of `ranks` ranks across hosts, before the network is measured (the doctor's network
+// stage measures it first): a host's own links say nothing of it, so 10 GB/s busbw (the order of one
+// 100G port), 2 GB/s where NCCL is told to use sockets (NCCL_NET=Socket, NCCL_IB_DISABLE=1); 50 us a
+// small operation; a set of workers 1 s plus 0.1 s per rank (NCCL's set-up over the network).
+FabricSpeed job_prior_speed(int ranks, const std::map<std::string, std::string>& env);
+
 // The NCCL settings a plan's workers run with: the process's NCCL_* variables, the plan's on top.
 std::map<std::string, std::string> nccl_settings(const Plan& plan);
 

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "analyse/verdict_contract.hpp"
-#include "analyse/verdicts.hpp"
 #include "comm/nccl_library.hpp"
 #include "core/error.hpp"
 #include "engine/result_header.hpp"
@@ -81,23 +79,6 @@ std::vector<GpuInfo> ranks_gpus(const std::vector<HostSection>& sections) {
     }
   std::sort(out.begin(), out.end(), [](const GpuInfo& a, const GpuInfo& b) { return a.rank < b.rank; });
   return out;
-}
-
-void judge_host_sections(Result& result) {
-  for (auto& s : result.hosts) {
-    Result alone;
-    alone.status = RunStatus::complete;
-    alone.host = s.host;
-    alone.env = s.env;
-    alone.gpus = s.gpus;
-    alone.topology = s.topology;
-    alone.expectations = result.expectations;
-    judge_result(alone);
-    s.findings.clear();
-    std::copy_if(alone.findings.begin(), alone.findings.end(), std::back_inserter(s.findings),
-                 [](const Finding& f) { return f.code != "ONE_GPU"; });
-    s.verdict = verdict_of(alone, s.findings);
-  }
 }
 
 }  // namespace fb

@@ -30,9 +30,4 @@ std::vector<GpuInfo> ranks_gpus(const std::vector<HostSection>& sections);
 // On a rank other than 0, in answer to that message.
 void answer_describe_hosts(JobSession& job, const std::string& nccl_lib);
 
-// Each section's own findings and verdict (its topology, configuration and NICs, judged as a
-// document of that host alone; ONE_GPU left out: the job's GPUs are measured across hosts), and the
-// hosts compared with each other into `result.findings`.
-void judge_host_sections(Result& result);
-
 }  // namespace fb

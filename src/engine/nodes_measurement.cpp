@@ -12,6 +12,7 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
+#include "engine/job_preflight.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/nodes_rounds.hpp"
 #include "engine/plan_builder.hpp"
@@ -54,18 +55,6 @@ std::string time_words(const NodesRequest& r, double seconds_per_round) {
   return out;
 }
 
-// The plan every round runs: the request's one collective at one size, its points expanded for a
-// pair's ranks (both hosts' GPUs), the groups set per round.
-Plan pair_plan(const NodesRequest& request, const MachineFacts& facts, int pair_ranks) {
-  Plan plan = build_plan(request.measure, facts);
-  for (auto& run : plan.runs)
-    run.points = expand_points(run, request.measure.sizes, plan.settings.placements, pair_ranks);
-  if (plan.runs.empty() || plan.runs[0].points.empty())
-    FB_USAGE_ERROR(fmt::format("{} at {} is less than one element per rank of a pair: give a larger --size",
-                               request.measure.collectives.at(0), format_bytes(request.measure.sizes.at(0))));
-  return plan;
-}
-
 // Before the first round: the rounds and pairs, and the time at the assumed cost of a round.
 void announce(const NodesRequest& r, NodesMode mode, const JobHosts& hosts, EventSink& events) {
   const int n = static_cast<int>(hosts.names.size());
@@ -89,6 +78,18 @@ Result nodes_header(const std::vector<std::string>& command_line, const NcclLibr
 }
 
 }  // namespace
+
+// The plan every round runs: the request's one collective at one size, its points expanded for a
+// pair's ranks (both hosts' GPUs), the groups set per round.
+Plan nodes_pair_plan(const NodesRequest& request, const MachineFacts& facts, int pair_ranks) {
+  Plan plan = build_plan(request.measure, facts);
+  for (auto& run : plan.runs)
+    run.points = expand_points(run, request.measure.sizes, plan.settings.placements, pair_ranks);
+  if (plan.runs.empty() || plan.runs[0].points.empty())
+    FB_USAGE_ERROR(fmt::format("{} at {} is less than one element per rank of a pair: give a larger --size",
+                               request.measure.collectives.at(0), format_bytes(request.measure.sizes.at(0))));
+  return plan;
+}
 
 JobHosts job_hosts(const std::vector<std::string>& rank_hosts) {
   JobHosts h;
@@ -126,8 +127,9 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
   const JobHosts hosts = job_hosts(job->hosts());
   check_hosts(hosts, *job);
   const OpenedMachine machine = open_machine(request.measure.settings.nccl_lib);
+  require_agreeing_hosts(request.measure.settings, events);  // before the first round's collectives
   const int per_host = static_cast<int>(hosts.ranks[0].size());
-  Plan plan = pair_plan(request, machine.facts, 2 * per_host);
+  Plan plan = nodes_pair_plan(request, machine.facts, 2 * per_host);
   Result result = nodes_header(command_line, *machine.lib, plan, *job);
   const int n = static_cast<int>(hosts.names.size());
   NodesRounds rounds(plan, hosts, events);

@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/plan.hpp"
 #include "core/events.hpp"
 #include "engine/command_outcome.hpp"
+#include "engine/machine_facts.hpp"
 #include "request/command_requests.hpp"
 
 namespace fb {
@@ -21,6 +23,11 @@ JobHosts job_hosts(const std::vector<std::string>& rank_hosts);
 // The groups of ranks of one round: each pair's two hosts' ranks, first host first.
 std::vector<std::vector<int>> round_groups(const JobHosts& hosts,
                                            const std::vector<std::pair<int, int>>& round);
+
+// The plan every round runs: the request's one collective at one size, its points expanded for a
+// pair's `pair_ranks` ranks (both hosts' GPUs); the groups are set per round. A size of less than an
+// element per rank is a usage error.
+Plan nodes_pair_plan(const NodesRequest& request, const MachineFacts& facts, int pair_ranks);
 
 // Each round is announced to `events` with the time left; the document reaches `progress.begun`
 // before the first round and `progress.ended` at the end (also after a failed round: the pairs

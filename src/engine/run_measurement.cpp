@@ -13,6 +13,7 @@
 #include "core/units.hpp"
 #include "engine/estimates.hpp"
 #include "engine/job_nccl_log.hpp"
+#include "engine/job_preflight.hpp"
 #include "engine/machine_facts.hpp"
 #include "engine/nccl_probe.hpp"
 #include "engine/nccl_setup.hpp"
@@ -129,6 +130,7 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
   gpu::device_count();  // no GPU: an environment error, before loading NCCL
   startup.push_back({"loading NCCL, describing the GPUs", ms_since_process_start()});
   const OpenedMachine machine = open_machine(request.settings.nccl_lib);
+  require_agreeing_hosts(request.settings, events);  // under a job, before its first collective
   startup.push_back({"building the plan, probing the topology", ms_since_process_start()});
   Plan plan = build_plan(request, machine.facts);
   warn_dropped_sizes(request, plan, events);

@@ -7,14 +7,32 @@
 #   doctor_hosts                  doctor --quick on 2 hosts: one result, 2 host sections, NET_SOCKET,
 #                                 no ONE_GPU and nothing held against NVLink
 #   doctor_kill                   kill -9 of host 1's rank in the collectives: every rank ends within
-#                                 --timeout, rank 1 and fbhost1 named, the points kept
+#                                 --timeout, rank 1, fbhost1 and the stage named, the points kept, the
+#                                 hosts judged (no ONE_GPU, no "one node")
+#   preflight_torchrun, preflight_mpirun
+#                                 2 hosts, NCCL_PROTO set on fbhost1 only: doctor --quick refused (exit 2)
+#                                 within 15 s before any collective, HOST_MISMATCH_ENV an error naming
+#                                 fbhost1 and NCCL_PROTO, action fix_configuration; run and nodes refused
+#                                 too; with --allow-mismatch the doctor measures and keeps the finding
+#   doctor_nodes_torchrun, doctor_nodes_mpirun
+#                                 doctor --quick on 4 hosts within 25 s: healthy, no host named and an
+#                                 empty exclude file; fbhost2 shaped to 1 Gbit/s, exactly fbhost2 named
+#                                 (cluster line, its section, NODE_SLOW, the exclude file)
 # Each case fails loudly; none skips.
 set -u
 case_name=$1
 bin=$(realpath "$2")
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# FB_KEEP_RESULTS=DIR keeps every result.json written, as DIR/CASE-FOLDER.json (fixtures of real runs).
+keep() {
+  [[ -n ${FB_KEEP_RESULTS:-} ]] || return 0
+  mkdir -p "$FB_KEEP_RESULTS"
+  for f in "$tmp"/*/result.json; do
+    [[ -f $f ]] && cp "$f" "$FB_KEEP_RESULTS/$case_name-$(basename "$(dirname "$f")").json"
+  done
+}
+trap 'keep; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 hosts() { (cd "$here" && NETNS=1 OUT="$tmp/$1" timeout 300 scripts/fake-hosts.sh "${@:2}"); }
 
@@ -48,6 +66,90 @@ assert all(f["code"] == "NODE_SLOW_LINK" for f in others), others
 print("slow pairs:", [(p["a"], p["b"], round(p["busbw_gbps"], 3)) for p in mine], "reference",
       round(n["reference_gbps"], 3), "; also:", [f["evidence"][:60] for f in others])
 PY
+}
+
+# preflight_case LAUNCHER: a host's own NCCL_PROTO stops the job before its first collective.
+preflight_case() {
+  local launcher=$1 start rc took
+  start=$SECONDS
+  HOST_ENV="1:NCCL_PROTO=LL" hosts refuse "$launcher" 2 "$bin" doctor --quick --out "$tmp/res" > /dev/null
+  rc=$?
+  took=$((SECONDS - start))
+  grep -E "disagree|HOST_MISMATCH" "$tmp/refuse/host0.log" | cut -c1-240
+  echo "doctor refused: exit $rc in ${took} s (torchrun's start included)"
+  [[ $rc == 2 ]] || fail "doctor: exit $rc, expected 2 ($(tail -3 "$tmp/refuse/host0.log"))"
+  ((took <= 15)) || fail "doctor: refused after ${took} s, expected within 15 s"
+  python3 - "$tmp/res/result.json" << 'PY' || fail "doctor: the document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+env = [f for f in d["findings"] if f["code"] == "HOST_MISMATCH_ENV"]
+print(d["status"], d["verdict"]["status"], d["verdict"]["action"], "|", env[0]["evidence"] if env else None)
+assert d["status"] == "refused" and d["runs"] == [], (d["status"], len(d["runs"]))
+assert env and env[0]["severity"] == "error" and "NCCL_PROTO" in env[0]["evidence"], env
+assert "LL on fbhost1" in env[0]["evidence"], env[0]["evidence"]
+assert d["verdict"]["action"] == "fix_configuration", d["verdict"]
+assert [s["stage"] for s in d["doctor"]["stages"]] == ["preflight"], d["doctor"]["stages"]
+codes = [f["code"] for f in d["findings"]]
+assert "ONE_GPU" not in codes and "RUN_FAILED" not in codes, codes
+assert not any("one node" in f["evidence"] for f in d["findings"]), codes
+PY
+  HOST_ENV="1:NCCL_PROTO=LL" hosts run "$launcher" 2 "$bin" run all_reduce --sizes 1M > /dev/null
+  rc=$?
+  grep -q "NCCL_PROTO differs" "$tmp/run/host0.log" || fail "run: the refusal does not name NCCL_PROTO"
+  [[ $rc == 2 ]] || fail "run: exit $rc, expected 2"
+  HOST_ENV="1:NCCL_PROTO=LL" hosts nodes "$launcher" 2 "$bin" nodes --size 16M > /dev/null
+  rc=$?
+  grep -q "NCCL_PROTO differs" "$tmp/nodes/host0.log" || fail "nodes: the refusal does not name NCCL_PROTO"
+  [[ $rc == 2 ]] || fail "nodes: exit $rc, expected 2"
+  echo "run and nodes refused: exit 2, NCCL_PROTO named"
+  HOST_ENV="1:NCCL_PROTO=LL" hosts allow "$launcher" 2 "$bin" doctor --quick --allow-mismatch --timeout 10 \
+    --out "$tmp/allow" > /dev/null
+  rc=$?
+  echo "with --allow-mismatch: exit $rc"
+  python3 - "$tmp/allow/result.json" << 'PY' || fail "--allow-mismatch: the document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+stages = [s["stage"] for s in d["doctor"]["stages"]]
+env = [f for f in d["findings"] if f["code"] == "HOST_MISMATCH_ENV"]
+print(d["status"], stages, "|", d.get("failure", "")[:120])
+assert len(stages) > 2 and d["status"] != "refused", stages
+assert env and env[0]["severity"] == "error", env
+PY
+}
+
+# doctor_nodes_case LAUNCHER: the doctor names the slow host of 4, within --quick's budget.
+doctor_nodes_case() {
+  local launcher=$1 name start rc took
+  doctor4() { hosts "$1" "$launcher" 4 "$bin" doctor --quick --out "$tmp/$1-res" --exclude-file "$tmp/$1.exclude"; }
+  for name in healthy slow; do
+    start=$SECONDS
+    if [[ $name == slow ]]; then SLOW_HOST=2 doctor4 "$name" > /dev/null; else doctor4 "$name" > /dev/null; fi
+    rc=$?
+    took=$((SECONDS - start))
+    grep -E "doctor \[|The cluster|cut " "$tmp/$name/host0.log" | cut -c1-200
+    echo "$name: exit $rc in ${took} s (torchrun's start included); exclude '$(cat "$tmp/$name.exclude")'"
+    ((took <= 25)) || fail "$name: ${took} s, expected within 25 s"
+    python3 - "$tmp/$name-res/result.json" "$name" << 'PY' || fail "$name: the document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = d["nodes"]
+print("stages", [(s["stage"], round(s["estimate_s"], 1), round(s["took_s"], 1)) for s in d["doctor"]["stages"]])
+print("pairs", [(p["a"], p["b"], round(p["busbw_gbps"], 3)) for p in n["pairs"]], "named", n["named"])
+slow = [f for f in d["findings"] if f["code"] == "NODE_SLOW"]
+if sys.argv[2] == "healthy":
+    assert n["named"] == [] and not slow, (n["named"], slow)
+else:
+    assert n["named"] == ["fbhost2"] and n["exclude"] == "fbhost2", n
+    assert len(slow) == 1 and slow[0]["evidence"].startswith("fbhost2:"), slow
+    section = [h for h in d["hosts"] if h["name"] == "fbhost2"][0]
+    assert any(f["code"] == "NODE_SLOW" for f in section["findings"]), section["findings"]
+    others = [h for h in d["hosts"] if h["name"] != "fbhost2"]
+    assert not any(f["code"] == "NODE_SLOW" for h in others for f in h["findings"]), "another host named"
+PY
+    [[ $name == healthy ]] && { [[ $(cat "$tmp/$name.exclude") == "" ]] || fail "healthy: a host excluded"; }
+    [[ $name == slow ]] && { [[ $(cat "$tmp/$name.exclude") == "fbhost2" ]] || fail "slow: exclude file"; }
+    grep -q "fbhost2 (3 pairs" "$tmp/$name-res/summary.md" || [[ $name == healthy ]] || fail "slow: summary"
+  done
 }
 
 case $case_name in
@@ -94,9 +196,20 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 print(d["status"], "|", d["failure"][:160], "|", [(r["collective"], len(r["points"])) for r in d["runs"]])
 assert d["status"] == "failed" and "rank 1 (fbhost1)" in d["failure"], d["failure"]
+assert d["failure"].startswith("collectives stage: "), d["failure"]
 assert sum(len(r["points"]) for r in d["runs"]) > 0, "no points kept"
+codes = [f["code"] for f in d["findings"]]
+assert "ONE_GPU" not in codes and not any("one node" in f["evidence"] for f in d["findings"]), codes
+assert [h["name"] for h in d["hosts"]] == ["fbhost0", "fbhost1"] and all(h.get("verdict") for h in d["hosts"])
+checks = [c["check"] for c in d["verdict"]["checks"]]
+assert "host_consistency" in checks and "host" in checks, checks
+print("judged:", d["verdict"]["status"], d["verdict"]["action"], codes)
 PY
     ;;
+  preflight_torchrun) preflight_case torchrun ;;
+  preflight_mpirun) preflight_case mpirun ;;
+  doctor_nodes_torchrun) doctor_nodes_case torchrun ;;
+  doctor_nodes_mpirun) doctor_nodes_case mpirun ;;
   *) fail "unknown case $case_name" ;;
 esac
 echo "ok $case_name"

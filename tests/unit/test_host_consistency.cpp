@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyse/host_consistency.hpp"
+#include "analyse/must_agree.hpp"
 #include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
 
@@ -68,16 +69,19 @@ TEST(HostConsistency, IdenticalHostsGiveNoFinding) {
   EXPECT_TRUE(fb::compare_hosts(one).empty());
 }
 
-TEST(HostConsistency, NcclVersionIsAWarningNamingTheHostsOfEachVersion) {
+// NCCL refuses ranks of different versions when they connect (init.cc): an error, the job's to fix.
+TEST(HostConsistency, NcclVersionIsAnErrorNamingTheHostsOfEachVersion) {
   auto hosts = four_hosts();
   hosts[3].host.comm.version = "2.27.5";
   hosts[3].host.comm.path = "/opt/nccl-2.27.5/lib/libnccl.so.2";
   const auto f = only(hosts, "HOST_MISMATCH_NCCL");
-  EXPECT_EQ(f.severity, fb::Severity::warning);
+  EXPECT_EQ(f.severity, fb::Severity::error);
   EXPECT_EQ(f.evidence,
             "NCCL version differs between hosts: NCCL 2.28.3 on node[01-03]; NCCL 2.27.5 on node04");
   EXPECT_EQ(f.expected, "the same NCCL version on every host");
-  EXPECT_NE(f.hint.find("install the same NCCL on every host"), std::string::npos) << f.hint;
+  EXPECT_TRUE(f.hint.starts_with("fix the job's configuration: install the same NCCL on every host"))
+      << f.hint;
+  EXPECT_NE(f.hint.find("Mismatched NCCL version detected"), std::string::npos) << f.hint;
 }
 
 TEST(HostConsistency, SameNcclVersionFromAnotherFileIsInfo) {
@@ -114,7 +118,9 @@ TEST(HostConsistency, UnknownFactsAreNotDifferences) {
   EXPECT_TRUE(fb::compare_hosts(hosts).empty());
 }
 
-TEST(HostConsistency, EachNcclVariableThatDiffersIsOneWarning) {
+// One finding per variable: an error for what every rank must have alike (analyse/must_agree.hpp), a
+// warning for what only changes how a host moves its data.
+TEST(HostConsistency, EachNcclVariableThatDiffersIsOneFinding) {
   auto hosts = four_hosts();
   hosts[1].env.erase("NCCL_IB_HCA");
   hosts[2].env["NCCL_IB_HCA"] = "mlx5_0";
@@ -124,11 +130,29 @@ TEST(HostConsistency, EachNcclVariableThatDiffersIsOneWarning) {
   ASSERT_EQ(all.size(), 2U);
   ASSERT_EQ(env.size(), 2U);
   EXPECT_EQ(env[0].evidence, "NCCL_ALGO differs between hosts: not set on node[01-03]; Ring on node04");
+  EXPECT_EQ(env[0].severity, fb::Severity::error);
+  EXPECT_TRUE(env[0].hint.starts_with("fix the job's configuration: set NCCL_* in the job")) << env[0].hint;
+  EXPECT_NE(env[0].hint.find("NVIDIA/nccl#1136"), std::string::npos) << env[0].hint;
   EXPECT_EQ(env[1].evidence,
             "NCCL_IB_HCA differs between hosts: mlx5 on node[01,04]; not set on node02; mlx5_0 on node03");
   EXPECT_EQ(env[1].severity, fb::Severity::warning);
   EXPECT_EQ(env[1].expected, "NCCL_IB_HCA the same on every host");
   EXPECT_NE(env[1].hint.find("NCCL_* must be the same on every rank"), std::string::npos);
+}
+
+// The list itself: what decides a choice every rank makes alike, and nothing that is per host.
+TEST(HostConsistency, MustAgreeListsTheChoicesRanksMakeAlike) {
+  for (const char* name : {"NCCL_ALGO", "NCCL_PROTO", "NCCL_BUFFSIZE", "NCCL_NTHREADS", "NCCL_MAX_NCHANNELS",
+                           "NCCL_MIN_NCHANNELS", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE", "NCCL_NET",
+                           "NCCL_IB_DISABLE", "NCCL_NET_PLUGIN", "NCCL_TUNER_PLUGIN"})
+    EXPECT_NE(fb::must_agree(name), nullptr) << name;
+  for (const char* name : {"NCCL_IB_HCA", "NCCL_SOCKET_IFNAME", "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE",
+                           "NCCL_HOSTID", "NCCL_DEBUG", "NCCL_CROSS_NIC", "NCCL_PROTOCOL"})
+    EXPECT_EQ(fb::must_agree(name), nullptr) << name;
+  for (const auto& m : fb::kMustAgreeEnv) {
+    EXPECT_TRUE(fb::compared_across_hosts(m.name)) << m.name;  // never a per-host variable
+    EXPECT_FALSE(m.why.empty()) << m.name;
+  }
 }
 
 TEST(HostConsistency, VariablesThatDifferPerHostByDesignAreNotCompared) {
@@ -221,7 +245,9 @@ TEST(HostConsistency, FindingsReachTheVerdictUnderTheirOwnCheck) {
   const auto mine = std::find_if(checks.begin(), checks.end(),
                                  [](const fb::CheckVerdict& c) { return c.check == "host_consistency"; });
   ASSERT_NE(mine, checks.end());
-  EXPECT_EQ(mine->status, fb::CheckStatus::warning);
+  EXPECT_EQ(mine->status, fb::CheckStatus::critical);
+  EXPECT_EQ(mine->action, fb::CheckAction::fix_configuration);  // the job's to fix: never drain the hosts
+  EXPECT_EQ(r.verdict->action, fb::CheckAction::fix_configuration);
   EXPECT_EQ(mine->codes, std::vector<std::string>{"HOST_MISMATCH_NCCL"});
   for (const auto& c : checks)
     if (c.check == "host") EXPECT_TRUE(c.codes.empty());

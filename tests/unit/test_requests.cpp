@@ -13,6 +13,7 @@
 #include "cli/run_request.hpp"
 #include "cli/scale_cli.hpp"
 #include "core/error.hpp"
+#include "engine/doctor_job_stages.hpp"
 #include "engine/doctor_stages.hpp"
 #include "engine/estimates.hpp"
 #include "engine/plan_builder.hpp"
@@ -201,8 +202,8 @@ TEST(Doctor, StagesAreDataInTheirOrder) {
   const auto& stages = fb::doctor_stages();
   std::vector<std::string> names;
   for (const auto& s : stages) names.emplace_back(s.name);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"host", "pairs", "collectives", "choices", "scaling", "algorithms"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"preflight", "host", "pairs", "network", "collectives", "nodes",
+                                             "choices", "scaling", "algorithms"}));
   const fb::DoctorRequest request;
   const auto facts = h200_facts(4);
   const fb::Result result;
@@ -212,6 +213,44 @@ TEST(Doctor, StagesAreDataInTheirOrder) {
   EXPECT_FALSE(doctor_stage("scaling").applies(two));  // scaling needs more than two GPUs
   EXPECT_TRUE(doctor_stage("scaling").applies(four));
   for (const auto& s : stages) EXPECT_NE(s.prior_s, nullptr) << s.name;
+}
+
+// The stages of a job across hosts (engine/doctor_job_stages) stay out of a doctor on one host.
+TEST(Doctor, JobStagesApplyOnlyUnderAJob) {
+  const fb::DoctorRequest request;
+  const auto facts = h200_facts(4);
+  const fb::Result result;
+  RecordingSink events;
+  const fb::DoctorContext four{request, facts, {0, 1, 2, 3}, {}, result, events};
+  for (const char* name : {"preflight", "network", "nodes"})
+    EXPECT_FALSE(doctor_stage(name).applies(four)) << name;
+}
+
+// Across hosts the collectives are priced at the network's measured speed and cut from the largest
+// size until they fit; each cut is said with its reason.
+TEST(Doctor, CollectivesAcrossHostsAreCutToTheBudgetLeft) {
+  fb::DoctorRequest request;
+  request.quick = true;
+  const auto facts = h200_facts(1);
+  const fb::Result result;
+  RecordingSink events;
+  fb::DoctorContext ctx{request, facts, {0}, {}, result, events};
+  ctx.collectives = fb::doctor_collectives_request(request, facts, {0});
+  ctx.budget_left_s = 8;
+  EXPECT_EQ(fb::plan_job_collectives(ctx).sizes, ctx.collectives.sizes);  // no speed yet: nothing cut
+  ctx.speed.algbw_gbps = 0.1;  // a slow network: 1 GiB alone takes 10 s an operation
+  ctx.speed.busbw_gbps = 0.1;
+  ctx.speed.latency_us = 100;
+  ctx.speed.start_s = 1.0;
+  const auto plan = fb::plan_job_collectives(ctx);
+  ASSERT_FALSE(plan.sizes.empty());
+  EXPECT_LT(plan.sizes.back(), 1ULL << 30);
+  ASSERT_EQ(plan.cuts.size(), 4 - plan.sizes.size());  // one cut said per size dropped
+  EXPECT_EQ(plan.cuts[0].what, "1 GiB points");
+  EXPECT_EQ(plan.cuts[0].stage, "collectives");
+  EXPECT_NE(plan.cuts[0].why.find("at 0.10 GB/s all_reduce busbw; 8 s of the budget left"), std::string::npos)
+      << plan.cuts[0].why;
+  EXPECT_LE(plan.estimate_s, 8.0);
 }
 
 TEST(Doctor, ChoicesStageSpreadsNcclSetUpOverTheCollectiveRuns) {
