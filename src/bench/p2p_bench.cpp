@@ -281,7 +281,8 @@ class P2pBench {
   Lane copy_lane(Side& s, bool sm, void* dst, const void* src) const {
     const std::uint64_t bytes = plan_.bytes;
     if (sm)
-      return {&s, [&s, dst, src, bytes](int copies) { gpu::sm_copy_async(dst, src, bytes, s.stream, copies); }};
+      return {&s,
+              [&s, dst, src, bytes](int copies) { gpu::sm_copy_async(dst, src, bytes, s.stream, copies); }};
     return {&s, repeated([&s, dst, src, bytes] { gpu::copy_async(dst, src, bytes, s.stream); })};
   }
 
@@ -361,8 +362,8 @@ class P2pBench {
           gpu::fill_pattern_host(h.data(), plan_.bytes, kHostSeed + s.device);
           poison(s);
         }
-        lanes.push_back(copy_lane(s, false, to_device ? s.dst.data() : h.data(),
-                                  to_device ? h.data() : s.src.data()));
+        lanes.push_back(
+            copy_lane(s, false, to_device ? s.dst.data() : h.data(), to_device ? h.data() : s.src.data()));
       }
       const auto per_lane = time_lanes(lanes);
       for (std::size_t i = 0; i < sides_.size(); ++i) {

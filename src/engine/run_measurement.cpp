@@ -101,7 +101,8 @@ WorkerStart logged_pass_start(const Plan& plan, const MachineFacts& facts) {
   const auto need = buffer_needs(plan).total_with_nccl();
   for (const int g : plan.gpus) {
     const auto i = static_cast<std::size_t>(g);
-    if (i >= facts.devices.size() || facts.devices[i].memory_bytes < 2 * need) return WorkerStart::after_exiting;
+    if (i >= facts.devices.size() || facts.devices[i].memory_bytes < 2 * need)
+      return WorkerStart::after_exiting;
   }
   return WorkerStart::beside_exiting;
 }
