@@ -56,17 +56,19 @@ Outcome report_outcome(const Result& r) {
   const bool far = worst && worst->share < kFarBelow;
   const auto sentence = worst ? figure_sentence(worst->figure) : std::string();
   if (has_error_finding(r.findings))
-    return {"errors", "Errors: not fit for use as measured" + (below ? "; " + sentence : "")};
+    return {"errors", below ? fmt::format("Errors: not fit for use as measured; {}", sentence)
+                            : std::string("Errors: not fit for use as measured")};
   if (any_of_severity(r, Severity::warning) || below) {
-    if (far) return {"warnings", "Warnings: far below what this machine should reach; " + sentence};
+    if (far)
+      return {"warnings", fmt::format("Warnings: far below what this machine should reach; {}", sentence)};
     if (below)
       return {"warnings",
               fmt::format("Warnings: {}; {}",
                           worst->from_table() ? "below expectation" : "below what healthy rings reach",
                           sentence)};
-    return {"warnings", "Warnings: " + expectations_standing(figures) + "; issues to look at below"};
+    return {"warnings", fmt::format("Warnings: {}; issues to look at below", expectations_standing(figures))};
   }
-  if (worst) return {"healthy", "Healthy: no problem found; the lowest figure: " + sentence};
+  if (worst) return {"healthy", fmt::format("Healthy: no problem found; the lowest figure: {}", sentence)};
   return {"healthy",
           "Healthy: no problem found; no expected figure for this machine, held against its path "
           "ceilings and peers only"};

@@ -97,11 +97,13 @@ std::string headline_table(const Result& r) {
     if (run.kind == RunKind::collective && run.gpus.size() == 1 && !run.points.empty()) {
       const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                         [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-      figures.push_back({.measured = p.busbw_gbps,
-                         .label = "one GPU: no interconnect",
-                         .collective = run.collective,
-                         .gpus = 1,
-                         .bytes = p.bytes});
+      HeadlineFigure h;
+      h.measured = p.busbw_gbps;
+      h.label = "one GPU: no interconnect";
+      h.collective = run.collective;
+      h.gpus = 1;
+      h.bytes = p.bytes;
+      figures.push_back(std::move(h));
     }
   std::string html;
   for (const auto& h : figures)
