@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """fabricbench p2p against nvbandwidth on one GPU, from the same call (scripts/one-gpu-check.sh).
 
-usage: compare_nvbandwidth.py --nvbandwidth NVB.json [NVB.json ...] --fabricbench P2P.json [P2P.json ...]
+usage: compare_nvbandwidth.py [--per-round [--host-band F]] --nvbandwidth NVB.json [NVB.json ...]
+                              --fabricbench P2P.json [P2P.json ...]
 
 Each tool's figure is the median over its rounds (the rounds alternate between the tools, so
 both see the same drift of the host). Host links each way, by copy engine and by SM copy, must
 agree within 2%; the GPU's memory copy within 3%; host latency within 5%. Prints one row per
 figure and exits 1 when one is outside its band, 2 on unreadable input.
+
+--per-round: the k-th fabricbench document against the k-th nvbandwidth one instead (same count),
+one row per round with each host link's deviation; every host-link figure of every round must be
+within --host-band (default 0.01 = 1%).
 """
 import argparse
 import json
@@ -55,11 +60,50 @@ def medians(rounds):
     return {k: statistics.median(r[k] for r in rounds if k in r) for k in keys}
 
 
+HOST_LINKS = ["host_to_device_memcpy_ce", "device_to_host_memcpy_ce", "host_to_device_memcpy_sm",
+              "device_to_host_memcpy_sm"]
+
+
+def per_round(nvb_paths, fb_paths, band):
+    """One row per round: each host link's fabricbench / nvbandwidth figures and their deviation."""
+    if len(nvb_paths) != len(fb_paths):
+        print("error: --per-round needs as many fabricbench documents as nvbandwidth ones", file=sys.stderr)
+        return 2
+    try:
+        rounds = [(nvbandwidth_figures(n), fabricbench_figures(f)) for n, f in zip(nvb_paths, fb_paths)]
+    except (OSError, ValueError, KeyError) as e:
+        print(f"error: unreadable input: {e}", file=sys.stderr)
+        return 2
+    names = [PAIRS[n][0] for n in HOST_LINKS]
+    print("round  " + "  ".join(f"{n + ' fb/nvb GB/s':>24} {'dev':>7}" for n in names))
+    outside = 0
+    for k, (theirs, ours) in enumerate(rounds, 1):
+        cells = []
+        for nvb in HOST_LINKS:
+            fb = PAIRS[nvb][0]
+            if nvb not in theirs or fb not in ours:
+                cells.append(f"{'missing':>24} {'-':>7}")
+                outside += 1
+                continue
+            dev = (ours[fb] - theirs[nvb]) / theirs[nvb]
+            outside += 0 if abs(dev) <= band else 1
+            mark = " " if abs(dev) <= band else "!"
+            cells.append(f"{ours[fb]:>11.2f} / {theirs[nvb]:>10.2f} {dev * 100:>+6.2f}%{mark}")
+        print(f"{k:>5}  " + " ".join(cells))
+    print(f"host links in {len(rounds)} rounds: "
+          f"{'every figure within' if outside == 0 else f'{outside} figure(s) outside'} {band:.0%} of nvbandwidth's")
+    return 1 if outside else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nvbandwidth", nargs="+", required=True)
     ap.add_argument("--fabricbench", nargs="+", required=True)
+    ap.add_argument("--per-round", action="store_true")
+    ap.add_argument("--host-band", type=float, default=0.01)
     args = ap.parse_args()
+    if args.per_round:
+        return per_round(args.nvbandwidth, args.fabricbench, args.host_band)
     try:
         theirs = medians([nvbandwidth_figures(p) for p in args.nvbandwidth])
         ours = medians([fabricbench_figures(p) for p in args.fabricbench])

@@ -8,6 +8,12 @@
 #     NVBANDWIDTH  default build-nvbandwidth/obj/nvbandwidth: nvbandwidth 0.8 built from its public
 #                  source (github.com/NVIDIA/nvbandwidth) in that git-ignored folder, with
 #                  scripts/build-nvbandwidth.sh SOURCE (on the development machine; carried over)
+#   ROUNDS=N       alternated rounds (default 3); each round's host links are also compared on their own
+#                  (the round table: every host-link figure within HOST_BAND, default 1%, of nvbandwidth's)
+#   ONLY=fidelity  the rounds against nvbandwidth only (no estimates, no doctor)
+#   VARIANTS="SM_COPY/HOST_ALLOC ..."  also run p2p in each round under these settings of the
+#                  experiment's variables (FABRICBENCH_EXPERIMENT_SM_COPY / _HOST_ALLOC, issue 43;
+#                  e.g. "per-copy/register looped/hostalloc"): one round table per variant, reported apart
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -20,16 +26,34 @@ mkdir -p "$out"
 status=0
 export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
 
-echo "== fidelity: fabricbench p2p against nvbandwidth, 3 alternated rounds"
+rounds=${ROUNDS:-3}
+band=${HOST_BAND:-0.01}
+variants=${VARIANTS:-}
+echo "== fidelity: fabricbench p2p against nvbandwidth, $rounds alternated rounds"
 tests=(host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_memcpy_sm device_to_host_memcpy_sm
   device_local_copy host_device_latency_sm)
-for k in 1 2 3; do
+for ((k = 1; k <= rounds; k++)); do
   "$nvb" -t "${tests[@]}" -j > "$out/nvbandwidth_$k.json" 2> "$out/nvbandwidth_$k.err" || status=1
   "$bin" p2p -q --json "$out/p2p_$k.json" > "$out/p2p_$k.txt" || status=1
+  for v in $variants; do
+    FABRICBENCH_EXPERIMENT_SM_COPY=${v%/*} FABRICBENCH_EXPERIMENT_HOST_ALLOC=${v#*/} \
+      "$bin" p2p -q --json "$out/p2p_${v//\//_}_$k.json" > "$out/p2p_${v//\//_}_$k.txt" || status=1
+  done
 done
-python3 scripts/compare_nvbandwidth.py --nvbandwidth "$out"/nvbandwidth_[123].json \
-  --fabricbench "$out"/p2p_[123].json > "$out/compare_nvbandwidth.txt" || status=1
-python3 - "$out"/p2p_[123].json > "$out/verified.txt" <<'PY' || status=1
+nvb_files=() fb_files=()
+for ((k = 1; k <= rounds; k++)); do nvb_files+=("$out/nvbandwidth_$k.json") fb_files+=("$out/p2p_$k.json"); done
+python3 scripts/compare_nvbandwidth.py --nvbandwidth "${nvb_files[@]}" \
+  --fabricbench "${fb_files[@]}" > "$out/compare_nvbandwidth.txt" || status=1
+python3 scripts/compare_nvbandwidth.py --per-round --host-band "$band" --nvbandwidth "${nvb_files[@]}" \
+  --fabricbench "${fb_files[@]}" > "$out/rounds.txt" || status=1
+for v in $variants; do
+  files=()
+  for ((k = 1; k <= rounds; k++)); do files+=("$out/p2p_${v//\//_}_$k.json"); done
+  { echo "-- variant $v (FABRICBENCH_EXPERIMENT_SM_COPY=${v%/*} FABRICBENCH_EXPERIMENT_HOST_ALLOC=${v#*/})"
+    python3 scripts/compare_nvbandwidth.py --per-round --host-band "$band" --nvbandwidth "${nvb_files[@]}" \
+      --fabricbench "${files[@]}"; } >> "$out/variants.txt"
+done
+python3 - "${fb_files[@]}" > "$out/verified.txt" <<'PY' || status=1
 import json, sys
 need = {"h2d", "d2h", "h2d_sm", "d2h_sm", "local_copy", "host_latency"}
 bad = 0
@@ -42,6 +66,14 @@ for path in sys.argv[1:]:
         print(f"{path}: {t}: {'ok' if ok else 'MISSING OR WRONG'}" + (f" ({m['value']:.1f}, wrong {m['wrong']})" if m else ""))
 sys.exit(1 if bad else 0)
 PY
+
+if [[ ${ONLY:-} == fidelity ]]; then
+  grep -v ': ok' "$out/verified.txt" || true
+  cat "$out/compare_nvbandwidth.txt" "$out/rounds.txt"
+  [[ -z $variants ]] || cat "$out/variants.txt"
+  [[ $status -eq 0 ]] && echo "one-gpu-check (fidelity): all checks passed" || echo "one-gpu-check (fidelity): FAILED (above)"
+  exit $status
+fi
 
 echo "== up-front estimates against the wall"
 printf '%-14s %12s %10s %8s\n' command "estimate s" "wall s" error > "$out/estimates.txt"
@@ -76,6 +108,7 @@ estimate p2p p2p
 
 echo "== results"
 cat "$out/verified.txt" | grep -v ': ok' || true
-cat "$out/compare_nvbandwidth.txt" "$out/estimates.txt"
+cat "$out/compare_nvbandwidth.txt" "$out/rounds.txt" "$out/estimates.txt"
+[[ -z $variants ]] || cat "$out/variants.txt"
 [[ $status -eq 0 ]] && echo "one-gpu-check: all checks passed" || echo "one-gpu-check: FAILED (above)"
 exit $status

@@ -88,7 +88,7 @@ std::vector<Finding> check_ceilings(const Result& r) {
                      run.collective, p.bytes, run_gpu_list(r, run), p.busbw_gbps, p.busbw_gbps / c.gbps * 100,
                      c.gbps, c.source),
          fabric ? fmt::format("at least {:.1f} GB/s: what healthy rings reach, {:.1f} GB/s ({:.0f}% of the "
-                              "ceiling {:.1f} GB/s: the expected figure the tables show), less the tolerance",
+                              "ring's ceiling {:.1f} GB/s, as the tables show it), less the tolerance",
                               reach * c.gbps, healthy * c.gbps, healthy * 100, c.gbps)
                 : fmt::format("at least {:.0f}% of {:.1f} GB/s (a wide margin: NCCL's reach over PCIe is not "
                               "measured yet)",

@@ -109,14 +109,15 @@ Finding above_nic(const Result& r, const Run& run, const RunJudgement& j) {
 }
 
 Finding no_row(const Result& r, const std::vector<std::string>& none) {
-  return {"NO_EXPECTATION", Severity::info,
-          fmt::format("no expected figure for {} on {} (model {}): judged only against peers and, where "
-                      "the ring's path is known, what a healthy ring reaches of its ceiling (the expected "
-                      "figure shown then, with that source)",
-                      fmt::join(none, ", "), gpu_name(r, {}), gpu_model_key(gpu_name(r, {}))),
-          "an entry in the expectations table (docs/verdicts.md)",
-          "add a measured or published figure with its source to analyse/sku_table.cpp, or the site's own "
-          "with --expectations FILE"};
+  return {
+      "NO_EXPECTATION", Severity::info,
+      fmt::format("no expected figure for {} on {} (model {}): judged only against peers and, where "
+                  "the ring's path is known, what a healthy ring reaches of its ceiling (shown as a share "
+                  "of the ring's ceiling, never as an expected figure)",
+                  fmt::join(none, ", "), gpu_name(r, {}), gpu_model_key(gpu_name(r, {}))),
+      "an entry in the expectations table (docs/verdicts.md)",
+      "add a measured or published figure with its source to analyse/sku_table.cpp, or the site's own "
+      "with --expectations FILE"};
 }
 
 // Across hosts the ring crosses the NICs: without a cross-host row there is nothing to hold it

@@ -8,15 +8,12 @@
 #include "analyse/collective_verdicts.hpp"
 #include "analyse/expectations.hpp"
 #include "analyse/what_ran.hpp"
-#include "core/units.hpp"
 
 namespace fb {
 namespace {
 
 // The tolerance BUSBW_BELOW_CEILING allows below the healthy reach (analyse/collective_verdicts.cpp).
 constexpr double kReachTolerance = 0.10;
-// A typical figure may fall this far short before it is a finding (analyse/expectations.cpp).
-constexpr double kTypicalTolerance = 0.10;
 
 bool is_largest(const Run& run, const Point& p) {
   return std::none_of(run.points.begin(), run.points.end(),
@@ -37,14 +34,6 @@ std::optional<PointExpectation> reach_expectation(const Result& r, const Run& ru
       kReachTolerance + interval(p), false};
 }
 
-void consider(Shortfall& worst, std::string figure, double measured, double expected, const std::string& unit,
-              double floor_share) {
-  if (expected <= 0 || measured <= 0) return;
-  const double share = unit == "ns" ? expected / measured : measured / expected;
-  if (worst.share > 0 && share >= worst.share) return;
-  worst = {std::move(figure), measured, expected, unit, share, share < floor_share};
-}
-
 }  // namespace
 
 std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p) {
@@ -60,18 +49,6 @@ std::optional<PointExpectation> collective_expectation(const Result& r, const Ru
 ShownCeiling shown_ceiling(const Result& r, const Run& run, const Point& p) {
   if (const auto w = what_ran(r, run, p); switch_reduces(w)) return {0, w.algo};
   return {run_ring_ceiling(r, run).gbps, ""};
-}
-
-Shortfall worst_shortfall(const Result& r) {
-  Shortfall worst;
-  for (const auto& run : r.runs)
-    for (const auto& p : run.points)
-      if (const auto e = collective_expectation(r, run, p))
-        consider(worst, fmt::format("{} {}", run.collective, format_bytes(p.bytes)), p.busbw_gbps, e->value,
-                 "GB/s", 1 - e->tolerance);
-  for (const auto& h : headline_figures(r))
-    if (h.of_one_gpu) consider(worst, h.figure, h.measured, h.expected, h.unit, 1 - kTypicalTolerance);
-  return worst;
 }
 
 }  // namespace fb

@@ -1,9 +1,10 @@
 #pragma once
-// The one expected figure every view shows for a collective point (the chart's marks, the HTML,
-// Markdown and console tables, the banner) and the findings judge it by: the expectation table's
-// entry (analyse/expectations.hpp) where it has one, else, for the largest size of a ring on a GPU
-// fabric, what healthy rings reach of the path ceiling (BUSBW_BELOW_CEILING's reach). A view that
-// shows a ceiling shows it as a ceiling, never as "expected".
+// The one figure every view holds a collective point against (the chart's marks, the HTML, Markdown
+// and console tables, the banner) and the findings judge it by: the expectation table's entry
+// (analyse/expectations.hpp) where it has one, else, for the largest size of a ring on a GPU fabric,
+// what healthy rings reach of the path ceiling (BUSBW_BELOW_CEILING's reach: `from_table` false). The
+// words say which (analyse/headline_words.hpp): a reach is a share of the ring's ceiling, never
+// "expected".
 #include <optional>
 #include <string>
 
@@ -31,17 +32,5 @@ struct ShownCeiling {
   std::string not_a_ring;
 };
 ShownCeiling shown_ceiling(const Result& r, const Run& run, const Point& p);
-
-// The figure furthest below its expectation (collective points and each GPU's own figures), as a
-// share of the expectation; share 0 when nothing has one.
-struct Shortfall {
-  std::string figure;  // "all_reduce 4 GiB", "h2d GPU0"
-  double measured = 0;
-  double expected = 0;
-  std::string unit = "GB/s";
-  double share = 0;  // measured / expected (latency: expected / measured)
-  bool below_floor = false;
-};
-Shortfall worst_shortfall(const Result& r);
 
 }  // namespace fb

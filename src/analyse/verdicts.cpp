@@ -9,6 +9,7 @@
 
 #include "analyse/algo_selection.hpp"
 #include "analyse/ceilings.hpp"
+#include "analyse/check_sentences.hpp"
 #include "analyse/collective_verdicts.hpp"
 #include "analyse/gpu_names.hpp"
 #include "analyse/host_checks.hpp"
@@ -32,6 +33,41 @@ constexpr double kScaleTolerance = 0.10;
 
 bool has_peer_path(const TopoPair& p) { return (p.p2p && *p.p2p) || p.connection.is_gpu_fabric(); }
 
+Finding fallback_with_peers(const Run& run, const std::vector<std::string>& slow,
+                            const std::vector<std::string>& peer) {
+  return {
+      "NCCL_FALLBACK", Severity::error,
+      fmt::format("{}: NCCL connected the GPUs via {} although every pair of the run has peer access or a "
+                  "GPU fabric: {}",
+                  run.collective, fmt::join(slow, ", "), fmt::join(peer, ", ")),
+      "P2P transport (P2P/CUMEM or P2P/direct) between GPUs with peer access",
+      "look for NCCL_P2P_DISABLE / NCCL_P2P_LEVEL in the environment, IOMMU/ACS settings, or a container "
+      "without peer access (docker --ipc=host, shared /dev/shm)"};
+}
+
+// Some pairs lack peer access: host memory is NCCL's path between them. Across CPU sockets that is the
+// platform's design (PCIe peer traffic does not cross the inter-socket link on most servers), so it is
+// said as expected; within a socket it has a cause to look for.
+Finding fallback_for_some_pairs(const Run& run, const std::vector<std::string>& slow,
+                                const std::vector<std::string>& peer, const std::vector<std::string>& no_peer,
+                                bool across_sockets) {
+  if (across_sockets)
+    return {
+        "NCCL_FALLBACK", Severity::info,
+        fmt::format("{}: NCCL uses {} between the GPUs that cannot reach each other peer to peer across CPU "
+                    "sockets: {}; expected for this topology (pairs with peer access: {})",
+                    run.collective, fmt::join(slow, ", "), fmt::join(no_peer, ", "), fmt::join(peer, ", ")),
+        "host memory (SHM) between GPUs on different CPU sockets, P2P between the others: as here",
+        "nothing to fix; to keep a job's traffic peer to peer, place its ranks on GPUs of one socket "
+        "(fabricbench scale --placement best)"};
+  return {"NCCL_FALLBACK", Severity::info,
+          fmt::format("{}: NCCL uses {}; pairs without peer access: {} (pairs with it: {})", run.collective,
+                      fmt::join(slow, ", "), fmt::join(no_peer, ", "), fmt::join(peer, ", ")),
+          "P2P transport (P2P/CUMEM or P2P/direct) between GPUs with peer access",
+          "pairs of one socket without peer access: look at IOMMU/ACS settings (HOST_ACS_REDIRECT, "
+          "HOST_IOMMU_TRANSLATION) or a VM without P2P passthrough"};
+}
+
 }  // namespace
 
 double ring_sm_ceiling(const Topology& t, const std::vector<int>& gpus) { return ring_ceiling(t, gpus).gbps; }
@@ -49,22 +85,14 @@ std::vector<Finding> check_transports(const Result& r) {
     const auto scope = scoped_topology(*r.topology, run.gpus);
     std::vector<std::string> peer;
     std::vector<std::string> no_peer;
-    for (const auto& p : scope.pairs)
+    bool all_across_sockets = true;  // every pair without peer access crosses CPU sockets (SYS)
+    for (const auto& p : scope.pairs) {
       (has_peer_path(p) ? peer : no_peer).push_back(fmt::format("GPU{}-GPU{} ({})", p.a, p.b, p.connection));
+      if (!has_peer_path(p) && p.pcie_class != "SYS") all_across_sockets = false;
+    }
     if (peer.empty()) continue;
-    const bool all = no_peer.empty();
-    out.push_back(
-        {"NCCL_FALLBACK", all ? Severity::error : Severity::info,
-         all ? fmt::format(
-                   "{}: NCCL connected the GPUs via {} although every pair of the run has peer access or "
-                   "a GPU fabric: {}",
-                   run.collective, fmt::join(slow, ", "), fmt::join(peer, ", "))
-             : fmt::format("{}: NCCL uses {}; pairs without peer access: {} (pairs with it: {})",
-                           run.collective, fmt::join(slow, ", "), fmt::join(no_peer, ", "),
-                           fmt::join(peer, ", ")),
-         "P2P transport (P2P/CUMEM or P2P/direct) between GPUs with peer access",
-         "look for NCCL_P2P_DISABLE / NCCL_P2P_LEVEL in the environment, IOMMU/ACS settings, or a container "
-         "without peer access (docker --ipc=host, shared /dev/shm)"});
+    out.push_back(no_peer.empty() ? fallback_with_peers(run, slow, peer)
+                                  : fallback_for_some_pairs(run, slow, peer, no_peer, all_across_sockets));
     break;  // one is enough: every run shares the communicator set-up
   }
   return out;
@@ -155,6 +183,7 @@ void judge_result(Result& r) {
   r.findings = analyse_result(r);
   r.verdict = verdict_of(r, r.findings);
   r.rules_version = kRulesVersion;
+  explain_passed_checks(r);
   if (!r.hosts.empty()) judge_host_sections(r);
 }
 

@@ -29,11 +29,20 @@ struct Side {
   gpu::DeviceBuffer chase;  // pointer-chase target for latency
 };
 
-// One stream's share of a measurement: `op` is queued `copies` times between two events.
+// One stream's share of a measurement: `op(copies)` queues that many copies between two events (an
+// SM copy as one launch that repeats it, copy-engine copies one by one).
 struct Lane {
   Side* side;
-  std::function<void()> op;
+  std::function<void(int copies)> op;
 };
+
+// A copy-engine copy `copies` times.
+template <class Copy>
+std::function<void(int)> repeated(Copy copy) {
+  return [copy](int copies) {
+    for (int c = 0; c < copies; ++c) copy();
+  };
+}
 
 class P2pBench {
  public:
@@ -119,7 +128,7 @@ class P2pBench {
         stop.push_back(std::make_unique<gpu::Event>());
         gate_.hold(lane.side->stream);
         start.back()->record(lane.side->stream);
-        for (int c = 0; c < plan_.copies_per_sample; ++c) lane.op();
+        lane.op(plan_.copies_per_sample);
         stop.back()->record(lane.side->stream);
       }
       gate_.release();
@@ -167,14 +176,14 @@ class P2pBench {
     const std::string staged = b_reads_a && a_writes_b ? "" : "staged through host memory: no peer access";
     const std::uint64_t bytes = plan_.bytes;
     auto ce = [pa = &a, pb = &b, bytes](Side& runner) {
-      return Lane{&runner, [pa, pb, r = &runner, bytes] {
+      return Lane{&runner, repeated([pa, pb, r = &runner, bytes] {
                     gpu::copy_peer_async(pb->dst.data(), pb->device, pa->src.data(), pa->device, bytes,
                                          r->stream);
-                  }};
+                  })};
     };
     auto sm = [pa = &a, pb = &b, bytes](Side& runner) {
-      return Lane{&runner, [pa, pb, r = &runner, bytes] {
-                    gpu::sm_copy_async(pb->dst.data(), pa->src.data(), bytes, r->stream);
+      return Lane{&runner, [pa, pb, r = &runner, bytes](int copies) {
+                    gpu::sm_copy_async(pb->dst.data(), pa->src.data(), bytes, r->stream, copies);
                   }};
     };
     for (const auto& spec : kP2pTests) {
@@ -218,10 +227,12 @@ class P2pBench {
       poison(b);
       const std::uint64_t bytes = plan_.bytes;
       auto copy_into = [bytes, sm](Side& to, Side& from) {
-        return Lane{&to, [t = &to, f = &from, bytes, sm] {
-                      if (sm)
-                        gpu::sm_copy_async(t->dst.data(), f->src.data(), bytes, t->stream);
-                      else
+        return Lane{&to, [t = &to, f = &from, bytes, sm](int copies) {
+                      if (sm) {
+                        gpu::sm_copy_async(t->dst.data(), f->src.data(), bytes, t->stream, copies);
+                        return;
+                      }
+                      for (int c = 0; c < copies; ++c)
                         gpu::copy_peer_async(t->dst.data(), t->device, f->src.data(), f->device, bytes,
                                              t->stream);
                     }};
@@ -265,6 +276,16 @@ class P2pBench {
     out_.push_back(chase(P2pTest::latency, a.device, b, a.chase.data(), false));
   }
 
+  // A copy on `s`'s stream within the GPU or over its host link: an SM copy (host memory through its
+  // mapped address) or the copy engine.
+  Lane copy_lane(Side& s, bool sm, void* dst, const void* src) const {
+    const std::uint64_t bytes = plan_.bytes;
+    if (sm)
+      return {&s,
+              [&s, dst, src, bytes](int copies) { gpu::sm_copy_async(dst, src, bytes, s.stream, copies); }};
+    return {&s, repeated([&s, dst, src, bytes] { gpu::copy_async(dst, src, bytes, s.stream); })};
+  }
+
   // Each way over the GPU's host link, by its copy engine and by an SM copy kernel reading or
   // writing the pinned host memory (nvbandwidth's host_to_device_memcpy_ce/_sm and the reverse).
   void host_link(Side& s, gpu::PinnedBuffer& h) {
@@ -276,12 +297,7 @@ class P2pBench {
     for (const auto test : {P2pTest::h2d, P2pTest::h2d_sm}) {
       poison(s);
       const bool sm = p2p_test_spec(test).copier == P2pCopier::sm;
-      std::vector<Lane> lanes{{&s, [&] {
-                                 if (sm)
-                                   gpu::sm_copy_async(s.dst.data(), mapped, bytes, s.stream);
-                                 else
-                                   gpu::copy_async(s.dst.data(), h.data(), bytes, s.stream);
-                               }}};
+      std::vector<Lane> lanes{copy_lane(s, sm, s.dst.data(), sm ? mapped : h.data())};
       auto m = summarize(test, -1, s.device, time_lanes(lanes)[0]);
       m.bytes = bytes;
       m.wrong = verify(s, seed);
@@ -290,12 +306,7 @@ class P2pBench {
     for (const auto test : {P2pTest::d2h, P2pTest::d2h_sm}) {
       std::memset(h.data(), 0, bytes);  // so that a copy that moved nothing shows as wrong words
       const bool sm = p2p_test_spec(test).copier == P2pCopier::sm;
-      std::vector<Lane> lanes{{&s, [&] {
-                                 if (sm)
-                                   gpu::sm_copy_async(mapped, s.src.data(), bytes, s.stream);
-                                 else
-                                   gpu::copy_async(h.data(), s.src.data(), bytes, s.stream);
-                               }}};
+      std::vector<Lane> lanes{copy_lane(s, sm, sm ? mapped : h.data(), s.src.data())};
       auto m = summarize(test, s.device, -1, time_lanes(lanes)[0]);
       m.bytes = bytes;
       m.wrong = static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(h.data(), bytes, s.device));
@@ -308,8 +319,7 @@ class P2pBench {
   void local_copy(Side& s) {
     progress_(fmt::format("GPU{} memory copy", s.device));
     poison(s);
-    std::vector<Lane> lanes{
-        {&s, [&] { gpu::copy_async(s.dst.data(), s.src.data(), plan_.bytes, s.stream); }}};
+    std::vector<Lane> lanes{copy_lane(s, false, s.dst.data(), s.src.data())};
     auto m = summarize(P2pTest::local_copy, s.device, s.device, time_lanes(lanes)[0]);
     m.bytes = plan_.bytes;
     m.wrong = verify(s, static_cast<std::uint32_t>(s.device));
@@ -352,12 +362,8 @@ class P2pBench {
           gpu::fill_pattern_host(h.data(), plan_.bytes, kHostSeed + s.device);
           poison(s);
         }
-        lanes.push_back({&s, [ps = &s, ph = &h, bytes = plan_.bytes, to_device] {
-                           if (to_device)
-                             gpu::copy_async(ps->dst.data(), ph->data(), bytes, ps->stream);
-                           else
-                             gpu::copy_async(ph->data(), ps->src.data(), bytes, ps->stream);
-                         }});
+        lanes.push_back(
+            copy_lane(s, false, to_device ? s.dst.data() : h.data(), to_device ? h.data() : s.src.data()));
       }
       const auto per_lane = time_lanes(lanes);
       for (std::size_t i = 0; i < sides_.size(); ++i) {

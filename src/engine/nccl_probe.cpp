@@ -9,7 +9,6 @@
 #include "core/file_io.hpp"
 #include "core/interrupt.hpp"
 #include "engine/nccl_setup.hpp"
-#include "engine/plan_runner.hpp"
 
 namespace fb {
 namespace {
@@ -38,7 +37,7 @@ Plan nccl_probe_plan(const Plan& plan, const std::string& log_dir) {
 }
 
 NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
-                                  EventSink& events, std::vector<Point>* points) {
+                                  EventSink& events, std::vector<Point>* points, WorkerStart start) {
   const fs::path logs = keep_logs.empty()
                             ? fs::temp_directory_path() / fmt::format("fabricbench-nccl-{}", ::getpid())
                             : fs::path(keep_logs);
@@ -50,7 +49,7 @@ NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs
       [&](int, const Point& p) {
         if (points != nullptr) points->push_back(p);
       },
-      events);
+      events, start);
   end_job_if_failed(probe, probed, events);
   auto log = read_logs(logs);
   if (keep_logs.empty()) fs::remove_all(logs);

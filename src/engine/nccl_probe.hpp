@@ -9,6 +9,7 @@
 #include "bench/plan.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/events.hpp"
+#include "engine/plan_runner.hpp"
 #include "model/result.hpp"
 
 namespace fb {
@@ -18,9 +19,11 @@ namespace fb {
 Plan nccl_probe_plan(const Plan& plan, const std::string& log_dir);
 
 // Runs the probe of `plan` and returns what NCCL's log said (and, into `points` when given, each
-// operation as timed). The logs go to `keep_logs` ("" : a temporary folder, removed). Throws when
+// operation as timed). The logs go to `keep_logs` ("" : a temporary folder, removed). Its workers
+// start after the previous set's exit unless `start` says beside it (plan_runner.hpp). Throws when
 // the run fails (not when interrupted: the caller ends its sweep).
 NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
-                                  EventSink& events, std::vector<Point>* points = nullptr);
+                                  EventSink& events, std::vector<Point>* points = nullptr,
+                                  WorkerStart start = WorkerStart::after_exiting);
 
 }  // namespace fb

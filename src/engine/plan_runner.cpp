@@ -15,8 +15,9 @@
 namespace fb {
 namespace {
 
-std::vector<WorkerHandle> start_workers(const Plan& plan) {
-  wait_for_exiting_workers();  // the previous plan's workers hold GPU memory until they are gone
+std::vector<WorkerHandle> start_workers(const Plan& plan, WorkerStart start) {
+  // The previous plan's workers hold GPU memory until they are gone.
+  if (start == WorkerStart::after_exiting) wait_for_exiting_workers();
   std::vector<WorkerHandle> workers;
   if (plan.launcher != LauncherKind::processes) {  // threads; in a job, rank 0's share
     workers.push_back(spawn_thread(0, [](int fd) { worker_main(fd); }));
@@ -110,7 +111,7 @@ void attach_cpulists(Plan& plan, const Topology& topology) {
   plan.cpulists = local_cpulists(topology, plan.gpus);
 }
 
-PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point, EventSink& events) {
+PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point, EventSink& events, WorkerStart start) {
   const auto& env = plan.settings.nccl_env;
   std::vector<nlohmann::json> starts;
   const int nprocs = process_count(plan);
@@ -137,7 +138,7 @@ PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point, EventSink& 
   out.startup.push_back({"starting the workers", ms_since_process_start()});
   {
     const ScopedEnv scoped(env);  // inherited by the workers started below
-    Supervisor supervisor(start_workers(plan), plan.settings.timeout_s, on_message);
+    Supervisor supervisor(start_workers(plan, start), plan.settings.timeout_s, on_message);
     out.supervisor = supervisor.run(starts);
   }
   if (!out.supervisor.ok) {

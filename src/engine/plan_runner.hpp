@@ -22,10 +22,17 @@ struct PlanOutcome {
   std::vector<StartupPhase> startup;  // rank 0's steps up to its first point, as they began
 };
 
+// When a set of worker processes starts against the previous set's exit (tearing a CUDA context down
+// takes about 0.6 s on an H200): after it (the default: the previous set's GPU memory is back, and a
+// set timed with its exit is timed alone), or beside it, for a short untimed pass whose memory check
+// waits for what it needs (check_free_memory).
+enum class WorkerStart { after_exiting, beside_exiting };
+
 // plan.nccl_env is set for the workers only (NCCL reads NCCL_ALGO and the like when a
 // communicator is created, so each setting needs fresh processes: the processes launcher). The
 // workers' warnings go to `events`.
-PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point, EventSink& events);
+PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point, EventSink& events,
+                     WorkerStart start = WorkerStart::after_exiting);
 
 // In a job of several ranks (mpirun, torchrun, srun), after a failed plan the other ranks may
 // wait in a collective for ever: the only way on is to end the whole job (JobSession::abort).

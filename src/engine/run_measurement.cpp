@@ -73,10 +73,13 @@ Result run_header(const std::vector<std::string>& command_line, const NcclLibrar
   return result;
 }
 
-// The document's end: the ranks' own GPUs, the start-up steps, the status.
-void finish_result(Result& result, std::vector<StartupPhase> startup, const PlanOutcome& outcome) {
+// The document's end: the ranks' own GPUs, the start-up steps (the sweep's, then what followed it),
+// the status.
+void finish_result(Result& result, std::vector<StartupPhase> startup, const PlanOutcome& outcome,
+                   const std::vector<StartupPhase>& after_sweep) {
   if (!outcome.gpus.empty()) result.gpus = outcome.gpus;
   startup.insert(startup.end(), outcome.startup.begin(), outcome.startup.end());
+  startup.insert(startup.end(), after_sweep.begin(), after_sweep.end());
   startup.push_back({"all workers ended", ms_since_process_start()});
   result.startup = std::move(startup);
   result.finished = now_iso8601();
@@ -86,16 +89,30 @@ void finish_result(Result& result, std::vector<StartupPhase> startup, const Plan
 
 // Whether the logged pass runs: only in fresh worker processes. Where the ranks run NCCL in this
 // process (threads, an outside job) it would log nothing (NCCL reads NCCL_DEBUG once per process, at
-// its first communicator: seen under torchrun on 2 fake hosts).
+// its first communicator: seen under torchrun on 2 fake hosts). On one rank there is nothing to read:
+// NCCL copies locally, without a transport or an algorithm (its one-rank path), and the pass would
+// cost a second set of workers (about 1 s) for no fact.
 bool runs_logged_pass(const RunRequest& request, const Plan& plan) {
-  return request.read_nccl_log && plan.launcher == LauncherKind::processes;
+  return request.read_nccl_log && plan.launcher == LauncherKind::processes && plan.nranks() >= 2;
+}
+
+// The logged pass's workers may start while the sweep's are still exiting where both sets' buffers
+// fit each GPU at once (the memory check waits for the rest); otherwise after them.
+WorkerStart logged_pass_start(const Plan& plan, const MachineFacts& facts) {
+  const auto need = buffer_needs(plan).total_with_nccl();
+  for (const int g : plan.gpus) {
+    const auto i = static_cast<std::size_t>(g);
+    if (i >= facts.devices.size() || facts.devices[i].memory_bytes < 2 * need)
+      return WorkerStart::after_exiting;
+  }
+  return WorkerStart::beside_exiting;
 }
 
 // What NCCL chose at each point, from the logged pass after the timed one (it cannot slow it), or a
 // note where it cannot run. Its failure costs the record, not the measured figures: a warning, and
-// the runs keep no choices.
-void read_nccl_choices(const RunRequest& request, const Plan& plan, bool quiet, Result& result,
-                       EventSink& events) {
+// the runs keep no choices. The pass's start is stamped into `after_sweep` (run -v).
+void read_nccl_choices(const RunRequest& request, const Plan& plan, const MachineFacts& facts, bool quiet,
+                       Result& result, std::vector<StartupPhase>& after_sweep, EventSink& events) {
   if (!request.read_nccl_log || interrupt_requested()) return;
   if (attach_job_init_log(result.runs)) {
     if (!quiet)
@@ -105,6 +122,7 @@ void read_nccl_choices(const RunRequest& request, const Plan& plan, bool quiet, 
                      "and protocol per size are not (they would log a line per operation)"));
     return;
   }
+  if (plan.nranks() < 2) return;  // one rank: NCCL neither connects nor chooses (runs_logged_pass)
   if (!runs_logged_pass(request, plan)) {
     if (!quiet)
       events.emit(make_event(EventKind::note,
@@ -113,7 +131,8 @@ void read_nccl_choices(const RunRequest& request, const Plan& plan, bool quiet, 
     return;
   }
   try {
-    const auto log = probe_nccl_choices(plan, "", quiet, events);
+    after_sweep.push_back({"logged pass: NCCL's choices, one operation per point", ms_since_process_start()});
+    const auto log = probe_nccl_choices(plan, "", quiet, events, nullptr, logged_pass_start(plan, facts));
     for (auto& run : result.runs) attach_nccl_log(run, log);
   } catch (const Error& e) {
     events.emit(make_event(EventKind::warning,
@@ -152,8 +171,10 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
   };
   if (request.read_nccl_log) start_job_init_log();
   const auto outcome = run_plan(plan, on_point, events);
-  if (outcome.supervisor.ok) read_nccl_choices(request, plan, !progress.announce, result, events);
-  finish_result(result, std::move(startup), outcome);
+  std::vector<StartupPhase> after_sweep;
+  if (outcome.supervisor.ok)
+    read_nccl_choices(request, plan, machine.facts, !progress.announce, result, after_sweep, events);
+  finish_result(result, std::move(startup), outcome, after_sweep);
   if (!outcome.supervisor.ok) events.emit(make_event(EventKind::error, outcome.failure));
   progress.result.ended(result);
 

@@ -4,7 +4,9 @@
 #include <sys/mman.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,6 +36,32 @@ int sm_count() {
   return sms > 0 ? sms : 1;
 }
 
+// TEMPORARY, for issue 43's measurement against nvbandwidth (the lead removes both variables once the
+// figures choose): FABRICBENCH_EXPERIMENT_SM_COPY says how a batch of SM copies is launched (looped:
+// one launch, 4 blocks of 512 threads per SM, the default; per-copy: one launch per copy, as before;
+// looped-narrow: one launch, one block of 512 threads per SM, nvbandwidth's grid), and
+// FABRICBENCH_EXPERIMENT_HOST_ALLOC how pinned host memory is made (register: first touched on the
+// GPU's CPUs, then registered, the default; hostalloc: allocated by the driver from a thread on them).
+std::string experiment(const char* variable, const char* fallback, std::initializer_list<const char*> known) {
+  const char* value = std::getenv(variable);
+  const std::string chosen = value != nullptr && *value != '\0' ? value : fallback;
+  for (const char* k : known)
+    if (chosen == k) return chosen;
+  throw Error(ExitCode::usage, fmt::format("{}: unknown variant '{}'", variable, chosen));
+}
+
+const std::string& sm_copy_variant() {
+  static const std::string v =
+      experiment("FABRICBENCH_EXPERIMENT_SM_COPY", "looped", {"looped", "per-copy", "looped-narrow"});
+  return v;
+}
+
+bool driver_allocates_host_memory() {
+  static const bool v =
+      experiment("FABRICBENCH_EXPERIMENT_HOST_ALLOC", "register", {"register", "hostalloc"}) == "hostalloc";
+  return v;
+}
+
 }  // namespace
 
 bool enable_peer_access(int device, int peer) {
@@ -59,12 +87,33 @@ void copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s) 
   FB_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, as_stream(s)));
 }
 
-void sm_copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s) {
-  kernels::sm_copy(dst, src, bytes, sm_count() * 4, as_stream(s));
+void sm_copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s, int repeats) {
+  const auto& variant = sm_copy_variant();
+  const int blocks = sm_count() * (variant == "looped-narrow" ? 1 : 4);
+  if (variant == "per-copy")
+    for (int r = 0; r < repeats; ++r) kernels::sm_copy(dst, src, bytes, 1, blocks, as_stream(s));
+  else
+    kernels::sm_copy(dst, src, bytes, repeats, blocks, as_stream(s));
   FB_CUDA_LAUNCH("SM copy kernel");
 }
 
 PinnedBuffer::PinnedBuffer(std::size_t bytes, const std::string& cpulist) : bytes_(bytes) {
+  if (driver_allocates_host_memory()) {
+    int device = 0;
+    FB_CUDA(cudaGetDevice(&device));
+    void* p = nullptr;
+    cudaError_t err = cudaSuccess;
+    std::thread allocator([&] {  // from the GPU's CPUs, as nvbandwidth allocates (its NUMA node)
+      bind_to_cpus(parse_cpulist(cpulist));
+      err = cudaSetDevice(device);
+      if (err == cudaSuccess) err = cudaHostAlloc(&p, bytes, cudaHostAllocPortable | cudaHostAllocMapped);
+    });
+    allocator.join();
+    check_allocation(err, bytes, Memory::pinned_host, "cudaHostAlloc(&p, bytes, ...)", __FILE__, __LINE__);
+    ptr_ = p;
+    driver_allocated_ = true;
+    return;
+  }
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED)
     raise(ExitCode::environment,
@@ -85,6 +134,10 @@ PinnedBuffer::PinnedBuffer(std::size_t bytes, const std::string& cpulist) : byte
 
 PinnedBuffer::~PinnedBuffer() {
   if (!ptr_) return;
+  if (driver_allocated_) {
+    (void)cudaFreeHost(ptr_);
+    return;
+  }
   (void)cudaHostUnregister(ptr_);
   ::munmap(ptr_, bytes_);
 }

@@ -25,16 +25,28 @@ std::string findings_list(const std::vector<Finding>& findings) {
   return md;
 }
 
+// Every check of the verdict with its status and what it saw, passed or not.
+std::string checks_list(const Result& r) {
+  if (!r.verdict || r.verdict->checks.empty()) return "";
+  std::string md = "\n## Checks\n\n";
+  for (const auto& c : r.verdict->checks)
+    md += fmt::format("- **{}** {}: {}\n", to_string(c.status), c.check,
+                      c.evidence.empty() ? "-" : with_human_sizes(c.evidence));
+  return md;
+}
+
 }  // namespace
 
+// The words of its cells are the headline's (analyse/headline_words.hpp): a figure without a row says
+// so, and what healthy rings reach is a share of the ring's ceiling, its source beside it.
 std::string headline_text_table(const Result& r) {
   std::string md =
-      "| figure | measured | expected | of expected | expectation's source | path ceiling | of ceiling "
+      "| figure | measured | expected | of expected | source | path ceiling | of ceiling "
       "|\n|---|---:|---:|---|---|---:|---:|\n";
   for (const auto& h : headline_figures(r))
     md += fmt::format("| {} | {:.1f} {} | {} | {} | {} | {} | {} |\n", h.figure, h.measured, h.unit,
                       h.expected > 0 ? fmt::format("{:.1f} {}", h.expected, h.unit) : "-", h.percent_text(),
-                      h.expected > 0 ? h.expected_source : "-",
+                      h.expected > 0 ? h.expected_source : (h.reach > 0 ? h.reach_source : "-"),
                       h.ceiling > 0 ? fmt::format("{:.1f} {}", h.ceiling, h.unit) : "-",
                       h.ceiling > 0 ? fmt::format("{:.0f}%", h.measured / h.ceiling * 100) : "-");
   return md;
@@ -46,6 +58,7 @@ std::string markdown_summary(const Result& r, const std::optional<SavedFindings>
                                machine_line(r), r.gpus.size(), r.gpus.size() == 1 ? "" : "s", r.status,
                                outcome.words, judged_by_line(r, saved));
   md += headline_text_table(r);
+  md += checks_list(r);
   md += "\n## Findings\n\n" + findings_list(r.findings);
   md += hosts_markdown(r);
   if (saved)

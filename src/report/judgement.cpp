@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "analyse/expected_figure.hpp"
+#include "analyse/headline_words.hpp"
 #include "analyse/verdicts.hpp"
 
 namespace fb {
@@ -18,14 +18,6 @@ bool same_findings(const std::vector<Finding>& a, const std::vector<Finding>& b)
   return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Finding& x, const Finding& y) {
     return std::tie(x.code, x.severity, x.evidence) == std::tie(y.code, y.severity, y.evidence);
   });
-}
-
-// "all_reduce 4 GiB at 15% of its expected 314.7 GB/s" (latency: both figures, lower is better).
-std::string distance(const Shortfall& s) {
-  if (s.unit == "ns")
-    return fmt::format("{}: {:.0f} ns against an expected {:.0f} ns", s.figure, s.measured, s.expected);
-  return fmt::format("{} at {:.0f}% of its expected {:.1f} {}", s.figure, s.measured / s.expected * 100,
-                     s.expected, s.unit);
 }
 
 bool any_of_severity(const Result& r, Severity s) {
@@ -62,17 +54,25 @@ Outcome report_outcome(const Result& r) {
             "Refused: the hosts of this job disagree on what NCCL needs alike on every rank; fix the job's "
             "configuration (nothing was measured)"};
   if (r.status == RunStatus::running) return {"running", "In progress: partial results"};
-  const Shortfall worst = worst_shortfall(r);
-  const bool far = worst.share > 0 && worst.share < kFarBelow;
+  const auto figures = headline_figures(r);
+  const auto worst = worst_shortfall(figures);
+  const bool below = worst && worst->below_floor;
+  const bool far = worst && worst->share < kFarBelow;
+  const auto sentence = worst ? figure_sentence(worst->figure) : std::string();
   if (has_error_finding(r.findings))
-    return {"errors",
-            "Errors: not fit for use as measured" + (worst.below_floor ? "; " + distance(worst) : "")};
-  if (any_of_severity(r, Severity::warning) || worst.below_floor) {
-    if (far) return {"warnings", "Warnings: far below what this machine should reach; " + distance(worst)};
-    if (worst.below_floor) return {"warnings", "Warnings: below expectation; " + distance(worst)};
-    return {"warnings", "Warnings: the figures meet their expectations; issues to look at below"};
+    return {"errors", below ? fmt::format("Errors: not fit for use as measured; {}", sentence)
+                            : std::string("Errors: not fit for use as measured")};
+  if (any_of_severity(r, Severity::warning) || below) {
+    if (far)
+      return {"warnings", fmt::format("Warnings: far below what this machine should reach; {}", sentence)};
+    if (below)
+      return {"warnings",
+              fmt::format("Warnings: {}; {}",
+                          worst->from_table() ? "below expectation" : "below what healthy rings reach",
+                          sentence)};
+    return {"warnings", fmt::format("Warnings: {}; issues to look at below", expectations_standing(figures))};
   }
-  if (worst.share > 0) return {"healthy", "Healthy: no problem found; the lowest figure: " + distance(worst)};
+  if (worst) return {"healthy", fmt::format("Healthy: no problem found; the lowest figure: {}", sentence)};
   return {"healthy",
           "Healthy: no problem found; no expected figure for this machine, held against its path "
           "ceilings and peers only"};

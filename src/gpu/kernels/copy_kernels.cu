@@ -5,21 +5,27 @@
 namespace fb::gpu::kernels {
 namespace {
 
-// Four independent 16-byte loads in flight per thread per step keep the links busy.
-__global__ void sm_copy_kernel(uint4* __restrict__ dst, const uint4* __restrict__ src, std::size_t n) {
+// Four independent 16-byte loads in flight per thread per step keep the links busy. `repeats` passes
+// over the same words in one launch: a batch of copies then has one kernel boundary, not one per copy
+// (a boundary waits for the copy's last writes, which over a host link is time the link sits idle).
+__global__ void sm_copy_kernel(uint4* __restrict__ dst, const uint4* __restrict__ src, std::size_t n,
+                               int repeats) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  for (; i + 3 * stride < n; i += 4 * stride) {
-    const uint4 a = src[i];
-    const uint4 b = src[i + stride];
-    const uint4 c = src[i + 2 * stride];
-    const uint4 d = src[i + 3 * stride];
-    dst[i] = a;
-    dst[i + stride] = b;
-    dst[i + 2 * stride] = c;
-    dst[i + 3 * stride] = d;
+  const std::size_t first = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  for (int r = 0; r < repeats; ++r) {
+    std::size_t i = first;
+    for (; i + 3 * stride < n; i += 4 * stride) {
+      const uint4 a = src[i];
+      const uint4 b = src[i + stride];
+      const uint4 c = src[i + 2 * stride];
+      const uint4 d = src[i + 3 * stride];
+      dst[i] = a;
+      dst[i + stride] = b;
+      dst[i + 2 * stride] = c;
+      dst[i + 3 * stride] = d;
+    }
+    for (; i < n; i += stride) dst[i] = src[i];
   }
-  for (; i < n; i += stride) dst[i] = src[i];
 }
 
 __global__ void tail_copy_kernel(unsigned char* dst, const unsigned char* src, std::size_t n) {
@@ -56,9 +62,9 @@ __global__ void chase_kernel(const std::uint64_t* start, int hops, std::uint64_t
 
 }  // namespace
 
-void sm_copy(void* dst, const void* src, std::size_t bytes, int blocks, cudaStream_t s) {
+void sm_copy(void* dst, const void* src, std::size_t bytes, int repeats, int blocks, cudaStream_t s) {
   const std::size_t n = bytes / sizeof(uint4);
-  sm_copy_kernel<<<blocks, 512, 0, s>>>(static_cast<uint4*>(dst), static_cast<const uint4*>(src), n);
+  sm_copy_kernel<<<blocks, 512, 0, s>>>(static_cast<uint4*>(dst), static_cast<const uint4*>(src), n, repeats);
   const std::size_t tail = bytes - n * sizeof(uint4);
   if (tail)
     tail_copy_kernel<<<1, 32, 0, s>>>(static_cast<unsigned char*>(dst) + n * sizeof(uint4),

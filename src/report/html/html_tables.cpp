@@ -8,7 +8,7 @@
 #include <set>
 
 #include "analyse/ceilings.hpp"
-#include "analyse/expected_figure.hpp"
+#include "analyse/expectations.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/units.hpp"
 #include "report/svg_chart.hpp"
@@ -65,36 +65,64 @@ std::string pair_list(const std::vector<const TopoPair*>& pairs) {
 
 }  // namespace
 
-// Each collective's largest size: busbw, its expectation with the source (the one every view and the
-// findings use: analyse/expected_figure.hpp) and the ring's SM ceiling, shown as a ceiling.
+namespace {
+
+std::string headline_row(const HeadlineFigure& h) {
+  const double ref = h.reference();
+  const auto ceiling = h.ceiling > 0           ? fmt::format("{:.1f}", h.ceiling)
+                       : !h.not_a_ring.empty() ? h.not_a_ring + ": not a ring"
+                                               : std::string("-");
+  return fmt::format(
+      "<tr data-collective=\"{0}\" data-busbw=\"{3:.1f}\" data-expected=\"{4}\" "
+      "data-floor=\"{5}\"><td>{0}</td>"
+      "<td>{1}</td><td>{2}</td><td>{3:.1f}</td><td>{6}</td><td>{7}</td><td class=\"source\">{8}</td>"
+      "<td>{9}</td><td>{10}</td></tr>\n",
+      escape_html(h.collective), h.gpus, format_bytes(h.bytes), h.measured,
+      ref > 0 ? fmt::format("{:.1f}", ref) : "", ref > 0 ? fmt::format("{:.1f}", ref * h.floor_share) : "",
+      h.expected > 0 ? fmt::format("{:.1f}", h.expected) : "-", escape_html(h.percent_text()),
+      unbroken_words(h.expected > 0 ? h.expected_source
+                     : h.reach > 0  ? h.reach_source
+                                    : "-"),
+      ceiling, h.ceiling > 0 ? fmt::format("{:.0f}%", h.measured / h.ceiling * 100) : "-");
+}
+
+}  // namespace
+
+// Each collective's largest size (and a size below its expectation's floor, before it): busbw, what it
+// is held against with the source (analyse/expected_figure.hpp: the one every view and the findings
+// use) in the headline's words (analyse/headline_words.hpp), and the ring's SM ceiling, as a ceiling.
 std::string headline_table(const Result& r) {
+  auto figures = headline_figures(r);
+  for (const auto& run : r.runs)  // one GPU: its figure shown, nothing to hold it against
+    if (run.kind == RunKind::collective && run.gpus.size() == 1 && !run.points.empty()) {
+      const auto& p = *std::max_element(run.points.begin(), run.points.end(),
+                                        [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+      HeadlineFigure h;
+      h.measured = p.busbw_gbps;
+      h.label = "one GPU: no interconnect";
+      h.collective = run.collective;
+      h.gpus = 1;
+      h.bytes = p.bytes;
+      figures.push_back(std::move(h));
+    }
   std::string html;
-  for (const auto& run : r.runs) {
-    if (run.kind != RunKind::collective || run.points.empty()) continue;
-    const auto& p = *std::max_element(run.points.begin(), run.points.end(),
-                                      [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-    const auto ceiling = shown_ceiling(r, run, p);
-    const auto e = collective_expectation(r, run, p);
-    html += fmt::format(
-        "<tr data-collective=\"{0}\" data-busbw=\"{3:.1f}\" data-expected=\"{4}\" "
-        "data-floor=\"{5}\"><td>{0}</td>"
-        "<td>{1}</td><td>{2}</td><td>{3:.1f}</td><td>{6}</td><td>{7}</td><td class=\"source\">{8}</td>"
-        "<td>{9}</td><td>{10}</td></tr>\n",
-        escape_html(run.collective), run.gpus.size(), format_bytes(p.bytes), p.busbw_gbps,
-        e ? fmt::format("{:.1f}", e->value) : "", e ? fmt::format("{:.1f}", e->floor()) : "",
-        e ? fmt::format("{:.1f}", e->value) : "-",
-        e ? fmt::format("{:.0f}%", p.busbw_gbps / e->value * 100) : "-",
-        e ? unbroken_words(e->source) : "no expectation for this machine",
-        ceiling.gbps > 0              ? fmt::format("{:.1f}", ceiling.gbps)
-        : !ceiling.not_a_ring.empty() ? ceiling.not_a_ring + ": not a ring"
-                                      : "-",
-        ceiling.gbps > 0 ? fmt::format("{:.0f}%", p.busbw_gbps / ceiling.gbps * 100) : "-");
-  }
+  for (const auto& h : figures)
+    if (!h.collective.empty()) html += headline_row(h);
   if (html.empty()) return "";
-  return "<div class=\"wide\"><table class=\"headline\"><tr><th>collective</th><th>GPUs</th><th>largest "
-         "size</th><th>busbw (GB/s)</th><th>expected (GB/s)</th><th>of expected</th><th>expectation's "
-         "source</th><th>ring SM ceiling (GB/s)</th><th>of ceiling</th></tr>\n" +
+  return "<div class=\"wide\"><table class=\"headline\"><tr><th>collective</th><th>GPUs</th><th>size"
+         "</th><th>busbw (GB/s)</th><th>expected (GB/s)</th><th>of expected</th><th>source"
+         "</th><th>ring SM ceiling (GB/s)</th><th>of ceiling</th></tr>\n" +
          html + "</table></div>\n";
+}
+
+std::string checks_html(const Result& r) {
+  if (!r.verdict || r.verdict->checks.empty()) return "";
+  std::string html = "<table class=\"checks\"><tr><th>check</th><th>status</th><th>what it saw</th></tr>\n";
+  for (const auto& c : r.verdict->checks)
+    html +=
+        fmt::format("<tr data-check=\"{0}\" data-status=\"{1}\"><td>{0}</td><td>{1}</td><td>{2}</td></tr>\n",
+                    escape_html(c.check), to_string(c.status), escape_html(with_human_sizes(c.evidence)));
+  return html + "</table>\n";
 }
 
 std::string findings_html(const Result& r) {
