@@ -20,7 +20,7 @@ struct SavedFindings {
 // other (or unrecorded) rules wrote them; nullopt when there is nothing to show apart.
 std::optional<SavedFindings> saved_apart(const SavedFindings& saved, const Result& judged);
 
-// "judged by fabricbench.rules/2026-12-03 when this report was made" and, with saved findings apart,
+// "judged by fabricbench.rules/2026-12-04 when this report was made" and, with saved findings apart,
 // what wrote those.
 std::string judged_by_line(const Result& judged, const std::optional<SavedFindings>& saved);
 
