@@ -30,12 +30,14 @@ std::string weakest_host(const Result& r, const Run* run) {
   if (!b.known()) return "";
   const auto& w = b.limit();
   if (!b.uneven())
-    return fmt::format("; every host's IB/RoCE ports bound a ring at {:.1f} GB/s ({})", w.ring_gbps, w.ports_text());
+    return fmt::format("; every host's IB/RoCE ports bound a ring at {:.1f} GB/s ({})", w.ring_gbps,
+                       w.ports_text());
   double most = 0;
   for (const auto& h : b.hosts) most = std::max(most, h.ring_gbps);
-  return fmt::format("; the weakest host {}: its IB/RoCE ports bound a ring at {:.1f} GB/s ({}; {}), the others' "
-                     "at up to {:.1f} GB/s",
-                     w.host, w.ring_gbps, w.ports_text(), w.gdr, most);
+  return fmt::format(
+      "; the weakest host {}: its IB/RoCE ports bound a ring at {:.1f} GB/s ({}; {}), the others' "
+      "at up to {:.1f} GB/s",
+      w.host, w.ring_gbps, w.ports_text(), w.gdr, most);
 }
 
 std::string network_of(const Result& r) {
@@ -76,7 +78,8 @@ std::string cluster_limit(const Result& r) {
                                  ? "; the GPU links inside each host are not the limit: "
                                    "every ring crosses the network"
                                  : "; each host has one rank, so nothing else joins them";
-  return fmt::format("the network between the hosts: NCCL's {}{}{}{}", net, figure, weakest_host(r, run), inside);
+  return fmt::format("the network between the hosts: NCCL's {}{}{}{}", net, figure, weakest_host(r, run),
+                     inside);
 }
 
 }  // namespace fb

@@ -29,7 +29,8 @@ constexpr double kNvlsTreeRate = 400;
 std::string sum_text(const HostBound& h) {
   std::vector<std::pair<std::string, int>> groups;
   for (const auto& p : h.ports) {
-    const auto key = fmt::format("{:g} GB/s ({} {:g} Gb/s{})", p.gbps, p.kind, p.rate_gbps, p.staged ? ", staged" : "");
+    const auto key =
+        fmt::format("{:g} GB/s ({} {:g} Gb/s{})", p.gbps, p.kind, p.rate_gbps, p.staged ? ", staged" : "");
     const auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
     if (it == groups.end())
       groups.emplace_back(key, 1);
@@ -42,21 +43,22 @@ std::string sum_text(const HostBound& h) {
   return fmt::format("{} = {:.1f} GB/s", fmt::join(parts, " + "), h.ring_gbps);
 }
 
-// The hosts in words: every host alike, or the weakest named beside the others' bounds.
+// The hosts in words: every host alike, or the weakest named beside the others'.
 std::string hosts_text(const NetworkBound& b) {
   std::vector<std::string> names;
   for (const auto& h : b.hosts) names.push_back(h.host);
   const auto& w = b.limit();
+  const auto own = fmt::format("{} ({}; {})", sum_text(w), w.layout, w.gdr);
   std::string out;
   if (!b.uneven()) {
-    out = fmt::format("every host ({}): {}", compress_hostlist(names), sum_text(w));
+    out = fmt::format("every host ({}): {}", compress_hostlist(names), own);
   } else {
     std::vector<std::string> others;
     for (const auto& h : b.hosts)
       if (h.ring_gbps > w.ring_gbps + 1e-9) others.push_back(h.host);
-    out = fmt::format("the weakest host {}: {}; {} carry more", w.host, sum_text(w), compress_hostlist(others));
+    out = fmt::format("the weakest host {}: {}; the others ({}) carry more", w.host, own,
+                      compress_hostlist(others));
   }
-  out += fmt::format(" ({}; {})", w.layout, w.gdr);
   if (w.assumed) out += "; every host taken as the one whose network the document holds";
   if (!b.unread.empty()) out += fmt::format("; not read, not counted: {}", compress_hostlist(b.unread));
   return out;
@@ -128,8 +130,9 @@ CrossHostFigure ring_figure(const Result& r, const Run& run, const NetworkBound&
     f.source = fmt::format("a ring's NIC bound{}: {}", note, f.ring_source);
   } else if (run.collective == "alltoall") {
     f.value = alltoall_bound(b, n);
-    f.source = fmt::format("alltoall's NIC bound, each host's ports x (n-1)/(g x (n-g)) over {} GPUs: {}; {}; {}",
-                           n, hosts_text(b), kAlltoallCite, cites(b));
+    f.source =
+        fmt::format("alltoall's NIC bound, each host's ports x (n-1)/(g x (n-g)) over {} GPUs: {}; {}; {}", n,
+                    hosts_text(b), kAlltoallCite, cites(b));
   } else if (run.collective == "sendrecv") {
     f.value = sendrecv_bound(r, run, b);
     f.source = fmt::format("sendrecv's NIC bound, one port each way between neighbouring hosts: {}; {}",
@@ -157,14 +160,17 @@ bool published_nvls_tree(const Result& r, const Run& run, const NetworkBound& b)
 
 std::string no_figure(const std::string& algo, const Run& run, const NetworkBound& b) {
   if (algo == "NVLSTREE")
-    return fmt::format("no published figure for NVLSTree on {} hosts of these GPUs and ports (published: 2 hosts "
-                       "of 8 x H100 over 8 x 400G, 430-470 GB/s); not held against a ring's bound",
-                       b.hosts.size());
+    return fmt::format(
+        "no published figure for NVLSTree on {} hosts of these GPUs and ports (published: 2 hosts "
+        "of 8 x H100 over 8 x 400G, 430-470 GB/s); not held against a ring's bound",
+        b.hosts.size());
   if (algo == "TREE")
-    return "no published figure for Tree across hosts (its busbw, a ring's formula, can exceed the NICs: nccl "
+    return "no published figure for Tree across hosts (its busbw, a ring's formula, can exceed the NICs: "
+           "nccl "
            "#1576); not held against a ring's bound";
   if (algo.starts_with("COLLNET"))
-    return "no published figure for CollNet (SHARP: the switches reduce) across hosts; not held against a ring's "
+    return "no published figure for CollNet (SHARP: the switches reduce) across hosts; not held against a "
+           "ring's "
            "bound";
   if (algo == "NVLS") return "NVLS across hosts runs over NVLink between them (MNNVL), not the NICs";
   return fmt::format("no published figure for {} across hosts ({}); not held against a ring's bound", algo,
@@ -180,7 +186,8 @@ bool picks_algorithm(const std::string& collective) {
 }  // namespace
 
 std::uint64_t nic_figure_from_bytes(const Run& run) {
-  const std::uint64_t per_gpu = run.collective == "alltoall" || run.collective == "sendrecv" ? 0 : kPerGpuBytes;
+  const std::uint64_t per_gpu =
+      run.collective == "alltoall" || run.collective == "sendrecv" ? 0 : kPerGpuBytes;
   return std::max(kFromBytes, per_gpu * run.gpus.size());
 }
 
@@ -189,8 +196,8 @@ CrossHostFigure cross_host_figure(const Result& r, const Run& run, const WhatRan
   CrossHostFigure f;
   if (!b.known()) {
     const auto path = b.used.path;
-    f.unknown = path == NetPath::sockets       ? "sockets have no rate: " + b.unknown
-                : path == NetPath::plugin      ? "a NET plugin's ports and rates are not known here: " + b.unknown
+    f.unknown = path == NetPath::sockets  ? "sockets have no rate: " + b.unknown
+                : path == NetPath::plugin ? "a NET plugin's ports and rates are not known here: " + b.unknown
                 : path == NetPath::not_network ? "not the NICs: " + b.unknown
                 : path == NetPath::unknown     ? "the hosts' NICs are not known: " + b.unknown
                                                : b.unknown;
@@ -218,8 +225,10 @@ std::optional<NicSum> above_nic_sum(const Result& r, const Run& run, const Point
   if (result_hosts(r) < 2) return std::nullopt;
   const auto f = cross_host_figure(r, run, w);
   if (f.ring_bound <= 0) return std::nullopt;
-  const bool unlogged = f.value > 0 && canonical_algo(w.algo).empty();  // held against a ring's: label far above
-  if (unlogged ? p.busbw_gbps <= f.ring_bound * (1 + kAboveTolerance) : (f.value > 0 || p.busbw_gbps <= f.ring_bound))
+  const bool unlogged =
+      f.value > 0 && canonical_algo(w.algo).empty();  // held against a ring's: label far above
+  if (unlogged ? p.busbw_gbps <= f.ring_bound * (1 + kAboveTolerance)
+               : (f.value > 0 || p.busbw_gbps <= f.ring_bound))
     return std::nullopt;
   return NicSum{f.ring_bound, "the ring's NIC bound: " + f.ring_source};
 }

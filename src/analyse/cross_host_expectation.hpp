@@ -20,9 +20,9 @@
 namespace fb {
 
 struct CrossHostFigure {
-  double value = 0;       // expected busbw, GB/s; 0: none, and `unknown` says why
-  std::string source;     // the formula in words, the weakest host named, the per-port figures' sources
-  std::string unknown;    // "sockets have no rate: ...", "no published figure for Tree across hosts ..."
+  double value = 0;         // expected busbw, GB/s; 0: none, and `unknown` says why
+  std::string source;       // the formula in words, the weakest host named, the per-port figures' sources
+  std::string unknown;      // "sockets have no rate: ...", "no published figure for Tree across hosts ..."
   double ring_bound = 0;    // the ring's bound for this collective (0: unknown): labels an algorithm above it
   std::string ring_source;  // its words
 };

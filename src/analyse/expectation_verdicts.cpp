@@ -74,26 +74,29 @@ std::string ceiling_text(const Result& r, const Run& run) {
 std::string below_hint(const Result& r) {
   const std::string lib = r.host.comm.name.empty() ? "NCCL" : r.host.comm.name;
   if (spans_hosts(r))
-    return fmt::format("the NIC_*, NET_* and HOST_MISMATCH_* findings may say why; otherwise `fabricbench nodes` "
-                       "names a slow host or link, and {}'s log (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET) "
-                       "which ports it used",
-                       lib);
-  return fmt::format("the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
-                     "clocks and power ({}) and {}'s transport (NCCL_DEBUG=INFO)",
-                     vendor_tools(result_vendor(r)).clocks, lib);
+    return fmt::format(
+        "the NIC_*, NET_* and HOST_MISMATCH_* findings may say why; otherwise `fabricbench nodes` "
+        "names a slow host or link, and {}'s log (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET) "
+        "which ports it used",
+        lib);
+  return fmt::format(
+      "the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
+      "clocks and power ({}) and {}'s transport (NCCL_DEBUG=INFO)",
+      vendor_tools(result_vendor(r)).clocks, lib);
 }
 
 Finding below_expected(const Result& r, const Run& run, const RunJudgement& j) {
   const auto& p = *j.worst;
   const auto& e = *j.worst_e;
-  return {"BUSBW_BELOW_EXPECTED", Severity::warning,
-          fmt::format("{} {} B on {} x {}{}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}",
-                      run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus),
-                      across_hosts_phrase(r, run), algo_phrase(j.worst_w), p.busbw_gbps,
-                      p.busbw_gbps / e.value * 100, e.value, e.source, ceiling_text(r, run)),
-          fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
-                      e.floor(), e.tolerance * 100),
-          below_hint(r)};
+  return {
+      "BUSBW_BELOW_EXPECTED", Severity::warning,
+      fmt::format("{} {} B on {} x {}{}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}",
+                  run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus),
+                  across_hosts_phrase(r, run), algo_phrase(j.worst_w), p.busbw_gbps,
+                  p.busbw_gbps / e.value * 100, e.value, e.source, ceiling_text(r, run)),
+      fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
+                  e.floor(), e.tolerance * 100),
+      below_hint(r)};
 }
 
 Finding nvls_off(const Result& r, const Run& run, const RunJudgement& j) {
@@ -142,15 +145,17 @@ std::string cross_host_reason(const Result& r, const Run& run) {
   const auto f = cross_host_figure(r, run, what_ran(r, run, p));
   if (!f.unknown.empty()) return f.unknown;
   const auto from = nic_figure_from_bytes(run);
-  return fmt::format("the largest size {} is below the {} the NIC figures hold from on {} GPUs (a ring's "
-                     "2(n-1) steps each pay the network's latency)",
-                     format_bytes(p.bytes), format_bytes(from), run.gpus.size());
+  return fmt::format(
+      "the largest size {} is below the {} the NIC figures hold from on {} GPUs (a ring's "
+      "2(n-1) steps each pay the network's latency)",
+      format_bytes(p.bytes), format_bytes(from), run.gpus.size());
 }
 
 Finding no_cross_host_figure(const Result& r, const std::vector<std::pair<std::string, std::string>>& none) {
   std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;  // reason -> collectives
   for (const auto& [collective, reason] : none) {
-    const auto it = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == reason; });
+    const auto it =
+        std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == reason; });
     if (it == by_reason.end())
       by_reason.push_back({reason, {collective}});
     else
@@ -159,14 +164,15 @@ Finding no_cross_host_figure(const Result& r, const std::vector<std::pair<std::s
   std::vector<std::string> parts;
   for (const auto& [reason, collectives] : by_reason)
     parts.push_back(fmt::format("{} ({})", reason, fmt::join(collectives, ", ")));
-  return {"NO_EXPECTATION", Severity::info,
-          fmt::format("no expectation: {}; on {} x {} across {} hosts ({}; model {})", fmt::join(parts, "; "),
-                      r.gpus.size(), gpu_name(r, {}), result_hosts(r), fmt::join(document_gpu_ranges(r), ", "),
-                      gpu_model_key(gpu_name(r, {}))),
-          "the hosts' IB/RoCE ports with their rates (`fabricbench doctor` reads them on every host), NCCL's "
-          "IB transport, and an algorithm with a figure (docs/verdicts.md, \"Across hosts\")",
-          "run `fabricbench doctor` under the job's launcher, or add the site's healthy cross-host figure with "
-          "--expectations FILE (`fabricbench expectations --from` a healthy run)"};
+  return {
+      "NO_EXPECTATION", Severity::info,
+      fmt::format("no expectation: {}; on {} x {} across {} hosts ({}; model {})", fmt::join(parts, "; "),
+                  r.gpus.size(), gpu_name(r, {}), result_hosts(r), fmt::join(document_gpu_ranges(r), ", "),
+                  gpu_model_key(gpu_name(r, {}))),
+      "the hosts' IB/RoCE ports with their rates (`fabricbench doctor` reads them on every host), NCCL's "
+      "IB transport, and an algorithm with a figure (docs/verdicts.md, \"Across hosts\")",
+      "run `fabricbench doctor` under the job's launcher, or add the site's healthy cross-host figure with "
+      "--expectations FILE (`fabricbench expectations --from` a healthy run)"};
 }
 
 }  // namespace

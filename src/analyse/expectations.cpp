@@ -145,8 +145,9 @@ HeadlineFigure collective_headline(const Result& r, const Run& run) {
   h.ceiling = shown_ceiling(r, run, p).gbps;
   const auto w = what_ran(r, run, p);
   if (const auto nic = above_nic_sum(r, run, p, w)) {
-    h.label = fmt::format("above the NIC sum {:.0f} GB/s: {}, not comparable", nic->value,
-                          w.algo.empty() ? "busbw of an algorithm NCCL's log did not name" : w.algo + " busbw");
+    h.label =
+        fmt::format("above the NIC sum {:.0f} GB/s: {}, not comparable", nic->value,
+                    w.algo.empty() ? "busbw of an algorithm NCCL's log did not name" : w.algo + " busbw");
     return h;
   }
   if (const auto e = collective_expectation(r, run, p)) {  // the one every view shows

@@ -101,7 +101,8 @@ std::vector<std::string> gpu_ranges(const std::vector<std::pair<std::string, int
   std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // ranges -> its hosts
   for (const auto& h : hosts) {
     const auto ranges = index_ranges(indices[h]);
-    const auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == ranges; });
+    const auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == ranges; });
     if (it == groups.end())
       groups.push_back({ranges, {h}});
     else

@@ -48,7 +48,9 @@ std::optional<NetworkUsed> from_log(const Result& r, const Run& run) {
     if (!t.starts_with("NET/")) continue;
     (t.starts_with("NET/Socket") ? socket : t.starts_with("NET/IB") ? ib : other).insert(t);
   }
-  const auto log = [](const std::set<std::string>& s) { return fmt::format("NCCL's log: {}", fmt::join(s, ", ")); };
+  const auto log = [](const std::set<std::string>& s) {
+    return fmt::format("NCCL's log: {}", fmt::join(s, ", "));
+  };
   if (!socket.empty()) return NetworkUsed{NetPath::sockets, log(socket)};
   if (!ib.empty()) return NetworkUsed{NetPath::ib, log(ib)};
   if (!other.empty()) return NetworkUsed{NetPath::plugin, log(other) + " (a NET plugin)"};
@@ -84,8 +86,8 @@ std::optional<NetworkUsed> from_facts(const Result& r, const std::vector<std::st
     return NetworkUsed{NetPath::ib,
                        "assumed: NCCL's IB transport over the hosts' up IB/RoCE ports (NCCL's log not read)"};
   if (!read.empty())
-    return NetworkUsed{NetPath::sockets,
-                       fmt::format("no up IB/RoCE port on {}: NCCL uses TCP sockets", compress_hostlist(read))};
+    return NetworkUsed{NetPath::sockets, fmt::format("no up IB/RoCE port on {}: NCCL uses TCP sockets",
+                                                     compress_hostlist(read))};
   return std::nullopt;
 }
 

@@ -72,8 +72,8 @@ Selection select_ports(const std::vector<const NicPort*>& up, const std::vector<
       if (it == s.gpu_port.end() || (c == "PIX" && class_to(*it->second, bus) != "PIX")) s.gpu_port[bus] = p;
     }
   for (const auto* p : up) {
-    const bool serves = std::any_of(s.gpu_port.begin(), s.gpu_port.end(),
-                                    [&](const auto& gp) { return gp.second == p; });
+    const bool serves =
+        std::any_of(s.gpu_port.begin(), s.gpu_port.end(), [&](const auto& gp) { return gp.second == p; });
     if (serves || s.gpu_port.empty()) s.ports.push_back(p);
   }
   s.cpu_attached = s.distances_known && s.gpu_port.empty();
@@ -82,7 +82,8 @@ Selection select_ports(const std::vector<const NicPort*>& up, const std::vector<
 
 std::string layout_words(const Selection& s, const RunHost& h) {
   if (!s.distances_known) return "which GPUs each port serves is not known: every up port counted";
-  if (s.cpu_attached) return "no port under a run GPU's PCIe switch (CPU-attached): staged through host memory";
+  if (s.cpu_attached)
+    return "no port under a run GPU's PCIe switch (CPU-attached): staged through host memory";
   std::vector<int> without;
   for (std::size_t i = 0; i < h.bus_ids.size(); ++i)
     if (!s.gpu_port.contains(h.bus_ids[i])) without.push_back(h.indices[i]);
@@ -124,7 +125,8 @@ HostBound host_bound(const NetworkFacts& net, const RunHost& run_host, const std
   std::unordered_map<const NicPort*, double> figure;
   for (const auto* p : sel.ports) {
     const auto f = ring_port_figure(p->rate_gbps);
-    if (f.gbps <= 0 && unknown.empty()) unknown = fmt::format("NIC rate unknown: {} on {} reads no rate", p->name, host);
+    if (f.gbps <= 0 && unknown.empty())
+      unknown = fmt::format("NIC rate unknown: {} on {} reads no rate", p->name, host);
     const bool staged = !gdr || sel.cpu_attached;
     h.ports.push_back({p->name, p->kind, p->rate_gbps, f.gbps * (staged ? kStagedShare : 1.0), staged,
                        std::string(f.cite)});
@@ -202,8 +204,9 @@ NetworkBound network_bound(const Result& r, const Run& run) {
     b.hosts.back().assumed = assumed;
   }
   if (b.hosts.empty() && b.unknown.empty())
-    b.unknown = "NIC rate unknown: NCCL's network is IB but the hosts' ports were not read (`fabricbench doctor` "
-                "reads each host's)";
+    b.unknown =
+        "NIC rate unknown: NCCL's network is IB but the hosts' ports were not read (`fabricbench doctor` "
+        "reads each host's)";
   for (std::size_t i = 0; i < b.hosts.size(); ++i)
     if (b.hosts[i].ring_gbps < b.hosts[b.weakest].ring_gbps) b.weakest = i;
   if (b.unknown.empty() && !b.hosts.empty() && b.limit().ring_gbps <= 0)

@@ -29,20 +29,20 @@ struct HostBound {
   std::string host;
   std::vector<std::string> bus_ids;  // the run's GPUs on this host (normalized), in rank order
   std::vector<CountedPort> ports;
-  double ring_gbps = 0;                         // the ports' sum: a ring's bound on this host
-  std::map<std::string, double> gpu_port_gbps;  // per run GPU: the figure of the port that serves it
-  std::string layout;                           // which GPUs the ports serve, in words
-  std::string gdr;                              // GPUDirect RDMA, in words
-  bool assumed = false;                         // the facts are another host's (the document's own)
+  double ring_gbps = 0;                          // the ports' sum: a ring's bound on this host
+  std::map<std::string, double> gpu_port_gbps;   // per run GPU: the figure of the port that serves it
+  std::string layout;                            // which GPUs the ports serve, in words
+  std::string gdr;                               // GPUDirect RDMA, in words
+  bool assumed = false;                          // the facts are another host's (the document's own)
   [[nodiscard]] std::string ports_text() const;  // "8 x IB 400 Gb/s + 1 x IB 200 Gb/s (staged)"
 };
 
 struct NetworkBound {
   NetworkUsed used;
-  std::string unknown;                // why there is no bound; "" when there is one
-  std::vector<HostBound> hosts;       // the hosts whose network was read, in rank order
-  std::vector<std::string> unread;    // the run's hosts whose network was not read
-  std::size_t weakest = 0;            // index into `hosts` of the lowest ring bound
+  std::string unknown;              // why there is no bound; "" when there is one
+  std::vector<HostBound> hosts;     // the hosts whose network was read, in rank order
+  std::vector<std::string> unread;  // the run's hosts whose network was not read
+  std::size_t weakest = 0;          // index into `hosts` of the lowest ring bound
   [[nodiscard]] bool known() const { return unknown.empty() && !hosts.empty(); }
   [[nodiscard]] const HostBound& limit() const { return hosts.at(weakest); }
   [[nodiscard]] bool uneven() const;  // the hosts' ring bounds differ

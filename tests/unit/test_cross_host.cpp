@@ -139,8 +139,9 @@ TEST(CrossHost, FakeHostsSayThatSocketsHaveNoRate) {
   fb::judge_result(logged);
   const auto* none = find(logged.findings, "NO_EXPECTATION");
   ASSERT_NE(none, nullptr);
-  EXPECT_TRUE(contains(none->evidence, "no expectation: sockets have no rate: NCCL's log: NET/Socket/0, "
-                                       "NET/Socket/0/Shared"))
+  EXPECT_TRUE(contains(none->evidence,
+                       "no expectation: sockets have no rate: NCCL's log: NET/Socket/0, "
+                       "NET/Socket/0/Shared"))
       << none->evidence;
 
   auto described = result_fixture("h200x1-fakehosts-torchrun-2x1.json");
@@ -152,7 +153,8 @@ TEST(CrossHost, FakeHostsSayThatSocketsHaveNoRate) {
   fb::judge_result(described);
   none = find(described.findings, "NO_EXPECTATION");
   ASSERT_NE(none, nullptr);
-  EXPECT_TRUE(contains(none->evidence, "no expectation: sockets have no rate: no up IB/RoCE port on "
-                                       "fbhost[0-1]: NCCL uses TCP sockets"))
+  EXPECT_TRUE(contains(none->evidence,
+                       "no expectation: sockets have no rate: no up IB/RoCE port on "
+                       "fbhost[0-1]: NCCL uses TCP sockets"))
       << none->evidence;
 }

@@ -12,6 +12,7 @@
 #include "analyse/expected_figure.hpp"
 #include "analyse/gpu_names.hpp"
 #include "analyse/network_bound.hpp"
+#include "analyse/nic_checks.hpp"
 #include "analyse/verdicts.hpp"
 #include "cluster_fixtures.hpp"
 #include "report/judgement.hpp"
@@ -111,18 +112,21 @@ TEST(NicExpectations, FourHostsOfH100JudgedAgainstTheirNics) {
                        "(rail-optimised: each GPU has its own port under its PCIe switch; GPUDirect RDMA "
                        "possible (nvidia_peermem)); per port: 400 Gb/s: NVIDIA, nccl-tests #290 and #267"))
       << heads[0].expected_source;
-  EXPECT_EQ(fb::report_outcome(ok).words, "Healthy: no problem found; the lowest figure: all_reduce 16 GiB at 95% "
-                                          "of its expected 384.0 GB/s");
+  EXPECT_EQ(fb::report_outcome(ok).words,
+            "Healthy: no problem found; the lowest figure: all_reduce 16 GiB at 95% "
+            "of its expected 384.0 GB/s");
 
   spec.busbw = 250;
   const auto sick = judged(spec);
   const auto* below = find(sick.findings, "BUSBW_BELOW_EXPECTED");
   ASSERT_NE(below, nullptr);
-  EXPECT_TRUE(contains(below->evidence, "all_reduce 17179869184 B on 32 x NVIDIA H100 80GB HBM3 "
-                                        "(node[01-04]:0-7) over RING: busbw 250.0 GB/s is 65% of the expected "
-                                        "384.0 GB/s"))
+  EXPECT_TRUE(contains(below->evidence,
+                       "all_reduce 17179869184 B on 32 x NVIDIA H100 80GB HBM3 "
+                       "(node[01-04]:0-7) over RING: busbw 250.0 GB/s is 65% of the expected "
+                       "384.0 GB/s"))
       << below->evidence;
-  EXPECT_EQ(fb::report_outcome(sick).words.rfind("Warnings: below expectation; all_reduce 16 GiB at 65%", 0), 0U)
+  EXPECT_EQ(fb::report_outcome(sick).words.rfind("Warnings: below expectation; all_reduce 16 GiB at 65%", 0),
+            0U)
       << fb::report_outcome(sick).words;
 }
 
@@ -141,8 +145,8 @@ TEST(NicExpectations, TheWeakestHostBoundsTheClusterAndIsNamed) {
     ASSERT_TRUE(b.known()) << b.unknown;
     EXPECT_EQ(b.limit().host, weakest);
     EXPECT_EQ(b.limit().ports_text(), "6 x IB 400 Gb/s (staged) + 1 x IB 200 Gb/s (staged)");
-    EXPECT_TRUE(contains(fb::cluster_limit(ok), "; the weakest host " + weakest +
-                                                    ": its IB/RoCE ports bound a ring at 208.0 GB/s"))
+    EXPECT_TRUE(contains(fb::cluster_limit(ok),
+                         "; the weakest host " + weakest + ": its IB/RoCE ports bound a ring at 208.0 GB/s"))
         << fb::cluster_limit(ok);
     spec.busbw = 0.65 * kIb8Faulty;
     const auto sick = judged(spec);
@@ -154,6 +158,10 @@ TEST(NicExpectations, TheWeakestHostBoundsTheClusterAndIsNamed) {
         << below->evidence;
     EXPECT_TRUE(contains(below->evidence, "GPU 3 without a port under its PCIe switch; no GPUDirect RDMA"))
         << below->evidence;
+    const auto others = hosts == 2 ? cluster_host(0, hosts)
+                                   : "node[" + cluster_host(0, hosts).substr(4) + "-" +
+                                         cluster_host(hosts - 2, hosts).substr(4) + "]";
+    EXPECT_TRUE(contains(below->evidence, "; the others (" + others + ") carry more")) << below->evidence;
     EXPECT_TRUE(contains(below->evidence, "staged: two thirds")) << below->evidence;
   }
 }
@@ -194,7 +202,8 @@ TEST(NicExpectations, ByTheAlgorithmThatRan) {
   r = judged(spec);
   const auto* none = find(r.findings, "NO_EXPECTATION");
   ASSERT_NE(none, nullptr);
-  EXPECT_TRUE(contains(none->evidence, "no expectation: no published figure for NVLSTree on 4 hosts")) << none->evidence;
+  EXPECT_TRUE(contains(none->evidence, "no expectation: no published figure for NVLSTree on 4 hosts"))
+      << none->evidence;
   EXPECT_EQ(find(r.findings, "BUSBW_BELOW_EXPECTED"), nullptr) << "not held against the ring's bound";
   spec.busbw = 420;  // above the ring's 384: labelled, not judged
   r = judged(spec);
@@ -202,7 +211,8 @@ TEST(NicExpectations, ByTheAlgorithmThatRan) {
   ASSERT_NE(above, nullptr);
   EXPECT_TRUE(contains(above->evidence, "over NVLSTree: busbw 420.0 GB/s is above the NIC sum 384.0 GB/s"))
       << above->evidence;
-  EXPECT_EQ(fb::headline_figures(r)[0].percent_text(), "above the NIC sum 384 GB/s: NVLSTree busbw, not comparable");
+  EXPECT_EQ(fb::headline_figures(r)[0].percent_text(),
+            "above the NIC sum 384 GB/s: NVLSTree busbw, not comparable");
 
   for (const std::string algo : {"Tree", "CollNetDirect", "PAT"}) {
     spec.algo = algo;
@@ -216,8 +226,9 @@ TEST(NicExpectations, ByTheAlgorithmThatRan) {
   spec.busbw = 250;
   const auto* below = find(judged(spec).findings, "BUSBW_BELOW_EXPECTED");
   ASSERT_NE(below, nullptr);
-  EXPECT_TRUE(contains(below->evidence, "a ring's NIC bound (NCCL's algorithm not in its log: held against a "
-                                        "ring's)"))
+  EXPECT_TRUE(contains(below->evidence,
+                       "a ring's NIC bound (NCCL's algorithm not in its log: held against a "
+                       "ring's)"))
       << below->evidence;
 }
 
@@ -233,7 +244,8 @@ TEST(NicExpectations, EveryCollectiveByItsTraffic) {
     spec.busbw = 1;
     return expected_of(cluster_result(spec));
   };
-  for (const std::string c : {"all_gather", "reduce_scatter", "broadcast"}) EXPECT_DOUBLE_EQ(at(c, trees(4, "ib8")), kIb8);
+  for (const std::string c : {"all_gather", "reduce_scatter", "broadcast"})
+    EXPECT_DOUBLE_EQ(at(c, trees(4, "ib8")), kIb8);
   EXPECT_DOUBLE_EQ(at("alltoall", trees(2, "ib8")), 384.0 * 15 / (8 * 8));
   EXPECT_DOUBLE_EQ(at("alltoall", trees(128, "ib8")), 384.0 * 1023 / (8 * 1016));
   EXPECT_DOUBLE_EQ(at("sendrecv", trees(4, "ib8")), 48);
@@ -251,8 +263,9 @@ TEST(NicExpectations, SmallSizesAreNotHeldAgainstTheBound) {
   EXPECT_EQ(find(r.findings, "BUSBW_BELOW_EXPECTED"), nullptr);
   const auto* none = find(r.findings, "NO_EXPECTATION");
   ASSERT_NE(none, nullptr);
-  EXPECT_TRUE(contains(none->evidence, "the largest size 1 GiB is below the 8 GiB the NIC figures hold from on "
-                                       "128 GPUs"))
+  EXPECT_TRUE(contains(none->evidence,
+                       "the largest size 1 GiB is below the 8 GiB the NIC figures hold from on "
+                       "128 GPUs"))
       << none->evidence;
 }
 
@@ -276,13 +289,15 @@ TEST(NicExpectations, NoRateIsSaidWithItsReason) {
   EXPECT_TRUE(contains(find(judged(spec).findings, "NO_EXPECTATION")->evidence,
                        "a NET plugin's ports and rates are not known here"));
 
-  auto no_rate = cluster_result(ClusterSpec{trees(2, "ib8"), "NVIDIA H100 80GB HBM3", "all_reduce", 16 * kGi, 300});
+  auto no_rate =
+      cluster_result(ClusterSpec{trees(2, "ib8"), "NVIDIA H100 80GB HBM3", "all_reduce", 16 * kGi, 300});
   no_rate.hosts[1].host.config->network.ports[2].rate_gbps = 0;
   fb::judge_result(no_rate);
   EXPECT_TRUE(contains(find(no_rate.findings, "NO_EXPECTATION")->evidence,
                        "NIC rate unknown: mlx5_2:1 on node02 reads no rate"));
 
-  auto unread = cluster_result(ClusterSpec{trees(2, "ib8"), "NVIDIA H100 80GB HBM3", "all_reduce", 16 * kGi, 300});
+  auto unread =
+      cluster_result(ClusterSpec{trees(2, "ib8"), "NVIDIA H100 80GB HBM3", "all_reduce", 16 * kGi, 300});
   for (auto& s : unread.hosts) s.host.config.reset();
   fb::judge_result(unread);
   EXPECT_TRUE(contains(find(unread.findings, "NO_EXPECTATION")->evidence,
@@ -298,7 +313,29 @@ TEST(NicExpectations, GpuListsAreHostRanges) {
   EXPECT_EQ(fb::run_gpu_list(r, r.runs.front()), "node[001-128]:0-7");
   EXPECT_EQ(fb::document_gpu_ranges(r), std::vector<std::string>{"node[001-128]:0-7"});
   for (const auto& f : r.findings) EXPECT_LT(f.evidence.size(), 2000U) << f.code << ": " << f.evidence;
-  EXPECT_EQ(fb::gpu_ranges({{"node-a", 0}, {"node-b", 0}}), (std::vector<std::string>{"node-a:0", "node-b:0"}));
+  EXPECT_EQ(fb::gpu_ranges({{"node-a", 0}, {"node-b", 0}}),
+            (std::vector<std::string>{"node-a:0", "node-b:0"}));
   EXPECT_EQ(fb::gpu_ranges({{"n1", 0}, {"n1", 1}, {"n1", 3}, {"n2", 0}, {"n2", 1}, {"n2", 3}, {"n3", 5}}),
             (std::vector<std::string>{"n[1-2]:0-1,3", "n3:5"}));
+}
+
+// The RoCE tree reads as RoCE: link layer Ethernet, the interface from the port's GID table, the
+// rate from the port's own file; the 200G port beside no GPU is named by NIC_RATE_MISMATCH.
+TEST(NicExpectations, RoceTreeReadsAsRoce) {
+  const auto r = nic_result("roce4");
+  const auto& ports = r.host.config->network.ports;
+  ASSERT_EQ(ports.size(), 5U);  // the RoCE interfaces are their ports'; lo and docker0 are virtual
+  EXPECT_EQ(ports[1].name, "mlx5_1:1");
+  EXPECT_EQ(ports[1].kind, "RoCE");
+  EXPECT_EQ(ports[1].netdev, "enp20s0f0np0");
+  EXPECT_DOUBLE_EQ(ports[1].rate_gbps, 400);
+  EXPECT_TRUE(ports[1].up);
+  EXPECT_DOUBLE_EQ(ports[0].rate_gbps, 200);
+  const auto nic = fb::check_nics(r);
+  ASSERT_EQ(nic.size(), 1U);
+  EXPECT_EQ(nic[0].code, "NIC_RATE_MISMATCH");
+  EXPECT_TRUE(contains(nic[0].evidence,
+                       "RoCE ports at 2 rates: 400 Gb/s on 4 port(s); slower: mlx5_0:1 (RoCE, "
+                       "200 Gb/s, ACTIVE/LinkUp, NUMA 1"))
+      << nic[0].evidence;
 }
