@@ -46,6 +46,7 @@ std::string sum_text(const HostBound& h) {
 // The hosts in words: every host alike, or the weakest named beside the others'.
 std::string hosts_text(const NetworkBound& b) {
   std::vector<std::string> names;
+  names.reserve(b.hosts.size());
   for (const auto& h : b.hosts) names.push_back(h.host);
   const auto& w = b.limit();
   const auto own = fmt::format("{} ({}; {})", sum_text(w), w.layout, w.gdr);

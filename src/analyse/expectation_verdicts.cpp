@@ -162,6 +162,7 @@ Finding no_cross_host_figure(const Result& r, const std::vector<std::pair<std::s
       it->second.push_back(collective);
   }
   std::vector<std::string> parts;
+  parts.reserve(by_reason.size());
   for (const auto& [reason, collectives] : by_reason)
     parts.push_back(fmt::format("{} ({})", reason, fmt::join(collectives, ", ")));
   return {

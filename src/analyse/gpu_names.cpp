@@ -110,7 +110,8 @@ std::vector<std::string> gpu_ranges(const std::vector<std::pair<std::string, int
   }
   std::vector<std::string> out;
   for (const auto& [ranges, group] : groups)
-    for (const auto& item : hostlist_items(compress_hostlist(group))) out.push_back(item + ":" + ranges);
+    for (const auto& item : hostlist_items(compress_hostlist(group)))
+      out.push_back(fmt::format("{}:{}", item, ranges));
   return out;
 }
 

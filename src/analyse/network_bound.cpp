@@ -157,6 +157,7 @@ std::string HostBound::ports_text() const {
       ++it->second;
   }
   std::vector<std::string> parts;
+  parts.reserve(groups.size());
   for (const auto& [key, n] : groups) parts.push_back(fmt::format("{} x {}", n, key));
   return fmt::format("{}", fmt::join(parts, " + "));
 }
