@@ -163,6 +163,7 @@ std::string HostBound::ports_text() const {
 }
 
 bool NetworkBound::uneven() const {
+  if (hosts.empty()) return false;
   return std::any_of(hosts.begin(), hosts.end(),
                      [&](const HostBound& h) { return h.ring_gbps > limit().ring_gbps + 1e-9; });
 }
