@@ -13,6 +13,7 @@
 #include "analyse/gpu_names.hpp"
 #include "analyse/network_bound.hpp"
 #include "analyse/nic_checks.hpp"
+#include "analyse/port_figures.hpp"
 #include "analyse/verdicts.hpp"
 #include "cluster_fixtures.hpp"
 #include "report/judgement.hpp"
@@ -338,4 +339,19 @@ TEST(NicExpectations, RoceTreeReadsAsRoce) {
                        "RoCE ports at 2 rates: 400 Gb/s on 4 port(s); slower: mlx5_0:1 (RoCE, "
                        "200 Gb/s, ACTIVE/LinkUp, NUMA 1"))
       << nic[0].evidence;
+}
+
+// The per-port figures of docs/verdicts.md's "Across hosts" table: published at 400, 200 and 100 Gb/s,
+// 96% of the line rate elsewhere (a rule of thumb, said), none without a rate.
+TEST(NicExpectations, PerPortFiguresAsDocumented) {
+  EXPECT_DOUBLE_EQ(fb::ring_port_figure(400).gbps, 48);
+  EXPECT_DOUBLE_EQ(fb::ring_port_figure(200).gbps, 24);
+  EXPECT_DOUBLE_EQ(fb::ring_port_figure(100).gbps, 12);
+  EXPECT_FALSE(fb::ring_port_figure(400).rule_of_thumb);
+  const auto xdr = fb::ring_port_figure(800);
+  EXPECT_DOUBLE_EQ(xdr.gbps, 96);
+  EXPECT_TRUE(xdr.rule_of_thumb);
+  EXPECT_EQ(xdr.cite, "96% of the line rate as at 400G, a rule of thumb");
+  EXPECT_DOUBLE_EQ(fb::ring_port_figure(0).gbps, 0);
+  EXPECT_DOUBLE_EQ(fb::ring_port_figure(400).gbps * fb::kStagedShare, 32);
 }
