@@ -5,18 +5,39 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
+
+#include "analyse/network_bound.hpp"
 
 namespace fb {
 namespace {
 
-// The largest all_reduce point measured across the hosts, or null.
-const Point* largest_all_reduce(const Result& r) {
-  const Point* best = nullptr;
+// The largest all_reduce point measured across the hosts and its run, or nulls.
+std::pair<const Run*, const Point*> largest_all_reduce(const Result& r) {
+  std::pair<const Run*, const Point*> best{nullptr, nullptr};
   for (const auto& run : r.runs)
     if (run.kind == RunKind::collective && run.collective == "all_reduce")
       for (const auto& p : run.points)
-        if (best == nullptr || p.bytes > best->bytes) best = &p;
+        if (best.second == nullptr || p.bytes > best.second->bytes) best = {&run, &p};
   return best;
+}
+
+// "; the weakest host node03: its IB/RoCE ports bound a ring at 312.0 GB/s (...), the others' at up to
+// 384.0 GB/s"; "" where the hosts' ports give no bound.
+std::string weakest_host(const Result& r, const Run* run) {
+  if (run == nullptr) return "";
+  const auto b = network_bound(r, *run);
+  if (!b.known()) return "";
+  const auto& w = b.limit();
+  if (!b.uneven())
+    return fmt::format("; every host's IB/RoCE ports bound a ring at {:.1f} GB/s ({})", w.ring_gbps,
+                       w.ports_text());
+  double most = 0;
+  for (const auto& h : b.hosts) most = std::max(most, h.ring_gbps);
+  return fmt::format(
+      "; the weakest host {}: its IB/RoCE ports bound a ring at {:.1f} GB/s ({}; {}), the others' "
+      "at up to {:.1f} GB/s",
+      w.host, w.ring_gbps, w.ports_text(), w.gdr, most);
 }
 
 std::string network_of(const Result& r) {
@@ -88,17 +109,19 @@ std::string slow_host_words(const Result& r) {
 std::string cluster_limit(const Result& r) {
   if (r.hosts.size() < 2) return "";
   const auto net = network_of(r);
-  const Point* p = largest_all_reduce(r);
+  const auto [run, p] = largest_all_reduce(r);
   const std::string figure =
       p == nullptr ? std::string()
                    : fmt::format(" (all_reduce busbw {:.2f} GB/s at {} B)", p->busbw_gbps, p->bytes);
   if (net.empty())
-    return fmt::format("not known: NCCL's transports between the hosts were not read{}", figure);
+    return fmt::format("not known: NCCL's transports between the hosts were not read{}{}", figure,
+                       weakest_host(r, run));
   const std::string inside = most_gpus_per_host(r) > 1
                                  ? "; the GPU links inside each host are not the limit: "
                                    "every ring crosses the network"
                                  : "; each host has one rank, so nothing else joins them";
-  return fmt::format("the network between the hosts: NCCL's {}{}{}", net, figure, inside);
+  return fmt::format("the network between the hosts: NCCL's {}{}{}{}", net, figure, weakest_host(r, run),
+                     inside);
 }
 
 }  // namespace fb

@@ -2,11 +2,13 @@
 // Collective busbw against the ring's path ceiling and against the machine's expected figures.
 //   BUSBW_BELOW_CEILING   the largest size (>= 256 MiB) below what healthy rings reach of the
 //                         path ceiling, less the tolerance (warning)
-//   BUSBW_BELOW_EXPECTED  a size below the per-machine expectation (analyse/sku_table.cpp; warning)
+//   BUSBW_BELOW_EXPECTED  a size below the per-machine expectation (analyse/sku_table.cpp; across hosts
+//                         the hosts' NICs, analyse/cross_host_expectation.hpp; warning)
 //   NO_EXPECTATION        collectives with no expectation for this machine (info: said, not skipped)
 //   NVLS_OFF              NVLS could not run where the table has NVLS rows: judged against the ring row
 //                         (info; analyse/expectation_verdicts.cpp)
-//   BUSBW_ABOVE_NIC_SUM   NVLSTree across hosts above what the NICs carry: labelled, not judged (info)
+//   BUSBW_ABOVE_NIC_SUM   an algorithm across hosts with no figure of its own (NVLSTree, Tree, CollNet)
+//                         above the ring's NIC bound: labelled, not judged (info)
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -2,30 +2,34 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
+#include "analyse/cross_host_expectation.hpp"
 #include "analyse/expectations.hpp"
+#include "analyse/expected_figure.hpp"
 #include "analyse/gpu_model.hpp"
 #include "analyse/gpu_names.hpp"
 #include "analyse/vendor_tools.hpp"
 #include "analyse/what_ran.hpp"
+#include "core/units.hpp"
 
 namespace fb {
 namespace {
 
-// One run held against its rows: the worst point below its row, whether any row held, why NVLS was
-// off where the table has NVLS rows, and the NVLSTree point furthest above the NIC sum.
+// One run held against its expectations: the worst point below its own, whether any held, why NVLS
+// was off where the table has NVLS rows, and the point furthest above the NIC sum (not a ring's).
 struct RunJudgement {
   const Point* worst = nullptr;
-  std::optional<Expected> worst_e;
+  std::optional<PointExpectation> worst_e;
   WhatRan worst_w;
   bool any = false;
   std::string nvls_off;
   std::optional<Expected> ring_row;
   const Point* above_nic = nullptr;
-  std::optional<Expected> nic;
+  std::optional<NicSum> nic;
   WhatRan nic_w;
 };
 
@@ -40,15 +44,16 @@ void judge_point(const Result& r, const Run& run, const Point& p, RunJudgement& 
     j.any = true;  // said by the label, not "no expectation"
     return;
   }
-  const auto q = collective_query(r, run, p, w);
-  const auto e = expected_for(r, q);
+  const auto e = expected_of_point(r, run, p, w);
   if (!e) return;
   j.any = true;
-  if (!w.nvls_off.empty() && canonical_algo(w.algo) != "NVLS" && has_row_for_algo(r, q, "NVLS")) {
-    j.nvls_off = w.nvls_off;
-    j.ring_row = e;
-  }
-  if (p.busbw_gbps >= e->value * (1 - expectation_tolerance(*e, interval(p)))) return;
+  const auto q = collective_query(r, run, p, w);
+  if (!w.nvls_off.empty() && canonical_algo(w.algo) != "NVLS" && has_row_for_algo(r, q, "NVLS"))
+    if (auto row = expected_for(r, q)) {
+      j.nvls_off = w.nvls_off;
+      j.ring_row = std::move(row);
+    }
+  if (p.busbw_gbps >= e->floor()) return;
   if (j.worst == nullptr || p.busbw_gbps / e->value < j.worst->busbw_gbps / j.worst_e->value) {
     j.worst = &p;
     j.worst_e = e;
@@ -56,7 +61,7 @@ void judge_point(const Result& r, const Run& run, const Point& p, RunJudgement& 
   }
 }
 
-// " (node-a:0,node-b:0)" across hosts; "" on one.
+// " (node[01-04]:0-7)" across hosts; "" on one.
 std::string across_hosts_phrase(const Result& r, const Run& run) {
   return spans_hosts(r) ? fmt::format(" ({})", run_gpu_list(r, run)) : "";
 }
@@ -66,22 +71,32 @@ std::string ceiling_text(const Result& r, const Run& run) {
   return c.known() ? fmt::format("; the ring's path ceiling is {:.1f} GB/s", c.gbps) : "";
 }
 
+std::string below_hint(const Result& r) {
+  const std::string lib = r.host.comm.name.empty() ? "NCCL" : r.host.comm.name;
+  if (spans_hosts(r))
+    return fmt::format(
+        "the NIC_*, NET_* and HOST_MISMATCH_* findings may say why; otherwise `fabricbench nodes` "
+        "names a slow host or link, and {}'s log (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET) "
+        "which ports it used",
+        lib);
+  return fmt::format(
+      "the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
+      "clocks and power ({}) and {}'s transport (NCCL_DEBUG=INFO)",
+      vendor_tools(result_vendor(r)).clocks, lib);
+}
+
 Finding below_expected(const Result& r, const Run& run, const RunJudgement& j) {
   const auto& p = *j.worst;
   const auto& e = *j.worst_e;
-  const double tolerance = expectation_tolerance(e, interval(p));
   return {
       "BUSBW_BELOW_EXPECTED", Severity::warning,
       fmt::format("{} {} B on {} x {}{}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}",
                   run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus),
                   across_hosts_phrase(r, run), algo_phrase(j.worst_w), p.busbw_gbps,
-                  p.busbw_gbps / e.value * 100, e.value, e.source(), ceiling_text(r, run)),
+                  p.busbw_gbps / e.value * 100, e.value, e.source, ceiling_text(r, run)),
       fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
-                  e.value * (1 - tolerance), tolerance * 100),
-      fmt::format("the findings above may say why; otherwise compare `fabricbench p2p` per pair, the GPUs' "
-                  "clocks and power ({}) and {}'s transport (NCCL_DEBUG=INFO)",
-                  vendor_tools(result_vendor(r)).clocks,
-                  r.host.comm.name.empty() ? "NCCL" : r.host.comm.name)};
+                  e.floor(), e.tolerance * 100),
+      below_hint(r)};
 }
 
 Finding nvls_off(const Result& r, const Run& run, const RunJudgement& j) {
@@ -100,10 +115,13 @@ Finding above_nic(const Result& r, const Run& run, const RunJudgement& j) {
   return {
       "BUSBW_ABOVE_NIC_SUM", Severity::info,
       fmt::format("{} {} B on {} x {} across {} hosts over {}: busbw {:.1f} GB/s is above the NIC sum "
-                  "{:.1f} GB/s ({}): NVLSTree reduces inside each host before the network, so its busbw "
-                  "(a ring's formula) is not what crossed the NICs and is not compared with a ring figure",
+                  "{:.1f} GB/s ({}): {} reduces inside each host or in the switches before or instead of a "
+                  "ring across the NICs, so its busbw (a ring's formula) is not what crossed them and is not "
+                  "compared with a ring figure",
                   run.collective, j.above_nic->bytes, run.gpus.size(), gpu_name(r, run.gpus), result_hosts(r),
-                  j.nic_w.algo, j.above_nic->busbw_gbps, j.nic->value, j.nic->source()),
+                  j.nic_w.algo.empty() ? "an algorithm NCCL's log did not name" : j.nic_w.algo,
+                  j.above_nic->busbw_gbps, j.nic->value, j.nic->source,
+                  j.nic_w.algo.empty() ? "such an algorithm (NVLSTree, Tree, CollNet)" : j.nic_w.algo),
       "a ring figure (NCCL_ALGO=Ring) to judge the network against the NIC sum",
       "run `fabricbench run all_reduce` with NCCL_ALGO=Ring across the hosts to measure the network itself"};
 }
@@ -120,18 +138,43 @@ Finding no_row(const Result& r, const std::vector<std::string>& none) {
       "with --expectations FILE"};
 }
 
-// Across hosts the ring crosses the NICs: without a cross-host row there is nothing to hold it
-// against (one host's NVLink ceiling is not a bound for it).
-Finding no_cross_host_row(const Result& r, const std::vector<std::string>& none) {
-  const auto names = document_gpu_names(r);
-  return {"NO_EXPECTATION", Severity::info,
-          fmt::format("no expectation: NIC rate unknown: no cross-host row for {} on {} x {} across {} hosts "
-                      "({}; model {}); one host's GPU links do not bound a ring between hosts",
-                      fmt::join(none, ", "), names.size(), gpu_name(r, {}), result_hosts(r),
-                      fmt::join(names, ", "), gpu_model_key(gpu_name(r, {}))),
-          "a cross-host row for the GPU model, GPU count and hosts: the NICs' rate (docs/verdicts.md)",
-          "add the site's healthy cross-host figure with --expectations FILE (`fabricbench expectations "
-          "--from` a healthy run), or a measured row with its source to analyse/sku_table.cpp"};
+// Across hosts a collective crosses the NICs (one host's NVLink does not bound it): why the NICs gave no
+// figure for a run ("sockets have no rate: ...", an algorithm without one, sizes too small).
+std::string cross_host_reason(const Result& r, const Run& run) {
+  const auto& p = *std::max_element(run.points.begin(), run.points.end(),
+                                    [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+  const auto f = cross_host_figure(r, run, what_ran(r, run, p));
+  if (!f.unknown.empty()) return f.unknown;
+  const auto from = nic_figure_from_bytes(run);
+  return fmt::format(
+      "the largest size {} is below the {} the NIC figures hold from on {} GPUs (a ring's "
+      "2(n-1) steps each pay the network's latency)",
+      format_bytes(p.bytes), format_bytes(from), run.gpus.size());
+}
+
+Finding no_cross_host_figure(const Result& r, const std::vector<std::pair<std::string, std::string>>& none) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;  // reason -> collectives
+  for (const auto& [collective, reason] : none) {
+    const auto it =
+        std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& g) { return g.first == reason; });
+    if (it == by_reason.end())
+      by_reason.push_back({reason, {collective}});
+    else
+      it->second.push_back(collective);
+  }
+  std::vector<std::string> parts;
+  parts.reserve(by_reason.size());
+  for (const auto& [reason, collectives] : by_reason)
+    parts.push_back(fmt::format("{} ({})", reason, fmt::join(collectives, ", ")));
+  return {
+      "NO_EXPECTATION", Severity::info,
+      fmt::format("no expectation: {}; on {} x {} across {} hosts ({}; model {})", fmt::join(parts, "; "),
+                  r.gpus.size(), gpu_name(r, {}), result_hosts(r), fmt::join(document_gpu_ranges(r), ", "),
+                  gpu_model_key(gpu_name(r, {}))),
+      "the hosts' IB/RoCE ports with their rates (`fabricbench doctor` reads them on every host), NCCL's "
+      "IB transport, and an algorithm with a figure (docs/verdicts.md, \"Across hosts\")",
+      "run `fabricbench doctor` under the job's launcher, or add the site's healthy cross-host figure with "
+      "--expectations FILE (`fabricbench expectations --from` a healthy run)"};
 }
 
 }  // namespace
@@ -139,16 +182,24 @@ Finding no_cross_host_row(const Result& r, const std::vector<std::string>& none)
 std::vector<Finding> check_expectations(const Result& r) {
   std::vector<Finding> out;
   std::vector<std::string> none;
+  std::vector<std::pair<std::string, std::string>> none_across;  // collective, why
+  const bool across = spans_hosts(r);
   for (const auto& run : r.runs) {
-    if (!judged_run(run)) continue;
+    if (!judged_run(run) || run.points.empty()) continue;
     RunJudgement j;
     for (const auto& p : run.points) judge_point(r, run, p, j);
-    if (!j.any) none.push_back(run.collective);
+    if (!j.any) {
+      if (across)
+        none_across.emplace_back(run.collective, cross_host_reason(r, run));
+      else
+        none.push_back(run.collective);
+    }
     if (j.worst != nullptr) out.push_back(below_expected(r, run, j));
     if (j.ring_row) out.push_back(nvls_off(r, run, j));
     if (j.above_nic != nullptr) out.push_back(above_nic(r, run, j));
   }
-  if (!none.empty()) out.push_back(spans_hosts(r) ? no_cross_host_row(r, none) : no_row(r, none));
+  if (!none.empty()) out.push_back(no_row(r, none));
+  if (!none_across.empty()) out.push_back(no_cross_host_figure(r, none_across));
   return out;
 }
 

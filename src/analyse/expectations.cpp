@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "analyse/ceilings.hpp"
+#include "analyse/cross_host_expectation.hpp"
 #include "analyse/expected_figure.hpp"
 #include "analyse/gpu_model.hpp"
 #include "analyse/what_ran.hpp"
@@ -150,7 +151,9 @@ HeadlineFigure collective_headline(const Result& r, const Run& run, const Point&
   h.not_a_ring = shown.not_a_ring;
   const auto w = what_ran(r, run, p);
   if (const auto nic = above_nic_sum(r, run, p, w)) {
-    h.label = fmt::format("above the NIC sum {:.0f} GB/s: {} busbw, not comparable", nic->value, w.algo);
+    h.label =
+        fmt::format("above the NIC sum {:.0f} GB/s: {}, not comparable", nic->value,
+                    w.algo.empty() ? "busbw of an algorithm NCCL's log did not name" : w.algo + " busbw");
     return h;
   }
   if (const auto e = collective_expectation(r, run, p)) {  // the one every view shows

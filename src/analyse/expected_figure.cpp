@@ -6,6 +6,7 @@
 
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
+#include "analyse/cross_host_expectation.hpp"
 #include "analyse/expectations.hpp"
 #include "analyse/what_ran.hpp"
 
@@ -36,13 +37,22 @@ std::optional<PointExpectation> reach_expectation(const Result& r, const Run& ru
 
 }  // namespace
 
-std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p) {
-  if (run.kind != RunKind::collective || run.gpus.size() < 2) return std::nullopt;
-  // The row of what ran (analyse/what_ran.hpp); NVLSTree above the NICs' sum is labelled, not judged.
-  const auto w = what_ran(r, run, p);
-  if (above_nic_sum(r, run, p, w)) return std::nullopt;
+std::optional<PointExpectation> expected_of_point(const Result& r, const Run& run, const Point& p,
+                                                  const WhatRan& w) {
   if (const auto e = expected_for(r, collective_query(r, run, p, w)))
     return PointExpectation{e->value, e->source(), expectation_tolerance(*e, interval(p)), true};
+  if (result_hosts(r) < 2 || p.bytes < nic_figure_from_bytes(run)) return std::nullopt;
+  const auto f = cross_host_figure(r, run, w);
+  if (f.value <= 0) return std::nullopt;
+  return PointExpectation{f.value, f.source, kTypicalTolerance + interval(p), true};
+}
+
+std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p) {
+  if (run.kind != RunKind::collective || run.gpus.size() < 2) return std::nullopt;
+  // The row of what ran (analyse/what_ran.hpp); an algorithm above the NICs' sum is labelled, not judged.
+  const auto w = what_ran(r, run, p);
+  if (above_nic_sum(r, run, p, w)) return std::nullopt;
+  if (auto e = expected_of_point(r, run, p, w)) return e;
   return reach_expectation(r, run, p);
 }
 

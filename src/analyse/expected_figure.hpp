@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "analyse/what_ran.hpp"
 #include "model/result.hpp"
 
 namespace fb {
@@ -23,6 +24,12 @@ struct PointExpectation {
 // The expectation for `p` of `run` (a collective run of 2 or more GPUs); nullopt where the rules
 // hold the point against nothing.
 std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p);
+
+// The expectation of what ran at `p`: the table's row where one holds; across hosts, else the figure
+// computed from the hosts' NICs (analyse/cross_host_expectation.hpp) from the sizes it holds for;
+// nullopt otherwise. Not the ceiling's reach: that is collective_expectation's fallback.
+std::optional<PointExpectation> expected_of_point(const Result& r, const Run& run, const Point& p,
+                                                  const WhatRan& w);
 
 // The ring's SM ceiling every view shows beside a collective point, as a ceiling: none (0) across
 // hosts (one host's NVLink does not bound them) and none where NVLS or NVLSTree ran (they reduce in

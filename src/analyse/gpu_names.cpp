@@ -1,8 +1,14 @@
 #include "analyse/gpu_names.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "comm/hostlist.hpp"
+#include "core/text.hpp"
 
 namespace fb {
 namespace {
@@ -19,6 +25,35 @@ std::vector<const GpuInfo*> by_rank(const Result& r) {
   for (const auto& g : r.gpus) out.push_back(&g);
   std::stable_sort(out.begin(), out.end(),
                    [](const GpuInfo* a, const GpuInfo* b) { return a->rank < b->rank; });
+  return out;
+}
+
+// "0-3,6": sorted, each run of consecutive indices as first-last.
+std::string index_ranges(std::vector<int> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    parts.push_back(j == i ? std::to_string(v[i]) : fmt::format("{}-{}", v[i], v[j]));
+    i = j + 1;
+  }
+  return fmt::format("{}", fmt::join(parts, ","));
+}
+
+// A Slurm hostlist's items: split at the commas outside brackets ("n[1-2,5],cpu5" -> "n[1-2,5]", "cpu5").
+std::vector<std::string> hostlist_items(const std::string& list) {
+  std::vector<std::string> out(1);
+  int depth = 0;
+  for (const char c : list) {
+    if (c == ',' && depth == 0) {
+      out.emplace_back();
+      continue;
+    }
+    depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    out.back() += c;
+  }
   return out;
 }
 
@@ -44,13 +79,47 @@ std::string rank_gpu_name(const Result& r, const Run& run, std::size_t rank) {
 }
 
 std::string run_gpu_list(const Result& r, const Run& run) {
-  const bool across = spans_hosts(r);
-  std::string out;
+  if (!spans_hosts(r)) return join_ints(run.gpus);
+  std::unordered_map<int, const GpuInfo*> by_rank;
+  for (const auto& g : r.gpus) by_rank.emplace(g.rank, &g);
+  std::vector<std::pair<std::string, int>> gpus;
+  gpus.reserve(run.gpus.size());
   for (std::size_t i = 0; i < run.gpus.size(); ++i) {
-    if (i > 0) out += ',';
-    out += across ? rank_gpu_name(r, run, i) : std::to_string(run.gpus[i]);
+    const auto it = by_rank.find(static_cast<int>(i));
+    gpus.emplace_back(it == by_rank.end() || it->second->host.empty() ? "?" : it->second->host, run.gpus[i]);
   }
+  return fmt::format("{}", fmt::join(gpu_ranges(gpus), ","));
+}
+
+std::vector<std::string> gpu_ranges(const std::vector<std::pair<std::string, int>>& gpus) {
+  std::vector<std::string> hosts;
+  std::map<std::string, std::vector<int>> indices;
+  for (const auto& [host, index] : gpus) {
+    if (!indices.contains(host)) hosts.push_back(host);
+    indices[host].push_back(index);
+  }
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // ranges -> its hosts
+  for (const auto& h : hosts) {
+    const auto ranges = index_ranges(indices[h]);
+    const auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == ranges; });
+    if (it == groups.end())
+      groups.push_back({ranges, {h}});
+    else
+      it->second.push_back(h);
+  }
+  std::vector<std::string> out;
+  for (const auto& [ranges, group] : groups)
+    for (const auto& item : hostlist_items(compress_hostlist(group)))
+      out.push_back(fmt::format("{}:{}", item, ranges));
   return out;
+}
+
+std::vector<std::string> document_gpu_ranges(const Result& r) {
+  if (!spans_hosts(r)) return document_gpu_names(r);
+  std::vector<std::pair<std::string, int>> gpus;
+  for (const auto* g : by_rank(r)) gpus.emplace_back(g->host.empty() ? "?" : g->host, g->index);
+  return gpu_ranges(gpus);
 }
 
 std::string document_gpu_name(const Result& r, const GpuInfo& g) { return name_of(g, spans_hosts(r)); }

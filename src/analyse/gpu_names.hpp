@@ -19,8 +19,17 @@ bool spans_hosts(const Result& r);
 // The GPU that rank `rank` of `run` drove: "GPU3" on one host, "node-a:3" across hosts.
 std::string rank_gpu_name(const Result& r, const Run& run, std::size_t rank);
 
-// A run's GPUs as a list: "0,1" on one host, "node-a:0,node-b:0" across hosts.
+// A run's GPUs as a list: "0,1" on one host; across hosts as host ranges, "node[01-04]:0-7" or
+// "node-a:0,node-b:0" (gpu_ranges), short at any size.
 std::string run_gpu_list(const Result& r, const Run& run);
+
+// GPUs given as (host, index) as host ranges, in order of first appearance: each host's indices as
+// ranges ("0-3,6"), and the hosts with the same indices as one Slurm hostlist where their names fold
+// ("node[01-04]:0-7"; "node-a:0", "node-b:0" where they do not).
+std::vector<std::string> gpu_ranges(const std::vector<std::pair<std::string, int>>& gpus);
+
+// Every GPU the document lists as host ranges across hosts ("node[01-04]:0-7"); "GPU0", "GPU1" on one.
+std::vector<std::string> document_gpu_ranges(const Result& r);
 
 // One GPU the document lists: "GPU0" on one host, "node-a:0" across hosts.
 std::string document_gpu_name(const Result& r, const GpuInfo& g);

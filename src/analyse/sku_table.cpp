@@ -1,7 +1,8 @@
 // The built-in expectations (docs/verdicts.md, "Expected figures", is printed from these rows by
 // `fabricbench expectations --markdown`). Every row names its source and date; a machine, size or
 // algorithm not listed gets "no expectation", never a neighbour's row. `gpu` is the model key of
-// analyse/gpu_model.hpp, matched exactly.
+// analyse/gpu_model.hpp, matched exactly. Across hosts the figures come from the hosts' NICs
+// (analyse/cross_host_expectation.hpp), not from rows.
 #include <array>
 #include <vector>
 
@@ -58,9 +59,6 @@ constexpr std::string_view kB300 =
 constexpr std::string_view kGb200 =
     "https://github.com/coreweave/nccl-tests/pull/43: one GB200 NVL72 rack (72 GPUs, 18 trays), busbw "
     "834.6-846.8 at 4-8 GiB (read 2026-12-02)";
-constexpr std::string_view kNic =
-    "https://github.com/NVIDIA/nccl-tests/issues/290 (NVIDIA: 46-48 GB/s per NDR 400 Gb/s NIC with "
-    "NCCL_ALGO=RING on two nodes): 8 ports x 48 GB/s, the 8 x 400G rail of an HGX node (read 2026-12-02)";
 constexpr std::string_view kAmdLine =
     "AMD's rccl-tests node check (all_reduce_perf -b 8 -e 8G -f 2 -g 8 fails below 304 GB/s at 8589934592 B; "
     "script (c) AMD 2025, undated, public code index; repository not identified) (read 2026-12-02)";
@@ -104,9 +102,6 @@ constexpr std::array kPublished{
     Row{"H100", 8, 1, "all_reduce", kGi, kAny, "RING", 360, T, kRingH100, kRead},
     Row{"H200", 8, 1, "all_reduce", kGi, kAny, "NVLS", 478, T, kNvlsH100, "2026-04-28"},
     Row{"H200", 8, 1, "all_reduce", kGi, kAny, "RING", 360, T, kRingH100, kRead},
-    Row{"H100", 16, 2, "all_reduce", kGi, kAny, "RING", 384, T, kNic, "2025-03-04"},
-    Row{"H200", 16, 2, "all_reduce", kGi, kAny, "RING", 384, T, kNic, "2025-03-04"},
-    Row{"B200", 16, 2, "all_reduce", kGi, kAny, "RING", 384, T, kNic, "2025-03-04"},
     Row{"B200", 8, 1, "all_reduce", kGi, kAny, "NVLS", 830, T, kB200, "2025-08-13", true},
     Row{"B300", 8, 1, "all_reduce", kGi, kAny, "NVLS", 845, T, kB300, "2026-04-28", true},
     Row{"B300", 8, 1, "all_reduce", kGi, kAny, "RING", 695, T, kB300, "2026-04-28", true},

@@ -74,13 +74,4 @@ std::string algo_phrase(const WhatRan& w) {
                                : fmt::format(" over {} ({})", w.algo, w.how);
 }
 
-std::optional<Expected> above_nic_sum(const Result& r, const Run& run, const Point& p, const WhatRan& w) {
-  auto q = collective_query(r, run, p, w);
-  if (q.hosts < 2 || canonical_algo(w.algo) != "NVLSTREE") return std::nullopt;
-  q.algo = "RING";
-  auto nic = expected_for(r, q);
-  if (!nic || p.busbw_gbps <= nic->value) return std::nullopt;
-  return nic;
-}
-
 }  // namespace fb

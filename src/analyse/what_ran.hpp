@@ -4,7 +4,6 @@
 // machine and nothing says otherwise, NCCL's default there (NVLS). NVLS is off when
 // NCCL_NVLS_ENABLE=0, when NCCL's log found no multicast support, or on 2 GPUs (NCCL connects two
 // GPUs point to point); such a point is judged against the ring row.
-#include <optional>
 #include <string>
 
 #include "analyse/expectations.hpp"
@@ -34,10 +33,5 @@ ExpectationQuery collective_query(const Result& r, const Run& run, const Point& 
 
 // " over NVLS", " over RING (NVLS off: NCCL_NVLS_ENABLE=0 in the environment)", "" when unknown.
 std::string algo_phrase(const WhatRan& w);
-
-// NVLSTree across hosts moves less over the network than busbw's ring formula assumes, so its busbw
-// can exceed what the NICs carry. The NIC sum (the cross-host ring row: ports x what a ring reaches
-// per port) when the point ran NVLSTree on several hosts and its busbw is above it; else nullopt.
-std::optional<Expected> above_nic_sum(const Result& r, const Run& run, const Point& p, const WhatRan& w);
 
 }  // namespace fb

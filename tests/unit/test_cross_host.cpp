@@ -1,5 +1,6 @@
 // Results that span hosts (issue 29): GPUs named host:index, no ONE_GPU for two hosts' GPU 0, and
-// cross-host figures judged by the cross-host rows or "NIC rate unknown", never by one host's NVLink.
+// cross-host figures judged by the hosts' NICs or "no expectation" with its reason, never by one host's
+// NVLink.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -7,6 +8,7 @@
 #include "analyse/expectations.hpp"
 #include "analyse/gpu_names.hpp"
 #include "analyse/verdicts.hpp"
+#include "cluster_fixtures.hpp"
 #include "golden.hpp"
 #include "report/console_reporter.hpp"
 #include "report/documents.hpp"
@@ -28,25 +30,12 @@ fb::Result two_hosts() {
   return r;
 }
 
-// 16 x H200 on 2 hosts (8 each, indices 0-7 on both), an all_reduce ring at `busbw` GB/s at 4 GiB.
+// 16 x H200 on 2 hosts of the ib8 tree (8 x 400G IB each), an all_reduce ring at `busbw` GB/s at 16 GiB.
 fb::Result sixteen_on_two_hosts(double busbw) {
-  auto r = result_fixture("synthetic-2host-socket.json");
-  const auto gpu = r.gpus.front();
-  r.gpus.clear();
-  r.runs.front().gpus.clear();
-  for (int rank = 0; rank < 16; ++rank) {
-    auto g = gpu;
-    g.rank = rank;
-    g.index = rank % 8;
-    g.host = rank < 8 ? "node-a" : "node-b";
-    r.gpus.push_back(g);
-    r.runs.front().gpus.push_back(g.index);
-  }
-  for (auto& q : r.runs.front().points) q.nccl_algo = "Ring";  // the cross-host rows are the ring's
-  auto& p = r.runs.front().points.back();
-  p.bytes = 4ULL << 30;
-  p.busbw_gbps = busbw;
-  r.runs.front().nccl_transports = {"NET/IB/0/GDRDMA"};
+  ClusterSpec spec{trees(2, "ib8")};
+  spec.gpu = "NVIDIA H200";
+  spec.busbw = busbw;
+  auto r = cluster_result(spec);
   fb::judge_result(r);
   return r;
 }
@@ -79,7 +68,8 @@ TEST(CrossHost, SocketRunIsNeverHeldAgainstNvlink) {
       "all_reduce on node-a:0,node-b:0: NCCL's network connections went over TCP sockets (NET/Socket/0)");
   const auto* none = find(r.findings, "NO_EXPECTATION");
   ASSERT_NE(none, nullptr);
-  EXPECT_TRUE(contains(none->evidence, "no expectation: NIC rate unknown")) << none->evidence;
+  EXPECT_TRUE(contains(none->evidence, "no expectation: sockets have no rate: NCCL's log: NET/Socket/0"))
+      << none->evidence;
   EXPECT_TRUE(contains(none->evidence, "node-a:0, node-b:0")) << none->evidence;
   for (const auto& f : r.findings)
     for (const auto* text : {&f.evidence, &f.expected})
@@ -93,13 +83,12 @@ TEST(CrossHost, SocketRunIsNeverHeldAgainstNvlink) {
   for (const auto& c : r.verdict->checks) EXPECT_NE(c.check, "collectives_ceiling");
 }
 
-TEST(CrossHost, CrossHostRowJudgesWithoutTheRingCeiling) {
+TEST(CrossHost, TheNicsJudgeWithoutTheRingCeiling) {
   const auto slow = sixteen_on_two_hosts(200);
   const auto* below = find(slow.findings, "BUSBW_BELOW_EXPECTED");
   ASSERT_NE(below, nullptr);
   EXPECT_TRUE(contains(below->evidence, "of the expected 384.0 GB/s")) << below->evidence;
-  EXPECT_TRUE(contains(below->evidence, "node-a:0,") && contains(below->evidence, "node-b:7"))
-      << below->evidence;
+  EXPECT_TRUE(contains(below->evidence, "(node[01-02]:0-7)")) << below->evidence;
   EXPECT_FALSE(contains(below->evidence, "path ceiling")) << below->evidence;
   EXPECT_EQ(find(slow.findings, "NO_EXPECTATION"), nullptr);
   EXPECT_EQ(find(slow.findings, "BUSBW_BELOW_CEILING"), nullptr);
@@ -134,9 +123,38 @@ TEST(CrossHost, RealTorchrunRunOnTwoFakeHosts) {
   EXPECT_EQ(find(r.findings, "ONE_GPU"), nullptr);
   EXPECT_EQ(find(r.findings, "BUSBW_BELOW_CEILING"), nullptr);
   const auto* none = find(r.findings, "NO_EXPECTATION");
-  ASSERT_NE(none, nullptr);
-  EXPECT_TRUE(contains(none->evidence, "NIC rate unknown")) << none->evidence;
-  EXPECT_TRUE(contains(none->evidence, "fbhost0:0, fbhost1:0")) << none->evidence;
+  ASSERT_NE(none, nullptr);  // neither NCCL's transports nor the hosts' ports are in this document
+  EXPECT_TRUE(contains(none->evidence, "no expectation: the hosts' NICs are not known")) << none->evidence;
+  EXPECT_TRUE(contains(none->evidence, "(fbhost[0-1]:0; model H200)")) << none->evidence;  // host ranges
   for (const auto& f : r.findings)
     EXPECT_FALSE(contains(f.evidence, "NVLink")) << f.code << ": " << f.evidence;
+}
+
+// The fake hosts as the doctor records them: NCCL's NET/Socket transports, or each host's section with
+// the GPU machine's own network (the h200-net capture: virtio Ethernet, no rate, no IB/RoCE port). Both
+// say that sockets have no rate.
+TEST(CrossHost, FakeHostsSayThatSocketsHaveNoRate) {
+  auto logged = result_fixture("h200x1-fakehosts-torchrun-2x1.json");
+  logged.runs.front().nccl_transports = {"NET/Socket/0", "NET/Socket/0/Shared"};
+  fb::judge_result(logged);
+  const auto* none = find(logged.findings, "NO_EXPECTATION");
+  ASSERT_NE(none, nullptr);
+  EXPECT_TRUE(contains(none->evidence,
+                       "no expectation: sockets have no rate: NCCL's log: NET/Socket/0, "
+                       "NET/Socket/0/Shared"))
+      << none->evidence;
+
+  auto described = result_fixture("h200x1-fakehosts-torchrun-2x1.json");
+  for (const std::string host : {"fbhost0", "fbhost1"}) {
+    auto s = tree_section("h200-net");
+    s.name = host;
+    described.hosts.push_back(s);
+  }
+  fb::judge_result(described);
+  none = find(described.findings, "NO_EXPECTATION");
+  ASSERT_NE(none, nullptr);
+  EXPECT_TRUE(contains(none->evidence,
+                       "no expectation: sockets have no rate: no up IB/RoCE port on "
+                       "fbhost[0-1]: NCCL uses TCP sockets"))
+      << none->evidence;
 }

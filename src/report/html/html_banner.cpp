@@ -88,7 +88,7 @@ std::string machine_line(const Result& r) {
   if (!r.host.comm.name.empty()) parts.push_back(r.host.comm.name + " " + r.host.comm.version);
   if (spans_hosts(r)) {  // every host has a GPU 0: the GPUs by host:index
     parts.push_back(fmt::format("hosts {}", fmt::join(result_host_names(r), ", ")));
-    parts.push_back(fmt::format("GPUs {}", fmt::join(document_gpu_names(r), ", ")));
+    parts.push_back(fmt::format("GPUs {}", fmt::join(document_gpu_ranges(r), ", ")));
   } else if (!r.host.hostname.empty()) {
     parts.push_back("host " + r.host.hostname);
   }
