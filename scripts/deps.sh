@@ -3,7 +3,8 @@
 # (Debian/Ubuntu, apt-get; PyPI for the Python tools the tests use).
 #   scripts/deps.sh build        what building the binary needs (scripts/fabricbench.sh)
 #   scripts/deps.sh test         that, and what the tests need: linters, browser, MPI, Slurm, the
-#                                sanitizer and HIP toolchains, promtool, playwright, lizard and jsonschema (scripts/test.sh)
+#                                sanitizer and HIP toolchains, promtool, playwright, lizard, jsonschema and
+#                                kubernetes-validate (scripts/test.sh)
 #   scripts/deps.sh list SET     prints SET's Debian packages, one line
 # Installs only what is missing; as root directly, else through sudo. Where it cannot (no apt-get,
 # or neither root nor sudo), it names what to install and exits 3. The GPU compiler itself (the
@@ -21,8 +22,10 @@ test_packages=("${build_packages[@]}" libgtest-dev python3 git
   hipcc libamdhip64-dev)           # the HIP build: Debian's ROCm 5.2 compiler (clang-15) and runtime
 # Python module:pip requirement. The browser test's driver; lint_function_and_file_size;
 # lint_clang_tidy's clang-tidy, pinned (scripts/lint.sh checks the version); result_schema's
-# JSON-Schema validator (draft 2020-12: jsonschema 4 or later).
-test_python=(playwright:playwright lizard:lizard clang_tidy:clang-tidy==23.1.4 "jsonschema:jsonschema>=4")
+# JSON-Schema validator (draft 2020-12: jsonschema 4 or later); deploy_manifests' Kubernetes
+# schemas, pinned (kubernetes-validate bundles them: no network when it runs).
+test_python=(playwright:playwright lizard:lizard clang_tidy:clang-tidy==23.1.4 "jsonschema:jsonschema>=4"
+  kubernetes_validate:kubernetes-validate==1.37.0)
 
 fail() {
   echo "fabricbench: error: $*" >&2

@@ -15,6 +15,7 @@
 #include "app/compare_command.hpp"
 #include "app/doctor_command.hpp"
 #include "app/expectations_command.hpp"
+#include "app/job_flags.hpp"
 #include "app/nodes_command.hpp"
 #include "app/p2p_command.hpp"
 #include "app/progress_output.hpp"
@@ -45,6 +46,7 @@
 #include "core/version.hpp"
 #include "engine/job_main.hpp"
 #include "engine/worker.hpp"
+#include "launch/node_ranks.hpp"
 #include "launch/protocol.hpp"
 
 namespace {
@@ -108,7 +110,10 @@ Exit codes (every command; docs/cli.md has each case):
       command(app, fb::add_doctor_subcommand,
               [&](const auto& o) { return fb::doctor_command(o, line, events); }),
   };
-  for (const auto& c : commands) fb::add_progress_flag(*c.app);
+  for (const auto& c : commands) {
+    fb::add_progress_flag(*c.app);
+    if (fb::runs_in_job(c.app->get_name())) fb::add_job_flags(*c.app);
+  }
   fb::refuse_empty_values(app);
   fb::refuse_foreign_flags(line);  // nccl-tests' flags and other commands' spellings: what to use instead
   try {
@@ -165,9 +170,13 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
     fb::install_interrupt_handlers();  // Ctrl-C: core/interrupt.hpp says what it does
     const std::vector<std::string> args(argv, argv + argc);
     const auto events = fb::make_event_renderer(fb::progress_format_from_args(args), stderr);
-    if (const auto job = fb::choose_job_launcher(args, fb::process_env); job != fb::JobLauncher::none)
+    fb::apply_job_flags(args);  // --rendezvous, --nnodes, --nproc-per-node: for every rank it starts too
+    if (const auto job = fb::choose_job_launcher(args, fb::process_env); job != fb::JobLauncher::none) {
+      if (const int ranks = fb::node_ranks_to_start(job, fb::process_env); ranks > 0)
+        return fb::start_node_ranks(ranks, args);  // one process per pod: this node's ranks
       return fb::job_main(job, fb::timeout_from_args(args, 120), *events,
                           [&] { return front_end(argc, argv, *events); });
+    }
     return front_end(argc, argv, *events);
   } catch (const fb::Error& e) {  // an unknown --launcher or --progress, before the command line is parsed
     fb::print_error(e.what());

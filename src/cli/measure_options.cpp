@@ -120,10 +120,11 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
                   "torchrun or srun: per host)")
       ->group(grp);
   if (launcher)
-    app->add_option("--launcher", o.launcher,
-                    "processes: one worker process per GPU (default); threads: one process drives "
-                    "all GPUs. Started by mpirun, torchrun or srun, each rank drives one GPU (found from "
-                    "their variables); local ignores those variables, mpi|torchrun|slurm forces one")
+    app->add_option(
+           "--launcher", o.launcher,
+           "processes: one worker process per GPU (default); threads: one process drives "
+           "all GPUs. Started by mpirun, torchrun or srun, each rank drives one GPU (found from "
+           "their variables); local ignores those variables, a launcher's name forces it (docs/launch.md)")
         ->check(CLI::IsMember(launcher_choices()))
         ->group(grp);
   add_enum_option(app, "--cpu-bind", settings.cpu_bind,

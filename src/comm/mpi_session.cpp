@@ -50,7 +50,16 @@ MpiSession& MpiSession::start() {
   std::array<char, 256> why{};
   Bootstrap* world = symbol<StartFn>(lib, "fabricbench_mpi_start", path)(why.data());
   if (world == nullptr) throw Error(ExitCode::environment, fmt::format("MPI start-up: {}", why.data()));
+  try {
+    check_mpi_world(process_env, world->rank(), world->size());
+  } catch (const Error&) {
+    symbol<void (*)()>(lib, "fabricbench_mpi_finish", path)();  // each process is a job of its own
+    throw;
+  }
   auto* s = new MpiSession();  // lives until the process ends, as MPI does
+  if (const auto found = detect_job_launcher(process_env);
+      launcher_row(found).wiring == RankWiring::mpi_plugin)
+    s->launcher_ = found;
   s->plugin_ = lib;
   s->world_ = world;
   s->abort_ = symbol<void (*)(int)>(lib, "fabricbench_mpi_abort", path);

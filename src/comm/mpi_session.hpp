@@ -11,18 +11,21 @@ namespace fb {
 class MpiSession final : public JobSession {
  public:
   // Loads the plugin (next to the executable, or $FABRICBENCH_MPI_PLUGIN), initialises MPI,
-  // learns every rank's host and installs the session as JobSession::current(). Throws
-  // Error(environment) saying what is missing.
+  // checks MPI's rank and size against the launcher's variables (check_mpi_world), learns every
+  // rank's host and installs the session as JobSession::current(). Throws Error(environment)
+  // saying what is missing or what disagrees.
   static MpiSession& start();
 
   [[nodiscard]] Bootstrap& bootstrap() override { return *world_; }
-  [[nodiscard]] JobLauncher launcher_kind() const override { return JobLauncher::mpi; }
+  // The MPI row the environment names (mpirun, Hydra, PMIx): the result document's run.launcher.
+  [[nodiscard]] JobLauncher launcher_kind() const override { return launcher_; }
   // MPI_Abort: mpirun ends every rank (the callers have printed why).
   [[noreturn]] void abort(ExitCode code, const std::string& why) override;
   void finish() override;
 
  private:
   MpiSession() = default;
+  JobLauncher launcher_ = JobLauncher::mpi;
   void* plugin_ = nullptr;
   Bootstrap* world_ = nullptr;
   void (*abort_)(int) = nullptr;

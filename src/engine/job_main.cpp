@@ -75,7 +75,7 @@ int follow(JobSession& session, EventSink& events) {
 }
 
 JobSession& start_session(JobLauncher launcher, double timeout_s) {
-  if (launcher_row(launcher).wiring == RankWiring::mpi_plugin) return MpiSession::start();
+  if (job_wiring(launcher, process_env) == RankWiring::mpi_plugin) return MpiSession::start();
   return TcpSession::start(tcp_job_env(launcher, process_env), timeout_s);
 }
 

@@ -24,7 +24,7 @@ start_ranks() {
       env RANK=$r WORLD_SIZE=$world LOCAL_RANK=$r LOCAL_WORLD_SIZE=$n MASTER_ADDR=127.0.0.1 MASTER_PORT=$p \
         timeout 60 "$@" > "$tmp/out.$r" 2>&1 &
     else
-      env SLURM_PROCID=$r SLURM_NTASKS=$world SLURM_LOCALID=$r SLURM_NODEID=0 SLURM_JOB_ID=$p \
+      env SLURM_PROCID=$r SLURM_NTASKS=$world SLURM_LOCALID=$r SLURM_NODEID=0 SLURM_JOB_ID=$p SLURM_STEP_ID=0 \
         SLURM_JOB_NODELIST='localhost,gpu[01-03]' timeout 60 "$@" > "$tmp/out.$r" 2>&1 &
     fi
     pids+=($!)
@@ -72,16 +72,16 @@ t "precedence: torchrun's variables win over Slurm's; --launcher slurm forces Sl
 p=$(port)
 pids=()
 for r in 0 1; do
-  env RANK=$r WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$p SLURM_PROCID=$r SLURM_NTASKS=2 \
-    SLURM_JOB_NODELIST=localhost SLURM_JOB_ID=$((p + 1)) timeout 60 "$check" exchange > "$tmp/out.$r" 2>&1 &
+  env RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$p SLURM_PROCID=$r SLURM_NTASKS=2 \
+    SLURM_JOB_NODELIST=localhost SLURM_JOB_ID=$((p + 1)) SLURM_STEP_ID=0 timeout 60 "$check" exchange > "$tmp/out.$r" 2>&1 &
   pids[$r]=$!
 done
 wait_ranks 0
 grep -q "(torchrun" "$tmp/out.0" || { out_of 0; bad "auto with both: not torchrun"; }
 pids=()
 for r in 0 1; do
-  env RANK=$r WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$p SLURM_PROCID=$r SLURM_NTASKS=2 \
-    SLURM_JOB_NODELIST=localhost SLURM_JOB_ID=$((p + 1)) timeout 60 "$check" exchange --launcher slurm > "$tmp/out.$r" 2>&1 &
+  env RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$p SLURM_PROCID=$r SLURM_NTASKS=2 \
+    SLURM_JOB_NODELIST=localhost SLURM_JOB_ID=$((p + 1)) SLURM_STEP_ID=0 timeout 60 "$check" exchange --launcher slurm > "$tmp/out.$r" 2>&1 &
   pids[$r]=$!
 done
 wait_ranks 0
@@ -107,7 +107,7 @@ grep -q "rank 1 (.*) did not finish within --timeout 2 s during 'sleeping'" "$tm
 t "a rank started with another WORLD_SIZE: a usage error (2) on both"
 p=$(port)
 start_ranks torchrun 1 2 "$p" 0 -- "$check" exchange
-env RANK=1 WORLD_SIZE=3 MASTER_ADDR=127.0.0.1 MASTER_PORT=$p timeout 60 "$check" exchange > "$tmp/out.1" 2>&1 &
+env RANK=1 WORLD_SIZE=3 LOCAL_RANK=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=$p timeout 60 "$check" exchange > "$tmp/out.1" 2>&1 &
 pids+=($!)
 wait_ranks 0
 expect_rc "world size" 0 2
@@ -115,7 +115,7 @@ expect_rc "world size" 1 2
 grep -q "rank 1 (.*) says the job has 3 ranks, rank 0 (.*) says 2" "$tmp/out.0" || { out_of 0; bad "world size: message"; }
 
 t "RANK outside WORLD_SIZE: a usage error at once"
-out=$(RANK=2 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=1 timeout 60 "$check" exchange 2>&1)
+out=$(RANK=2 WORLD_SIZE=2 LOCAL_RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=1 timeout 60 "$check" exchange 2>&1)
 rc=$?
 [[ $rc -eq 2 ]] && grep -q "RANK=2 is not a rank of a job of WORLD_SIZE=2" <<< "$out" || { echo "$out"; bad "rank range rc=$rc"; }
 

@@ -15,8 +15,8 @@ expect 2 "--iters must be at least 1" run all_reduce -n 0
 expect 2 "collectives is required" run
 expect 2 "launcher" run all_reduce --launcher pmi
 # Under a launcher's variables too: an unknown name is refused, not taken for auto-detection.
-RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=1 \
-  expect_line 2 "unknown --launcher 'flux' (known: auto, processes, threads, local, torchrun, mpi, slurm)" \
+RANK=0 WORLD_SIZE=1 LOCAL_RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=1 \
+  expect_line 2 "unknown --launcher 'flux' (known: auto, processes, threads, local, torchrun, pytorchjob, mpi, slurm, indexed-job, hydra, pmix)" \
   topo --launcher flux
 expect 2 "--fill: random not in {pattern,zeros}" run all_reduce --fill random
 expect 2 "--fill zeros cannot be kept with -c 1" run all_reduce --fill zeros -c 1

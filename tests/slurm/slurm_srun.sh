@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # srun against a real Slurm (Debian's slurm-wlm and munge), CPU only: a throw-away single-host
 # cluster (munged, slurmctld, slurmd) in a temp folder, then the TCP session and the real binary
-# under `srun -n 2` and `-n 4`.
+# under `srun -n 2` and `-n 4`; and the binary in a batch script without srun.
 #   slurm_srun.sh CHECK_BINARY FABRICBENCH_BINARY
 # Runs as root (CI) or not: the daemons run as the test's user, the only one that submits jobs.
 # Missing packages fail the test: scripts/deps.sh test installs them.
@@ -225,6 +225,18 @@ if ! command -v nvidia-smi > /dev/null; then
   rank_exit 1 3 "--launcher local"
   took
 fi
+
+# docs/launch.md: a batch script that asked for 2 tasks runs on one host only; fabricbench started
+# there without srun is refused at once (before, rank 0 of 2 waited --timeout for a rank 1).
+t "fabricbench topo in the batch script of sbatch -n 2, without srun: refused at once, naming srun"
+start=$EPOCHREALTIME
+# sbatch -W polls every 10 s: poll squeue instead.
+job=$(timeout 10 sbatch --parsable -n 2 -o "$tmp/batch.out" --wrap "$(printf '%q' "$bin") topo --no-runtime; echo 'exit '\$?")
+for _ in $(seq 100); do [[ -z $(timeout 5 squeue -h -j "$job" 2> /dev/null) ]] && break; sleep 0.1; done
+ms=$(((${EPOCHREALTIME/./} - ${start/./}) / 1000))
+grep -q '^exit 2$' "$tmp/batch.out" && grep -q "started by sbatch without a launcher step (SLURM_JOB_ID=[0-9]*, SLURM_NTASKS=2,.*srun fabricbench" \
+  "$tmp/batch.out" || { cat "$tmp/batch.out"; bad "sbatch without srun: not refused with exit 2"; }
+took
 
 [[ $fail -eq 0 ]] && echo "all Slurm checks passed"
 exit $fail

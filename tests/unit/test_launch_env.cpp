@@ -26,7 +26,8 @@ const std::map<std::string, std::string> kTorchrun{{"RANK", "3"},
                                                    {"MASTER_PORT", "29500"}};
 const std::map<std::string, std::string> kSlurm{
     {"SLURM_PROCID", "5"}, {"SLURM_NTASKS", "16"},   {"SLURM_LOCALID", "1"},
-    {"SLURM_NODEID", "2"}, {"SLURM_JOB_ID", "4242"}, {"SLURM_JOB_NODELIST", "gpu[07-09],cpu1"}};
+    {"SLURM_NODEID", "2"}, {"SLURM_JOB_ID", "4242"}, {"SLURM_JOB_NODELIST", "gpu[07-09],cpu1"},
+    {"SLURM_STEP_ID", "0"}};
 
 std::map<std::string, std::string> merged(std::map<std::string, std::string> a,
                                           const std::map<std::string, std::string>& b) {
@@ -44,8 +45,17 @@ TEST(LaunchEnv, LocalRowFabricbenchStartsItsOwnWorkers) {
   EXPECT_EQ(row.name, "local");
   EXPECT_EQ(row.wiring, fb::RankWiring::own_workers);
   EXPECT_EQ(fb::detect_job_launcher(env_of({})), fb::JobLauncher::none);
-  // RANK and WORLD_SIZE alone (set by other tools) are no launcher's.
+  // RANK and WORLD_SIZE alone are no launcher's, and not a run on this host alone either: the
+  // environment is partial, and choosing a launcher says which variables are set and missing.
   EXPECT_EQ(fb::detect_job_launcher(env_of({{"RANK", "0"}, {"WORLD_SIZE", "2"}})), fb::JobLauncher::none);
+  expect_usage_error(
+      [] {
+        fb::choose_job_launcher({"fb", "topo"}, env_of({{"RANK", "0"}, {"WORLD_SIZE", "2"}}));
+      },
+      "a partial environment of torchrun: RANK=0, WORLD_SIZE=2 set but not LOCAL_RANK, MASTER_ADDR, "
+      "MASTER_PORT; start it with torchrun");
+  EXPECT_EQ(fb::choose_job_launcher({"fb", "topo", "--launcher", "local"}, env_of({{"RANK", "0"}})),
+            fb::JobLauncher::none);
   // --launcher local ignores every launcher's variables.
   EXPECT_EQ(fb::choose_job_launcher({"fb", "run", "--launcher", "local"}, env_of(merged(kTorchrun, kSlurm))),
             fb::JobLauncher::none);
@@ -63,7 +73,12 @@ TEST(LaunchEnv, TorchrunRowReadsRankSizeLocalRankAndMaster) {
     auto partial = kTorchrun;
     partial.erase(missing);
     EXPECT_EQ(fb::detect_job_launcher(env_of(partial)), fb::JobLauncher::none) << missing;
+    EXPECT_THROW(fb::choose_job_launcher({"fb", "run"}, env_of(partial)), fb::Error) << missing;
   }
+  // Without LOCAL_RANK it is a PyTorchJob's pod running fabricbench itself (test_launch_env_k8s.cpp).
+  auto pod = kTorchrun;
+  pod.erase("LOCAL_RANK");
+  EXPECT_EQ(fb::detect_job_launcher(env_of(pod)), fb::JobLauncher::pytorchjob);
   const auto j = fb::tcp_job_env(fb::JobLauncher::torchrun, env_of(kTorchrun));
   EXPECT_EQ(j.launcher, fb::JobLauncher::torchrun);
   EXPECT_EQ(j.rank, 3);
@@ -86,8 +101,10 @@ TEST(LaunchEnv, MpiRowIsRecognisedByMpisVariablesAndMeetsThroughThePlugin) {
   EXPECT_EQ(row.name, "mpi");
   EXPECT_EQ(row.command, "mpirun");
   EXPECT_EQ(row.wiring, fb::RankWiring::mpi_plugin);
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE"})
     EXPECT_EQ(fb::detect_job_launcher(env_of({{var, "2"}})), JobLauncher::mpi) << var;
+  // PMI_* and PMIX_* are Hydra's and PMIx's rows (test_launch_env_k8s.cpp).
+  EXPECT_EQ(fb::detect_job_launcher(env_of({{"PMI_RANK", "1"}, {"PMI_SIZE", "2"}})), JobLauncher::hydra);
   // mpirun inside an allocation: its own variables win over the allocation's.
   EXPECT_EQ(fb::detect_job_launcher(env_of(merged({{"OMPI_COMM_WORLD_SIZE", "2"}}, kSlurm))),
             JobLauncher::mpi);
@@ -143,7 +160,8 @@ TEST(LaunchEnv, TorchrunComesBeforeSlurmAndMpirunsSharedVariablesAfterBoth) {
 
 TEST(LaunchEnv, UnknownLauncherNameIsAUsageErrorNamingTheKnownOnes) {
   // Before, an unknown name fell back to detection: a job could start under the wrong launcher.
-  const std::string known = "(known: auto, processes, threads, local, torchrun, mpi, slurm)";
+  const std::string known =
+      "(known: auto, processes, threads, local, torchrun, pytorchjob, mpi, slurm, indexed-job, hydra, pmix)";
   expect_usage_error(
       [] {
         fb::choose_job_launcher({"fb", "run", "--launcher", "pmi"}, env_of(kTorchrun));
