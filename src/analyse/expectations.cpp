@@ -19,12 +19,6 @@
 namespace fb {
 namespace {
 
-// Tolerance below a typical figure (docs/verdicts.md, "Thresholds"): the published spread
-// between healthy machines of one kind (8 x H100 ring 360-370, 8 x MI300X 310-330: up to +-3%),
-// the fidelity bar between tools (3%) and our run-to-run spread (1 GiB all_reduce 328.0-333.5
-// GB/s over four runs: +-1%), about 7%, rounded up.
-constexpr double kTypicalTolerance = 0.10;
-
 bool row_holds(const ExpectationRow& e, const std::string& model, const ExpectationQuery& q) {
   return e.gpu == model && e.figure == q.figure && (e.gpus == 0 || e.gpus == q.gpus) &&
          (e.hosts == 0 || e.hosts == q.hosts);
