@@ -26,7 +26,7 @@ namespace fb {
 // The version of these rules, their thresholds and the expectation table, recorded with the
 // findings they write (the document's `rules_version`). Change it with any of them: `report` shows
 // a document's saved findings of another version apart from the ones it computes.
-inline constexpr const char* kRulesVersion = "fabricbench.rules/2026-12-03";
+inline constexpr const char* kRulesVersion = "fabricbench.rules/2026-12-04";
 
 // Pairs or host links slower than the median of their peers by more than this: the tolerance of
 // analyse/expectations.cpp (our pairs agree within 1%; quick samples spread up to 19%).

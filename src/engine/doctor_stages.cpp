@@ -334,9 +334,9 @@ RunRequest doctor_collectives_request(const DoctorRequest& request, const Machin
   m.gpus = GpuSelection::these(gpus);
   m.settings = request.settings;  // the library, the timeout and the testing aid the user gave
   m.settings.check = true;
-  if (request.prolog) {  // one verified all_reduce, large enough to cross every link at speed
+  if (request.prolog) {  // one verified all_reduce at the size the expectation rows start (>= 1 GiB)
     m.collectives = {"all_reduce"};
-    m.sizes = {64ULL << 20};
+    m.sizes = {kPrologBytes};
     m.settings.sampling.max_time_s = 0.2;
     m.settings.sampling.tail_iters = 0;
   } else if (request.quick) {

@@ -56,6 +56,9 @@ inline constexpr double kThoroughBudgetS = 600;
 // A Slurm prolog or health check (`doctor --prolog`): the host checks and one short verified
 // all_reduce, within this budget on 8 GPUs by the estimate of docs/cli.md ("Slurm prolog").
 inline constexpr double kPrologBudgetS = 5;
+// Its one all_reduce: 1 GiB, where the built-in 8-GPU rows (and the 2-GPU ones) hold
+// (docs/verdicts.md): a point is judged against what the machine should reach, never "no expectation".
+inline constexpr std::uint64_t kPrologBytes = 1ULL << 30;
 
 struct DoctorRequest {
   bool quick = false;
