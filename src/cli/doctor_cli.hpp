@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "model/verdict.hpp"
 #include "request/command_requests.hpp"
 
 namespace fb {
@@ -12,6 +13,7 @@ struct DoctorOptions {
   std::string out_dir = "fabricbench-doctor";
   std::string expectations;  // --expectations FILE (app/ reads it before any GPU is touched)
   std::string prometheus;    // --prometheus FILE: the verdict as a node-exporter textfile; "" = none
+  FailOn fail_on = FailOn::error;  // --fail-on: the findings that make the doctor exit 1
 };
 
 CLI::App* add_doctor_subcommand(CLI::App& app, DoctorOptions& opts);

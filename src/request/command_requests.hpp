@@ -63,6 +63,7 @@ inline constexpr std::uint64_t kPrologBytes = 1ULL << 30;
 struct DoctorRequest {
   bool quick = false;
   bool prolog = false;  // the host checks and one short collective only
+  bool passive = false;  // the host checks only: nothing measured (a periodic check on busy nodes)
   GpuSelection gpus;
   // nccl_lib, timeout_s and inject_corruption (the testing aid) apply to every stage; the
   // stages choose their own sizes, sampling and checks.
@@ -74,7 +75,7 @@ struct DoctorRequest {
   std::optional<ExpectationSet> expectations;
 
   [[nodiscard]] double budget_or_default() const {
-    return budget_s.value_or(prolog ? kPrologBudgetS : quick ? kQuickBudgetS : kThoroughBudgetS);
+    return budget_s.value_or(prolog || passive ? kPrologBudgetS : quick ? kQuickBudgetS : kThoroughBudgetS);
   }
 };
 
