@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/fail_on.hpp"
 #include "model/result.hpp"
 
 namespace fb {

@@ -40,7 +40,9 @@ int report_command(const ReportOptions& o) {
   judge_result(r);
   const auto apart = saved_apart(saved, r);
   const int judged = has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
-  if (!o.prometheus.empty()) write_file_atomically(o.prometheus, prometheus_textfile(r));
+  if (!o.prometheus.empty())
+    write_file_atomically(o.prometheus,
+                          o.host.empty() ? prometheus_textfile(r) : host_prometheus_textfile(r, o.host));
   if (o.analyse && o.output.empty() && o.format.empty()) {
     fmt::print(std::cout, "# {}\n# {}\n{}", report_outcome(r).words, judged_by_line(r, apart),
                headline_text_table(r));

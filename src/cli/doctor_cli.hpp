@@ -2,7 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "model/verdict.hpp"
+#include "model/fail_on.hpp"
 #include "request/command_requests.hpp"
 
 namespace fb {

@@ -31,16 +31,6 @@ struct Verdict {
   std::vector<CheckVerdict> checks;
 };
 
-// The gate (`doctor --fail-on`): the level of finding that fails it (exit 1). error: the action drain;
-// warning: investigate too (analyse/gate_policy.hpp: never a job's configuration).
-enum class FailOn { error, warning };
-
-template <>
-struct EnumNames<FailOn> {
-  static constexpr std::string_view what = "--fail-on level";
-  static constexpr std::array<EnumName<FailOn>, 2> table{{{FailOn::error, "error"}, {FailOn::warning, "warning"}}};
-};
-
 template <>
 struct EnumNames<CheckStatus> {
   static constexpr std::string_view what = "check status";
