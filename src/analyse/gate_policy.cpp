@@ -94,19 +94,22 @@ std::string_view stage_name(RaisedBy by) {
   }
 }
 
-// What the prolog (host and collectives stages) and --passive (host only) make of a row.
-std::string mode_cell(const GateRow& row, bool measures) {
+std::string_view kind_name(FindingKind kind) {
+  switch (kind) {
+    case FindingKind::node:
+      return "the node";
+    case FindingKind::job:
+      return "a job's configuration";
+    default:
+      return "advice";
+  }
+}
+
+// Whether the prolog (host and collectives stages) or --passive (host only) can raise a row's code.
+std::string_view checked(const GateRow& row, bool measures) {
   const bool raised = row.by == RaisedBy::any || row.by == RaisedBy::host ||
                       (measures && row.by == RaisedBy::collectives);
-  if (!raised) return "not checked";
-  switch (row.kind) {
-    case FindingKind::node:
-      return "error: drain; warning: investigate (drain with --fail-on warning)";
-    case FindingKind::job:
-      return "never drain: fix the configuration (investigate)";
-    default:
-      return "never gates";
-  }
+  return raised ? "checked" : "not checked";
 }
 
 }  // namespace
@@ -135,11 +138,11 @@ bool fails_gate(const Result& r, FailOn level) {
 
 std::string gate_policy_markdown() {
   std::string md =
-      "| code | stage | prolog (`--prolog`) | periodic check on a busy node (`--passive`) | note |\n"
-      "|---|---|---|---|---|\n";
+      "| code | about | stage | prolog (`--prolog`) | periodic check on a busy node (`--passive`) | note |\n"
+      "|---|---|---|---|---|---|\n";
   for (const auto& row : kRows)
-    md += fmt::format("| {} | {} | {} | {} | {} |\n", row.code, stage_name(row.by), mode_cell(row, true),
-                      mode_cell(row, false), row.note.empty() ? "-" : row.note);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", row.code, kind_name(row.kind), stage_name(row.by),
+                      checked(row, true), checked(row, false), row.note.empty() ? "-" : row.note);
   return md;
 }
 

@@ -27,12 +27,14 @@ class DoctorVerdictFiles {
   // the hosts whose file could not be written.
   void ended(const Result& judged);
   // The doctor failed with `failure`: the last document (or what can be read without a GPU) as a failed
-  // run in the folder and this host's textfile; returns it. Never throws: the failure is what counts.
+  // run in the folder (where the doctor began it, or --out was given) and this host's textfile; returns
+  // it. Never throws: the failure is what counts.
   Result failed(const std::string& failure, EventSink& events);
 
  private:
   void write_textfiles(const Result& r, bool every_host);
   std::string out_dir_;
+  bool out_given_;
   std::string prometheus_;
   std::vector<std::string> command_line_;
   DoctorFolderReporter folder_;

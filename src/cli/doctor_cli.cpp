@@ -21,7 +21,7 @@ For a scheduler (docs/cli.md, "The gate"):
   --prolog   host checks (kernel, IOMMU, ACS, /dev/shm, Xid, ECC, row remaps, clocks, NVLinks, NICs,
              GPUDirect RDMA) and one verified all_reduce of 1 GiB on every GPU, judged against the
              expected figure of the GPU model and count: far below it (under half) is an error, action
-             drain. Budget 5 s (about 3.5 s on 8 GPUs by its own estimate). Run it on an idle node.
+             drain. Budget 5 s (3.4 s on 8 GPUs by its own estimate). Run it on an idle node.
   --passive  host checks only: no GPU memory, no NCCL communicator, no collective. For a periodic
              health check (Slurm's HealthCheckProgram also runs on nodes busy with jobs).
 Every outcome writes the verdict: no GPU, no driver, no NCCL, a failed stage or a crash still
@@ -47,7 +47,13 @@ Examples:
                   "warning about the node (action investigate), never on a job's configuration "
                   "(docs/verdicts.md, \"The gate\")");
   doc->add_option("--gpus", o.gpus, "N (first N GPUs) or a list/range (default all)");
-  doc->add_option("--out", o.out_dir, "Results folder (default fabricbench-doctor)");
+  doc->add_option_function<std::string>(
+      "--out",
+      [&o](const std::string& dir) {
+        o.out_dir = dir;
+        o.out_given = true;
+      },
+      "Results folder (default fabricbench-doctor)");
   doc->add_option("--nccl-lib", o.request.settings.nccl_lib,
                   fmt::format("NCCL library to load (default: {})", gpu::default_collective_library()));
   doc->add_option("--timeout", o.request.settings.timeout_s,

@@ -11,6 +11,7 @@ struct DoctorOptions {
   DoctorRequest request;  // the flags bind here; --gpus is parsed into it by doctor_request
   std::string gpus;
   std::string out_dir = "fabricbench-doctor";
+  bool out_given = false;    // --out was given: a doctor that fails before its first stage still fills it
   std::string expectations;  // --expectations FILE (app/ reads it before any GPU is touched)
   std::string prometheus;    // --prometheus FILE: the verdict as a node-exporter textfile; "" = none
   FailOn fail_on = FailOn::error;  // --fail-on: the findings that make the doctor exit 1

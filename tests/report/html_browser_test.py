@@ -96,8 +96,14 @@ def expect_report(doc, seen, baseline=None, findings=None):
     if any(v["series"] > 8 for v in algos.values()):
         problems.append(f"an algos chart with more than 8 series: {[v['series'] for v in algos.values()]}")
     topo = doc.get("topology")
-    if topo and topo["gpus"] and charts.get("topology", {}).get("gpus") != len(topo["gpus"]):
+    hosts = {g.get("host") for g in doc.get("gpus", []) if g.get("host")}
+    if len(hosts) >= 2:  # a job across hosts: its hosts drawn, not rank 0's topology
+        if seen["host_cards"] != len(hosts):
+            problems.append(f"the page draws {seen['host_cards']} hosts of {len(hosts)}")
+    elif topo and topo["gpus"] and charts.get("topology", {}).get("gpus") != len(topo["gpus"]):
         problems.append(f"the machine drawing shows {charts.get('topology', {}).get('gpus')} GPUs of {len(topo['gpus'])}")
+    if seen["verdict_status"] is None:
+        problems.append("the page does not open with the verdict")
     problems += expect_gpu_local(doc, seen)
     problems += expect_every_figure(doc, seen)
     problems += expect_banner_agrees(seen)

@@ -8,7 +8,8 @@
 
 namespace fb {
 
-// "fabricbench report: 2 hosts node-[a-b]" across hosts; "fabricbench report: HOST" on one.
+// "fabricbench report: 16 hosts node[01-16]" across hosts (a Slurm hostlist); "fabricbench report:
+// HOST" on one.
 std::string report_title(const Result& r);
 
 // The hosts and their GPUs (HTML); "" on one host.
