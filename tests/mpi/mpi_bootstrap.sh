@@ -31,6 +31,17 @@ if ! command -v nvidia-smi > /dev/null; then
   rc=$?
   [[ $rc -eq 3 ]] && grep -q "no usable GPU" <<< "$out" || { echo "$out"; echo "FAIL: no GPU rc=$rc"; fail=1; }
 fi
+if ! command -v nvidia-smi > /dev/null; then
+  t "doctor --prolog under mpirun without a GPU: the failing verdict written, exit 3"
+  tmp=$(mktemp -d)
+  out=$(timeout 60 $mpi -np 2 "$bin" doctor --prolog --out "$tmp/res" --prometheus "$tmp/fb-%h.prom" 2>&1)
+  rc=$?
+  host=$(hostname)
+  [[ $rc -eq 3 ]] && grep -q "^fabricbench_verdict{host=\"$host\",status=\"CRITICAL\",action=\"drain\"} 1$" "$tmp/fb-$host.prom" &&
+    grep -q '"status": "failed"' "$tmp/res/result.json" && [[ -s "$tmp/res/cluster.prom" ]] ||
+    { echo "$out"; ls "$tmp" "$tmp/res"; echo "FAIL: doctor under mpirun rc=$rc"; fail=1; }
+  rm -rf "$tmp"
+fi
 t "usage error under mpirun"
 out=$(timeout 60 $mpi -np 2 "$bin" run bogus 2>&1)
 rc=$?
