@@ -44,7 +44,8 @@ bool fails_gate(const Result& r, FailOn level);
 // The table as Markdown (docs/verdicts.md holds it between markers; a unit test compares).
 std::string gate_policy_markdown();
 
-inline constexpr const char* kGateTableBegin = "<!-- gate table: generated from src/analyse/gate_policy.cpp -->";
+inline constexpr const char* kGateTableBegin =
+    "<!-- gate table: generated from src/analyse/gate_policy.cpp -->";
 inline constexpr const char* kGateTableEnd = "<!-- end of the generated gate table -->";
 
 }  // namespace fb

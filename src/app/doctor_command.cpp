@@ -25,8 +25,8 @@ Result run_doctor_to_files(const DoctorOptions& o, const std::vector<std::string
           [&](const Result& r) {
             events.emit(make_event(
                 EventKind::stage,
-                fmt::format("doctor on {} GPU{}, {} mode; results in {}/ (written after every stage)", r.gpus.size(),
-                            r.gpus.size() == 1 ? "" : "s",
+                fmt::format("doctor on {} GPU{}, {} mode; results in {}/ (written after every stage)",
+                            r.gpus.size(), r.gpus.size() == 1 ? "" : "s",
                             request.passive  ? "passive"
                             : request.prolog ? "prolog"
                             : request.quick  ? "quick"

@@ -61,9 +61,11 @@ void DoctorVerdictFiles::write_textfiles(const Result& r, bool every_host) {
     files.texts[h] = textfile_for_host(r, h);
   // The cluster's, every host's series, beside result.json: only rank 0 writes it.
   if (std::filesystem::is_directory(out_dir_))
-    write_file_atomically((std::filesystem::path(out_dir_) / "cluster.prom").string(), prometheus_textfile(r));
+    write_file_atomically((std::filesystem::path(out_dir_) / "cluster.prom").string(),
+                          prometheus_textfile(r));
   if (!every_host) {  // a failed job: its other ranks may be gone, so only this host writes
-    if (auto why = write_host_textfile(files, job->host(), true); !why.empty()) throw Error(ExitCode::run_failed, why);
+    if (auto why = write_host_textfile(files, job->host(), true); !why.empty())
+      throw Error(ExitCode::run_failed, why);
     return;
   }
   const auto failed = hand_out_host_textfiles(*JobSession::current(), files);
@@ -75,7 +77,8 @@ void DoctorVerdictFiles::write_textfiles(const Result& r, bool every_host) {
 Result DoctorVerdictFiles::failed(const std::string& failure, EventSink& events) {
   Result doc = failed_doctor_result(last_ ? *last_ : doctor_failure_header(command_line_), failure);
   const auto said = [&](const char* what, const std::exception& e) {
-    events.emit(make_event(EventKind::error, fmt::format("the failed doctor's {} not written: {}", what, e.what())));
+    events.emit(
+        make_event(EventKind::error, fmt::format("the failed doctor's {} not written: {}", what, e.what())));
   };
   try {
     if (last_ || out_given_) {  // a bare `fabricbench` without a GPU leaves no folder behind

@@ -43,10 +43,11 @@ void require_healthy(Result r, const std::string& file) {
       short_of.insert(f.code);
   }
   if (!network.empty())
-    FB_USAGE_ERROR(fmt::format("{}: its network findings ({}) say the run did not cross the network a healthy "
-                               "node would: not a baseline; `fabricbench report {}` says why; --force takes it "
-                               "anyway",
-                               file, fmt::join(network, ", "), file));
+    FB_USAGE_ERROR(
+        fmt::format("{}: its network findings ({}) say the run did not cross the network a healthy "
+                    "node would: not a baseline; `fabricbench report {}` says why; --force takes it "
+                    "anyway",
+                    file, fmt::join(network, ", "), file));
   if (!short_of.empty())
     FB_USAGE_ERROR(
         fmt::format("{}: its findings say the figures fall short ({}): not a baseline; "

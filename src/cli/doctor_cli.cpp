@@ -37,11 +37,13 @@ Examples:
   fabricbench doctor --passive --fail-on warning --prometheus /var/lib/node_exporter/textfile/fabricbench.prom
   torchrun --nnodes 2 --nproc-per-node 8 ... fabricbench doctor --quick   # across hosts: a section per host)");
   doc->add_flag("--quick", o.request.quick, "Fewer sizes and samples, within a 20 s budget");
-  doc->add_flag("--prolog", o.request.prolog,
-                "For a Slurm prolog: the host checks and one verified 1 GiB all_reduce judged against the GPU "
-                "model's expected figure, within a 5 s budget (above)");
-  doc->add_flag("--passive", o.request.passive,
-                "For a periodic health check on busy nodes: the host checks only, nothing measured on the GPUs");
+  doc->add_flag(
+      "--prolog", o.request.prolog,
+      "For a Slurm prolog: the host checks and one verified 1 GiB all_reduce judged against the GPU "
+      "model's expected figure, within a 5 s budget (above)");
+  doc->add_flag(
+      "--passive", o.request.passive,
+      "For a periodic health check on busy nodes: the host checks only, nothing measured on the GPUs");
   add_enum_option(doc, "--fail-on", o.fail_on,
                   "error (default): exit 1 on an error-level finding (action drain); warning: also on a "
                   "warning about the node (action investigate), never on a job's configuration "
@@ -65,9 +67,10 @@ Examples:
   doc->add_option("--expectations", o.expectations,
                   "A site's baseline (JSON, docs/verdicts.md): its rows replace the built-in expectations of "
                   "each GPU model and figure it names");
-  doc->add_option("--prometheus", o.prometheus,
-                  "Also write the verdict as a Prometheus node-exporter textfile, replaced whole on every run "
-                  "(docs/cli.md, \"Prometheus metrics\"); under a launcher every host writes its own there");
+  doc->add_option(
+      "--prometheus", o.prometheus,
+      "Also write the verdict as a Prometheus node-exporter textfile, replaced whole on every run "
+      "(docs/cli.md, \"Prometheus metrics\"); under a launcher every host writes its own there");
   doc->add_flag("--debug-corrupt", o.request.settings.inject_corruption)->group("");
   return doc;
 }
@@ -77,8 +80,10 @@ DoctorRequest doctor_request(const DoctorOptions& o) {
   r.gpus = parse_gpu_selection(o.gpus);
   check_timeout(r.settings.timeout_s, "--timeout");
   if (r.budget_s) check_timeout(*r.budget_s, "--budget");  // 0, NaN and infinity are refused
-  if (r.prolog && r.passive) FB_USAGE_ERROR("--prolog and --passive exclude each other: --passive measures nothing");
-  if (r.passive && r.quick) FB_USAGE_ERROR("--quick and --passive exclude each other: --passive measures nothing");
+  if (r.prolog && r.passive)
+    FB_USAGE_ERROR("--prolog and --passive exclude each other: --passive measures nothing");
+  if (r.passive && r.quick)
+    FB_USAGE_ERROR("--quick and --passive exclude each other: --passive measures nothing");
   return r;
 }
 

@@ -18,7 +18,8 @@ std::optional<HostTextfiles> host_textfiles_request(const std::string& message) 
   const std::string head = std::string(kJobHostTextfiles) + "\n";
   if (!message.starts_with(head)) return std::nullopt;
   const auto j = nlohmann::json::parse(message.substr(head.size()));
-  return HostTextfiles{j.at("path").get<std::string>(), j.at("texts").get<std::map<std::string, std::string>>()};
+  return HostTextfiles{j.at("path").get<std::string>(),
+                       j.at("texts").get<std::map<std::string, std::string>>()};
 }
 
 std::string textfile_path(const std::string& path, const std::string& host) {
@@ -34,7 +35,8 @@ std::string textfile_path(const std::string& path, const std::string& host) {
   return out;
 }
 
-std::string write_host_textfile(const HostTextfiles& files, const std::string& host, bool first_rank_of_host) {
+std::string write_host_textfile(const HostTextfiles& files, const std::string& host,
+                                bool first_rank_of_host) {
   const auto text = files.texts.find(host);
   if (!first_rank_of_host || text == files.texts.end()) return "";
   try {

@@ -13,7 +13,8 @@ enum class FailOn { error, warning };
 template <>
 struct EnumNames<FailOn> {
   static constexpr std::string_view what = "--fail-on level";
-  static constexpr std::array<EnumName<FailOn>, 2> table{{{FailOn::error, "error"}, {FailOn::warning, "warning"}}};
+  static constexpr std::array<EnumName<FailOn>, 2> table{
+      {{FailOn::error, "error"}, {FailOn::warning, "warning"}}};
 };
 
 }  // namespace fb

@@ -114,8 +114,9 @@ void check_lines(std::string& out, const std::vector<HostSeries>& series) {
          "Each check of the verdict contract (docs/verdicts.md) per host: 1 for its status and action.");
   for (const auto& s : series)
     for (const auto& c : s.verdict.checks)
-      out += fmt::format("fabricbench_check_status{{host=\"{}\",check=\"{}\",status=\"{}\",action=\"{}\"}} 1\n",
-                         label(s.host), label(c.check), c.status, c.action);
+      out +=
+          fmt::format("fabricbench_check_status{{host=\"{}\",check=\"{}\",status=\"{}\",action=\"{}\"}} 1\n",
+                      label(s.host), label(c.check), c.status, c.action);
 }
 
 void finding_lines(std::string& out, const std::vector<HostSeries>& series) {
@@ -124,8 +125,8 @@ void finding_lines(std::string& out, const std::vector<HostSeries>& series) {
     for (const auto severity : {Severity::error, Severity::warning, Severity::info}) {
       int n = 0;
       for (const auto& f : s.findings) n += f.severity == severity ? 1 : 0;
-      out += fmt::format("fabricbench_findings{{host=\"{}\",severity=\"{}\"}} {}\n", label(s.host), severity,
-                         n);
+      out +=
+          fmt::format("fabricbench_findings{{host=\"{}\",severity=\"{}\"}} {}\n", label(s.host), severity, n);
     }
 }
 
@@ -142,10 +143,9 @@ void busbw_lines(std::string& out, const Result& r, const std::vector<HostSeries
       const Point* largest = &run.points.front();
       for (const auto& p : run.points)
         if (p.bytes > largest->bytes) largest = &p;
-      const auto labels =
-          fmt::format("host=\"{}\",collective=\"{}\",dtype=\"{}\",op=\"{}\",bytes=\"{}\",gpus=\"{}\"",
-                      label(s.host), label(run.collective), label(run.dtype), label(run.op), largest->bytes,
-                      run.gpus.size());
+      const auto labels = fmt::format(
+          "host=\"{}\",collective=\"{}\",dtype=\"{}\",op=\"{}\",bytes=\"{}\",gpus=\"{}\"", label(s.host),
+          label(run.collective), label(run.dtype), label(run.op), largest->bytes, run.gpus.size());
       if (seen.insert(labels).second)
         out += fmt::format("fabricbench_busbw_gbps{{{}}} {:.3f}\n", labels, largest->busbw_gbps);
     }

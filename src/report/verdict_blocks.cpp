@@ -18,7 +18,8 @@ int passed(const Verdict& v) {
 // A table cell's text: one line, no column break.
 std::string cell(const std::string& text) {
   std::string out;
-  for (const char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  for (const char c : text)
+    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
   return out;
 }
 
@@ -41,13 +42,14 @@ std::string verdict_html(const Result& r) {
   const Verdict v = shown_verdict(r);
   std::string html = fmt::format(
       "<section class=\"verdict\" data-status=\"{0}\" data-action=\"{1}\">\n<p><b>Verdict: {0} "
-      "(action: {1})</b> · {2} of {3} checks PASS · expectations: {4}</p>\n<table class=\"checks\"><tr><th>check"
+      "(action: {1})</b> · {2} of {3} checks PASS · expectations: {4}</p>\n<table "
+      "class=\"checks\"><tr><th>check"
       "</th><th>status</th><th>action</th><th>evidence</th></tr>\n",
-      to_string(v.status), to_string(v.action), passed(v), v.checks.size(),
-      escape_html(v.expectations));
+      to_string(v.status), to_string(v.action), passed(v), v.checks.size(), escape_html(v.expectations));
   for (const auto& c : v.checks)
     html += fmt::format(
-        "<tr class=\"check-{0}\" data-check=\"{1}\" data-status=\"{0}\"><td>{1}</td><td>{0}</td><td>{2}</td><td "
+        "<tr class=\"check-{0}\" data-check=\"{1}\" "
+        "data-status=\"{0}\"><td>{1}</td><td>{0}</td><td>{2}</td><td "
         "class=\"evidence\">{3}</td></tr>\n",
         to_string(c.status), escape_html(c.check), to_string(c.action),
         escape_html(with_human_sizes(c.evidence)));

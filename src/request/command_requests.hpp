@@ -62,7 +62,7 @@ inline constexpr std::uint64_t kPrologBytes = 1ULL << 30;
 
 struct DoctorRequest {
   bool quick = false;
-  bool prolog = false;  // the host checks and one short collective only
+  bool prolog = false;   // the host checks and one short collective only
   bool passive = false;  // the host checks only: nothing measured (a periodic check on busy nodes)
   GpuSelection gpus;
   // nccl_lib, timeout_s and inject_corruption (the testing aid) apply to every stage; the

@@ -98,7 +98,8 @@ TEST(Gate, EveryRuleCodeOfTheDocsHasARow) {
         codes.insert(code.substr(code.find_first_not_of(' ')));
       }
   EXPECT_GT(codes.size(), 40u);
-  for (const auto& code : codes) EXPECT_NE(fb::gate_row(code), nullptr) << code << " has no row in gate_policy.cpp";
+  for (const auto& code : codes)
+    EXPECT_NE(fb::gate_row(code), nullptr) << code << " has no row in gate_policy.cpp";
 }
 
 TEST(Gate, TheDocsTableIsTheCodes) {
@@ -114,7 +115,8 @@ TEST(Gate, TheDocsTableIsTheCodes) {
     return;
   }
   EXPECT_EQ(doc.substr(first, end - first), fb::gate_policy_markdown())
-      << "regenerate it: FB_UPDATE_GOLDEN=1 build/tests/unit_tests --gtest_filter=Gate.TheDocsTableIsTheCodes";
+      << "regenerate it: FB_UPDATE_GOLDEN=1 build/tests/unit_tests "
+         "--gtest_filter=Gate.TheDocsTableIsTheCodes";
 }
 
 // A doctor that failed (no GPU here) or has not finished leaves a failing verdict: CRITICAL, drain.

@@ -49,7 +49,8 @@ TEST(HostTextfiles, TwoHostsOneFileEach) {
     expect_golden("prometheus_2host_" + host + ".prom", text);
   }
   const auto fake = judged("h200x1-fakehosts-torchrun-2x1.json");
-  for (const std::string host : {"fbhost0", "fbhost1"}) expect_only_host(fb::host_prometheus_textfile(fake, host), host);
+  for (const std::string host : {"fbhost0", "fbhost1"})
+    expect_only_host(fb::host_prometheus_textfile(fake, host), host);
 }
 
 // node-c's port down makes its own file WARNING, node-d's Xid 79 CRITICAL (drain); node-a and node-b
@@ -85,7 +86,8 @@ TEST(HostTextfiles, AHostTheFirstDocumentLacksGetsItsVerdictUnderItsName) {
 }
 
 TEST(HostTextfiles, TheHandOffMessageRoundTrips) {
-  const fb::HostTextfiles files{"/var/lib/node_exporter/textfile/fb-%h.prom", {{"n1", "a 1\n"}, {"n2", "b 2\n"}}};
+  const fb::HostTextfiles files{"/var/lib/node_exporter/textfile/fb-%h.prom",
+                                {{"n1", "a 1\n"}, {"n2", "b 2\n"}}};
   const auto back = fb::host_textfiles_request(fb::host_textfiles_message(files));
   ASSERT_TRUE(back.has_value());
   EXPECT_EQ(back->path, files.path);
@@ -99,7 +101,8 @@ TEST(HostTextfiles, TheHandOffMessageRoundTrips) {
 
 // One writer per host (its first rank), its own text only; a file that cannot be written is one line.
 TEST(HostTextfiles, TheFirstRankOfEachHostWritesItsOwn) {
-  const auto dir = std::filesystem::temp_directory_path() / ("fb-host-textfiles-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fb-host-textfiles-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const fb::HostTextfiles files{(dir / "fb-%h.prom").string(), {{"n1", "a 1\n"}, {"n2", "b 2\n"}}};
   EXPECT_EQ(fb::write_host_textfile(files, "n1", false), "");

@@ -2,8 +2,8 @@
 // report.html open with the status and action, then every check's status, the same as the judged
 // document's `verdict` (what `report --analyse`, the JSON and the textfile say). A page across hosts
 // draws its hosts and is titled by them.
-#include <gtest/gtest.h>
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
@@ -22,7 +22,8 @@ fb::Result judged(const std::string& name) {
 }  // namespace
 
 TEST(VerdictViews, SummaryOpensWithTheVerdictAndEveryCheck) {
-  for (const std::string name : {"h200x2-doctor-quick.json", "synthetic-prolog-slow8.json", "synthetic-4host.json"}) {
+  for (const std::string name :
+       {"h200x2-doctor-quick.json", "synthetic-prolog-slow8.json", "synthetic-4host.json"}) {
     const auto r = judged(name);
     ASSERT_TRUE(r.verdict.has_value());
     const auto md = fb::markdown_summary(r);
@@ -40,11 +41,13 @@ TEST(VerdictViews, SummaryOpensWithTheVerdictAndEveryCheck) {
 TEST(VerdictViews, HtmlOpensWithTheSameVerdict) {
   const auto r = judged("synthetic-prolog-slow8.json");
   const auto html = fb::html_report(r);
-  const auto verdict = html.find("<section class=\"verdict\" data-status=\"CRITICAL\" data-action=\"drain\">");
+  const auto verdict =
+      html.find("<section class=\"verdict\" data-status=\"CRITICAL\" data-action=\"drain\">");
   ASSERT_NE(verdict, std::string::npos);
   EXPECT_LT(verdict, html.find("class=\"banner"));
   for (const auto& c : r.verdict->checks)
-    EXPECT_NE(html.find(fmt::format("data-check=\"{}\" data-status=\"{}\"", c.check, c.status)), std::string::npos)
+    EXPECT_NE(html.find(fmt::format("data-check=\"{}\" data-status=\"{}\"", c.check, c.status)),
+              std::string::npos)
         << c.check;
 }
 
@@ -64,7 +67,8 @@ TEST(VerdictViews, APageAcrossHostsDrawsItsHosts) {
   EXPECT_NE(two.find("<title>fabricbench report: 2 hosts node-a,node-b</title>"), std::string::npos);
   EXPECT_NE(two.find("data-host=\"node-b\""), std::string::npos);
   const auto four = fb::html_report(judged("synthetic-4host.json"));
-  EXPECT_NE(four.find("<title>fabricbench report: 4 hosts node-a,node-b,node-c,node-d</title>"), std::string::npos);
+  EXPECT_NE(four.find("<title>fabricbench report: 4 hosts node-a,node-b,node-c,node-d</title>"),
+            std::string::npos);
   EXPECT_NE(four.find("data-host=\"node-d\"><b>node-d</b>: 2 GPUs <span class=\"host-verdict\" "
                       "data-status=\"CRITICAL\">CRITICAL (action: drain)</span>"),
             std::string::npos);

@@ -50,7 +50,8 @@ std::string cluster_html(const Result& r) {
   const auto hosts = result_host_names(r);
   std::string html = fmt::format(
       "<p>{} GPUs on {} hosts, joined by the network (NCCL's transports: the findings and \"Run and "
-      "environment\"). Each host's own topology is read by <code>fabricbench doctor</code> or <code>topo</code> there.</p>\n<div "
+      "environment\"). Each host's own topology is read by <code>fabricbench doctor</code> or "
+      "<code>topo</code> there.</p>\n<div "
       "class=\"hosts-drawn\">\n",
       r.gpus.size(), hosts.size());
   for (const auto& h : hosts) html += host_card(r, h, by_host[h]);
