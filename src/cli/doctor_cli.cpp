@@ -22,7 +22,7 @@ For a scheduler (docs/cli.md, "The gate"):
              GPUDirect RDMA) and one verified all_reduce of 1 GiB on every GPU, judged against the
              expected figure of the GPU model and count: far below it (under half) is an error, action
              drain. Budget 5 s (3.4 s on 8 GPUs by its own estimate). Run it on an idle node.
-  --passive  host checks only: no GPU memory, no NCCL communicator, no collective. For a periodic
+  --passive  host checks only: no GPU buffers, no NCCL communicator, no collective. For a periodic
              health check (Slurm's HealthCheckProgram also runs on nodes busy with jobs).
 Every outcome writes the verdict: no GPU, no driver, no NCCL, a failed stage or a crash still
 leaves result.json and the --prometheus file saying CRITICAL (action drain) with a non-zero exit

@@ -115,3 +115,70 @@ TEST(HostTextfiles, TheFirstRankOfEachHostWritesItsOwn) {
   EXPECT_TRUE(why.starts_with("n1: ")) << why;
   std::filesystem::remove_all(dir);
 }
+
+namespace {
+
+// Rank 0 of a job on hosts n1 (ranks 0, 1) and n2 (rank 2): what it broadcasts is recorded, and the
+// other ranks' answers are what `replies` says (n2's first rank, rank 2, could not write).
+class TwoHostJob final : public fb::JobSession, public fb::Bootstrap {
+ public:
+  TwoHostJob() { set_world(0, {"n1", "n1", "n2"}, {0, 1, 0}); }
+  [[nodiscard]] fb::Bootstrap& bootstrap() override { return *this; }
+  [[nodiscard]] fb::JobLauncher launcher_kind() const override { return fb::JobLauncher::torchrun; }
+  [[noreturn]] void abort(fb::ExitCode code, const std::string& why) override { throw fb::Error(code, why); }
+  void finish() override {}
+  [[nodiscard]] int rank() const override { return 0; }
+  [[nodiscard]] int size() const override { return 3; }
+  std::vector<std::string> allgather(const std::string& mine) override {
+    sent.push_back(mine);
+    return {mine, "", replies};
+  }
+  std::vector<std::string> sent;
+  std::string replies;
+};
+
+struct Installed {
+  explicit Installed(fb::JobSession& s) { fb::JobSession::install(&s); }
+  ~Installed() { fb::JobSession::install(nullptr); }
+  Installed(const Installed&) = delete;
+  Installed& operator=(const Installed&) = delete;
+};
+
+}  // namespace
+
+// The doctor's first document under a job: every host is handed a "not finished" textfile under its
+// own name (CRITICAL, drain), rank 0's host writes its own, and a host that could not write is named.
+TEST(HostTextfiles, RankZeroHandsEveryHostItsOwnFile) {
+  const auto dir = std::filesystem::temp_directory_path() / ("fb-hand-out-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  TwoHostJob job;
+  const Installed installed(job);
+  fb::DoctorOptions o;
+  o.out_dir = (dir / "res").string();
+  o.prometheus = (dir / "fb-%h.prom").string();
+  fb::DoctorVerdictFiles files(o, {"fabricbench", "doctor", "--prolog"});
+  auto first = result_fixture("h200x2-doctor-quick.json");
+  first.host.hostname = "n1";
+  for (auto& g : first.gpus) g.host = "n1";
+  first.status = fb::RunStatus::running;
+  files.begun(first);
+  const auto mine = fb::read_file((dir / "fb-n1.prom").string());
+  EXPECT_NE(mine.find("fabricbench_verdict{host=\"n1\",status=\"CRITICAL\",action=\"drain\"} 1"),
+            std::string::npos)
+      << mine;
+  EXPECT_FALSE(std::filesystem::exists(dir / "fb-n2.prom"));  // n2's own rank writes it there
+  ASSERT_EQ(job.sent.size(), 2u);                             // the message, then rank 0's answer
+  const auto handed = fb::host_textfiles_request(job.sent[0]);
+  ASSERT_TRUE(handed.has_value());
+  EXPECT_EQ(handed->path, o.prometheus);
+  ASSERT_EQ(handed->texts.size(), 2u);
+  expect_only_host(handed->texts.at("n2"), "n2");
+  EXPECT_NE(handed->texts.at("n2").find("fabricbench_verdict_level{host=\"n2\"} 4"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir / "res" / "cluster.prom"));
+  job.replies = "n2: cannot write /x/fb-n2.prom";
+  job.sent.clear();
+  first.status = fb::RunStatus::complete;
+  fb::judge_result(first);
+  EXPECT_THROW(files.ended(first), fb::Error);  // the doctor exits 4 naming n2
+  std::filesystem::remove_all(dir);
+}
