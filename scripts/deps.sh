@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one list of what fabricbench needs from the distribution, and the one place that installs it
 # (Debian/Ubuntu, apt-get; PyPI for the Python tools the tests use).
-#   scripts/deps.sh build        what building the binary needs (scripts/fabricbench.sh)
-#   scripts/deps.sh test         that, and what the tests need: linters, browser, MPI, Slurm, the
+#   scripts/deps.sh build        what building the binary and its MPI plugin need (scripts/fabricbench.sh)
+#   scripts/deps.sh test         that, and what the tests need: linters, browser, Slurm, the
 #                                sanitizer and HIP toolchains, promtool, playwright, lizard, jsonschema and
 #                                kubernetes-validate (scripts/test.sh)
 #   scripts/deps.sh list SET     prints SET's Debian packages, one line
@@ -11,12 +11,13 @@
 # CUDA toolkit's nvcc, or ROCm) is not a Debian package here: scripts/fabricbench.sh checks it.
 set -euo pipefail
 
-build_packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev)
+# Open MPI's headers and mpirun: the MPI plugin (libfabricbench_mpi.so, built beside the binary) that
+# `mpirun ... fabricbench` loads; without them the build leaves the plugin out.
+build_packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev openmpi-bin libopenmpi-dev)
 test_packages=("${build_packages[@]}" libgtest-dev python3 git
   clang-format                     # lint_clang_format (clang-tidy comes from PyPI, below)
   chromium                         # report_html_browser (through playwright)
   prometheus                       # prometheus_promtool: `promtool check metrics` on --prometheus files
-  openmpi-bin libopenmpi-dev       # the MPI plugin and mpi_bootstrap (real Open MPI ranks)
   slurm-wlm munge                  # slurm_srun: a throw-away single-host Slurm (slurmctld, slurmd, srun)
   clang libclang-rt-14-dev         # the sanitizer build: clang and its libFuzzer/ASan/UBSan runtimes
   hipcc libamdhip64-dev)           # the HIP build: Debian's ROCm 5.2 compiler (clang-15) and runtime
@@ -41,6 +42,8 @@ present() {
       printf '3.24\n%s\n' "$(cmake --version | head -1 | grep -oE '[0-9]+\.[0-9]+(\.[0-9]+)?')" | sort -VC ;;
     make | g++ | git | python3) command -v "$1" > /dev/null ;;
     prometheus) command -v promtool > /dev/null ;;
+    openmpi-bin) command -v mpirun > /dev/null ;;
+    libopenmpi-dev) command -v mpicc > /dev/null ;;
     libcli11-dev) [[ -f /usr/include/CLI/CLI.hpp || -f /usr/local/include/CLI/CLI.hpp ]] ;;
     nlohmann-json3-dev) [[ -f /usr/include/nlohmann/json.hpp || -f /usr/local/include/nlohmann/json.hpp ]] ;;
     libfmt-dev) [[ -f /usr/include/fmt/format.h || -f /usr/local/include/fmt/format.h ]] ;;

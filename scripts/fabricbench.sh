@@ -3,8 +3,9 @@
 #   scripts/fabricbench.sh              the main job: `fabricbench doctor` on all local GPUs
 #   scripts/fabricbench.sh ARGS...      any fabricbench command, e.g. run all_reduce -b 8 -e 8G
 # Needs a GPU compiler (the CUDA toolkit's nvcc, or ROCm's HIP clang); installs the rest of what the
-# build needs with scripts/deps.sh (Debian/Ubuntu packages: CMake, g++, CLI11, nlohmann_json, fmt).
-# The build goes to build/ (its log to build/build.log) and is brought up to date on every call.
+# build needs with scripts/deps.sh (Debian/Ubuntu packages: CMake, g++, CLI11, nlohmann_json, fmt, Open
+# MPI). The build goes to build/ (its log to build/build.log) and is brought up to date on every call:
+# build/fabricbench and, beside it, build/libfabricbench_mpi.so, the plugin `mpirun ... fabricbench` loads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,6 +35,11 @@ bash scripts/deps.sh build
 
 mkdir -p build
 log=build/build.log
+# A build configured before Open MPI was installed has no plugin target: configure it again.
+if [[ -f build/CMakeCache.txt ]] && command -v mpicc > /dev/null &&
+  ! grep -qs fabricbench_mpi build/CMakeFiles/TargetDirectories.txt; then
+  rm -f build/CMakeCache.txt
+fi
 if [[ ! -f build/CMakeCache.txt ]]; then
   echo "fabricbench: configuring the build (log: $log)" >&2
   cmake -S . -B build "${configure_args[@]}" > "$log" 2>&1 || { tail -30 "$log" >&2; fail "configuring failed (log: $log)"; }
@@ -41,5 +47,7 @@ fi
 [[ -x build/fabricbench ]] || echo "fabricbench: building with $(nproc) jobs, a few minutes the first time (log: $log)" >&2
 cmake --build build -j "$(nproc)" --target fabricbench >> "$log" 2>&1 ||
   { tail -30 "$log" >&2; fail "the build failed (log: $log)"; }
+[[ -f build/libfabricbench_mpi.so ]] ||
+  echo "fabricbench: no MPI plugin built (CMake found no MPI: build/build.log); runs under mpirun are refused" >&2
 [[ $# -gt 0 ]] || set -- doctor
 exec build/fabricbench "$@"

@@ -88,8 +88,9 @@ std::string below_hint(const Result& r) {
 Finding below_expected(const Result& r, const Run& run, const RunJudgement& j) {
   const auto& p = *j.worst;
   const auto& e = *j.worst_e;
+  const bool far = p.busbw_gbps < e.value * kFarBelowExpected;  // not a spread: the node is sick
   return {
-      "BUSBW_BELOW_EXPECTED", Severity::warning,
+      "BUSBW_BELOW_EXPECTED", far ? Severity::error : Severity::warning,
       fmt::format("{} {} B on {} x {}{}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}",
                   run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus),
                   across_hosts_phrase(r, run), algo_phrase(j.worst_w), p.busbw_gbps,

@@ -67,6 +67,11 @@ int result_hosts(const Result& r);
 // measured interval.
 double expectation_tolerance(const Expected& e, double relative_interval);
 
+// Below this share of its expectation a figure is far below what the machine should reach: no
+// spread between machines or runs explains it (a link down, a fallback transport, a throttled GPU), so
+// BUSBW_BELOW_EXPECTED is an error there (action drain), a warning above.
+inline constexpr double kFarBelowExpected = 0.5;
+
 // One headline figure: what was measured, its path ceiling and what it is held against: the
 // expectation table's row, or, without one, what healthy rings reach of the ring's ceiling (never
 // called "expected": analyse/headline_words.hpp says each in words).

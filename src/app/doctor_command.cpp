@@ -7,12 +7,12 @@
 
 #include "analyse/cluster_limit.hpp"
 #include "analyse/expectations_file.hpp"
+#include "analyse/gate_policy.hpp"
+#include "app/doctor_verdict_files.hpp"
 #include "core/error.hpp"
-#include "core/file_io.hpp"
 #include "engine/doctor.hpp"
 #include "report/doctor_output.hpp"
 #include "report/node_exclude.hpp"
-#include "report/prometheus_textfile.hpp"
 #include "report/verdict_console.hpp"
 
 namespace fb {
@@ -31,34 +31,50 @@ void write_doctor_exclude_file(const std::string& path, const Result& result, Ev
   events.emit(make_event(EventKind::warning, fmt::format("--exclude-file {} not written: {}", path, why)));
 }
 
-}  // namespace
-
-int doctor_command(const DoctorOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
+Result run_doctor_to_files(const DoctorOptions& o, const std::vector<std::string>& command_line,
+                           EventSink& events, DoctorVerdictFiles& files) {
   DoctorRequest request = doctor_request(o);
   if (!o.expectations.empty()) request.expectations = load_expectations_file(o.expectations);
-  DoctorConsoleReporter console(std::cout, o.out_dir);
-  DoctorFolderReporter folder(o.out_dir);
   const DoctorProgress progress{
       .begun =
           [&](const Result& r) {
-            events.emit(
-                make_event(EventKind::stage,
-                           fmt::format("doctor on {} GPU{}, {} mode; results in {}/ (written after every "
-                                       "stage)",
-                                       r.gpus.size(), r.gpus.size() == 1 ? "" : "s",
-                                       request.quick ? "quick" : "thorough",
-                                       std::filesystem::path(o.out_dir).string())));
-            folder.begin(r);
+            events.emit(make_event(
+                EventKind::stage,
+                fmt::format("doctor on {} GPU{}, {} mode; results in {}/ (written after every stage)",
+                            r.gpus.size(), r.gpus.size() == 1 ? "" : "s",
+                            request.passive  ? "passive"
+                            : request.prolog ? "prolog"
+                            : request.quick  ? "quick"
+                                             : "thorough",
+                            std::filesystem::path(o.out_dir).string())));
+            files.begun(r);
           },
-      .updated = [&](const Result& r) { folder.update(r); },
+      .updated = [&](const Result& r) { files.updated(r); },
   };
-  const Result result = run_doctor(request, command_line, progress, events);
+  return run_doctor(request, command_line, progress, events);
+}
+
+}  // namespace
+
+int doctor_command(const DoctorOptions& o, const std::vector<std::string>& command_line, EventSink& events) {
+  DoctorConsoleReporter console(std::cout, o.out_dir);
+  DoctorVerdictFiles files(o, command_line);
+  Result result;
+  try {
+    result = run_doctor_to_files(o, command_line, events, files);
+  } catch (const Error& e) {  // every outcome writes the verdict: the failed run's, then the error
+    files.failed(e.what(), events);
+    throw;
+  } catch (const std::exception& e) {
+    files.failed(fmt::format("internal error: {}", e.what()), events);
+    throw;
+  }
   console.end(result);
-  if (!o.prometheus.empty()) write_file_atomically(o.prometheus, prometheus_textfile(result));
+  files.ended(result);
   write_doctor_exclude_file(o.exclude_file, result, events);
   if (result.verdict) print_verdict(std::cout, *result.verdict);  // the contract's one line and its checks
   if (result.status == RunStatus::failed) return static_cast<int>(ExitCode::run_failed);  // interrupted
-  return has_error_finding(result.findings) ? static_cast<int>(ExitCode::finding) : 0;
+  return fails_gate(result, o.fail_on) ? static_cast<int>(ExitCode::finding) : 0;
 }
 
 }  // namespace fb

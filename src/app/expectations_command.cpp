@@ -18,18 +18,36 @@ namespace fb {
 
 namespace {
 
-// A baseline judges every other node by itself: refused from a run that failed or whose figures
-// the current rules find short (a bandwidth, data or failure finding of warning or worse).
+// A finding about the network the run crossed: NCCL over TCP sockets or without GPUDirect RDMA, a
+// port down or slow, hosts whose NICs or NET plugin differ. A baseline from such a run holds every
+// other node to that network's figures.
+bool network_finding(const Finding& f) {
+  return f.code.starts_with("NET_") || f.code.starts_with("NIC_") || f.code == "HOST_MISMATCH_NICS" ||
+         f.code == "HOST_MISMATCH_NET_PLUGIN";
+}
+
+// A baseline judges every other node by itself: refused from a run that failed, whose figures the
+// current rules find short (a bandwidth, data or failure finding of warning or worse) or whose network
+// they find wanting (a network finding of warning or worse).
 void require_healthy(Result r, const std::string& file) {
   if (r.status != RunStatus::complete)
     FB_USAGE_ERROR(fmt::format(
         "{}: the run did not complete (status {}): not a baseline; --force takes it anyway", file, r.status));
   judge_result(r);
   std::set<std::string> short_of;
-  for (const auto& f : r.findings)
-    if (f.severity == Severity::error ||
-        (f.severity == Severity::warning && (f.code.starts_with("BUSBW_") || f.code.starts_with("DATA_"))))
+  std::set<std::string> network;
+  for (const auto& f : r.findings) {
+    if (f.severity == Severity::info) continue;
+    if (network_finding(f)) network.insert(f.code);
+    if (f.severity == Severity::error || f.code.starts_with("BUSBW_") || f.code.starts_with("DATA_"))
       short_of.insert(f.code);
+  }
+  if (!network.empty())
+    FB_USAGE_ERROR(
+        fmt::format("{}: its network findings ({}) say the run did not cross the network a healthy "
+                    "node would: not a baseline; `fabricbench report {}` says why; --force takes it "
+                    "anyway",
+                    file, fmt::join(network, ", "), file));
   if (!short_of.empty())
     FB_USAGE_ERROR(
         fmt::format("{}: its findings say the figures fall short ({}): not a baseline; "

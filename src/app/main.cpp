@@ -127,12 +127,10 @@ Exit codes (every command; docs/cli.md has each case):
       std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
   const Command& cmd = chosen == commands.end() ? commands.back() : *chosen;
   if (const auto* job = fb::JobSession::current(); job != nullptr && !fb::runs_in_job(cmd.app->get_name()))
-    throw fb::Error(
-        fb::ExitCode::usage,
-        fmt::format(
-            "`fabricbench {0}` does not run under {1} (run, algos, nodes, topo, report and compare do); "
-            "start it without {1}, it launches its own workers",
-            cmd.app->get_name(), job->launcher_command()));
+    throw fb::Error(fb::ExitCode::usage, fmt::format("`fabricbench {0}` does not run under {1} (run, algos, "
+                                                     "nodes, doctor, topo, report and compare do); "
+                                                     "start it without {1}, it launches its own workers",
+                                                     cmd.app->get_name(), job->launcher_command()));
   const int code = cmd.run();
   fb::flush_stdout();  // output lost to a full disk or closed pipe is a failure (4), for every command
   return code;

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "analyse/expectations_file.hpp"
+#include "analyse/gate_policy.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
@@ -39,8 +40,11 @@ int report_command(const ReportOptions& o) {
   const SavedFindings saved{r.rules_version, r.findings};
   judge_result(r);
   const auto apart = saved_apart(saved, r);
-  const int judged = has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
-  if (!o.prometheus.empty()) write_file_atomically(o.prometheus, prometheus_textfile(r));
+  // An error-level finding, the document's or a host section's (the doctor's gate: --fail-on error).
+  const int judged = fails_gate(r, FailOn::error) ? static_cast<int>(ExitCode::finding) : 0;
+  if (!o.prometheus.empty())
+    write_file_atomically(o.prometheus,
+                          o.host.empty() ? prometheus_textfile(r) : host_prometheus_textfile(r, o.host));
   if (o.analyse && o.output.empty() && o.format.empty()) {
     fmt::print(std::cout, "# {}\n# {}\n{}", report_outcome(r).words, judged_by_line(r, apart),
                headline_text_table(r));

@@ -10,7 +10,7 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   fabricbench report --analyse result.json          # the verdicts only, as text
   fabricbench report result.json -o judged.json     # the document judged: findings and verdict contract
   fabricbench report new.json --baseline vendor.json -o report.html   # the baseline drawn dashed
-  fabricbench report result.json --analyse --prometheus /var/lib/node_exporter/fabricbench.prom
+  fabricbench report result.json --analyse --prometheus /var/lib/node_exporter/textfile/fabricbench.prom
 
 Every report judges what it shows with this build's rules (the file's own findings of other rules
 are listed apart); exit 1 when an error-level finding is present, whatever the format.)");
@@ -29,6 +29,10 @@ are listed apart); exit 1 when an error-level finding is present, whatever the f
   rep->add_option("--prometheus", o.prometheus,
                   "Also write the verdict as a Prometheus node-exporter textfile (docs/cli.md, \"Prometheus "
                   "metrics\")");
+  rep->add_option("--host", o.host,
+                  "With --prometheus and a result across hosts: only this host's series (the file that host "
+                  "writes under a job)")
+      ->needs("--prometheus");
   rep->add_option("--baseline", o.baseline,
                   "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
   return rep;

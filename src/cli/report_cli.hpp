@@ -12,6 +12,7 @@ struct ReportOptions {
   std::string baseline;      // another result drawn dashed on the HTML busbw chart; "" = none
   std::string expectations;  // --expectations FILE: a site's baseline for the verdicts and "% of expected"
   std::string prometheus;    // --prometheus FILE: the verdict as a node-exporter textfile; "" = none
+  std::string host;          // --host NAME: only that host's series in the textfile; "" = every host's
 };
 
 CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& opts);

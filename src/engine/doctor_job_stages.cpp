@@ -19,7 +19,7 @@ namespace {
 
 bool in_job(const DoctorContext& ctx) { return ctx.job != nullptr; }
 bool measures_network(const DoctorContext& ctx) {
-  return ctx.job != nullptr && ctx.job->size() > 1 && !ctx.request.prolog;
+  return ctx.job != nullptr && ctx.job->size() > 1 && !ctx.request.prolog && !ctx.request.passive;
 }
 
 // Every host describes itself; the comparison that refuses the job is the preflight's.

@@ -25,13 +25,15 @@ bool always(const DoctorContext& /*ctx*/) { return true; }
 // Under a job the doctor measures the job's ranks across hosts; the stages that need every GPU in
 // this process's sight (pairs, NCCL's logged probe in fresh workers, placements) run on one host.
 bool on_one_host(const DoctorContext& ctx) { return ctx.job == nullptr; }
-// A prolog has seconds: the host checks and the collectives stage's one short all_reduce.
-bool beyond_prolog(const DoctorContext& ctx) { return !ctx.request.prolog; }
+// A prolog has seconds: the host checks and the collectives stage's one short all_reduce; a passive
+// check (a busy node) measures nothing.
+bool beyond_prolog(const DoctorContext& ctx) { return !ctx.request.prolog && !ctx.request.passive; }
 bool pairs_apply(const DoctorContext& ctx) { return on_one_host(ctx) && beyond_prolog(ctx); }
 // One GPU has no interconnect: what it has on its own and local checks only (the verdicts say so).
 bool several_gpus(const DoctorContext& ctx) {
   return ctx.job != nullptr ? ctx.job->size() > 1 : ctx.gpus.size() > 1;
 }
+bool collectives_apply(const DoctorContext& ctx) { return !ctx.request.passive && several_gpus(ctx); }
 bool several_gpus_on_one_host(const DoctorContext& ctx) {
   return on_one_host(ctx) && beyond_prolog(ctx) && several_gpus(ctx);
 }
@@ -256,7 +258,7 @@ const std::vector<DoctorStage>& doctor_stages() {
       {.name = "collectives",
        .what = "collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
        .prior_s = prior_collectives_s,
-       .applies = several_gpus,
+       .applies = collectives_apply,
        .plan = plan_collectives,
        .run = measure_collectives,
        .learn = learn_fabric_speed,
@@ -346,9 +348,9 @@ RunRequest doctor_collectives_request(const DoctorRequest& request, const Machin
   m.gpus = GpuSelection::these(gpus);
   m.settings = request.settings;  // the library, the timeout and the testing aid the user gave
   m.settings.check = true;
-  if (request.prolog) {  // one verified all_reduce, large enough to cross every link at speed
+  if (request.prolog) {  // one verified all_reduce at the size the expectation rows start (>= 1 GiB)
     m.collectives = {"all_reduce"};
-    m.sizes = {64ULL << 20};
+    m.sizes = {kPrologBytes};
     m.settings.sampling.max_time_s = 0.2;
     m.settings.sampling.tail_iters = 0;
   } else if (request.quick) {

@@ -10,6 +10,7 @@
 #include "comm/tcp_session.hpp"
 #include "core/error.hpp"
 #include "engine/host_sections.hpp"
+#include "engine/host_textfiles.hpp"
 #include "engine/plan_runner.hpp"
 #include "engine/worker.hpp"
 #include "launch/supervisor.hpp"
@@ -49,6 +50,10 @@ int follow(JobSession& session, EventSink& events) {
     const auto text = session.bootstrap().broadcast(std::string(), 0);
     if (const auto nccl_lib = describe_hosts_request(text)) {
       answer_describe_hosts(session, *nccl_lib);
+      continue;
+    }
+    if (const auto files = host_textfiles_request(text)) {  // each host's own metrics file
+      answer_host_textfiles(session, *files);
       continue;
     }
     const auto message = parse_job_plan_message(text);

@@ -12,6 +12,7 @@
 #include "report/csv_reporter.hpp"
 #include "report/hosts_markdown.hpp"
 #include "report/html/html_banner.hpp"
+#include "report/verdict_blocks.hpp"
 
 namespace fb {
 namespace {
@@ -54,9 +55,9 @@ std::string headline_text_table(const Result& r) {
 
 std::string markdown_summary(const Result& r, const std::optional<SavedFindings>& saved) {
   const auto outcome = report_outcome(r);
-  std::string md = fmt::format("# fabricbench summary\n\n{} · {} GPU{} · status {}\n\n**{}**\n\n{}\n\n",
-                               machine_line(r), r.gpus.size(), r.gpus.size() == 1 ? "" : "s", r.status,
-                               outcome.words, judged_by_line(r, saved));
+  std::string md = "# fabricbench summary\n\n" + verdict_markdown(r);  // the verdict and its action first
+  md += fmt::format("{} · {} GPU{} · status {}\n\n**{}**\n\n{}\n\n", machine_line(r), r.gpus.size(),
+                    r.gpus.size() == 1 ? "" : "s", r.status, outcome.words, judged_by_line(r, saved));
   md += headline_text_table(r);
   md += checks_list(r);
   md += "\n## Findings\n\n" + findings_list(r.findings);

@@ -1,8 +1,9 @@
 #include "report/prometheus_textfile.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <array>
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
@@ -12,6 +13,7 @@
 
 #include "analyse/gpu_names.hpp"
 #include "analyse/verdict_contract.hpp"
+#include "core/error.hpp"
 
 namespace fb {
 namespace {
@@ -56,10 +58,11 @@ bool names_host(std::string_view evidence, const std::string& host) {
   return false;
 }
 
-// One host's verdict: the contract over the findings that name its GPUs, those that name no host's
-// (those concern the whole run) and, where the document has a section for it (the doctor across
-// hosts), what was found on that host alone.
-Verdict host_verdict(const Result& r, const std::string& host, const std::vector<std::string>& hosts) {
+// The findings of one host: those that name its GPUs, those that name no host's (they concern the
+// whole run) and, where the document has a section for it (the doctor across hosts), what was found
+// on that host alone.
+std::vector<Finding> host_findings(const Result& r, const std::string& host,
+                                   const std::vector<std::string>& hosts) {
   std::vector<Finding> mine;
   for (const auto& f : r.findings) {
     bool names_any = false;
@@ -68,80 +71,125 @@ Verdict host_verdict(const Result& r, const std::string& host, const std::vector
   }
   for (const auto& section : r.hosts)
     if (section.name == host) mine.insert(mine.end(), section.findings.begin(), section.findings.end());
-  return verdict_of(r, mine);
+  return mine;
 }
 
-void verdict_lines(std::string& out, const Result& r, const Verdict& run_verdict) {
-  const auto hosts = result_host_names(r);
-  std::vector<std::pair<std::string, Verdict>> verdicts;
-  if (hosts.size() >= 2)
-    for (const auto& h : hosts) verdicts.emplace_back(h, host_verdict(r, h, hosts));
-  else
-    verdicts.emplace_back(r.host.hostname, run_verdict);
+// What one host's series say: its verdict and the findings behind it.
+struct HostSeries {
+  std::string host;
+  Verdict verdict;
+  std::vector<Finding> findings;
+};
+
+std::vector<HostSeries> series_of(const Result& r, const std::vector<std::string>& wanted) {
+  const auto hosts = textfile_hosts(r);
+  std::vector<HostSeries> out;
+  for (const auto& h : wanted) {
+    if (hosts.size() < 2) {  // one host: the document's own verdict
+      out.push_back({h, r.verdict ? *r.verdict : verdict_of(r, r.findings), r.findings});
+      continue;
+    }
+    auto mine = host_findings(r, h, hosts);
+    out.push_back({h, verdict_of(r, mine), std::move(mine)});
+  }
+  return out;
+}
+
+void verdict_lines(std::string& out, const std::vector<HostSeries>& series) {
   header(out, "fabricbench_verdict",
          "The verdict per host: 1 for its status (PASS, INFO, UNKNOWN, WARNING, CRITICAL) and recommended "
          "action (none, investigate, drain).");
-  for (const auto& [host, v] : verdicts)
-    out += fmt::format("fabricbench_verdict{{host=\"{}\",status=\"{}\",action=\"{}\"}} 1\n", label(host),
-                       v.status, v.action);
+  for (const auto& s : series)
+    out += fmt::format("fabricbench_verdict{{host=\"{}\",status=\"{}\",action=\"{}\"}} 1\n", label(s.host),
+                       s.verdict.status, s.verdict.action);
   header(out, "fabricbench_verdict_level",
          "The verdict per host as a number: 0 PASS, 1 INFO, 2 UNKNOWN, 3 WARNING, 4 CRITICAL (drain at 4).");
-  for (const auto& [host, v] : verdicts)
-    out +=
-        fmt::format("fabricbench_verdict_level{{host=\"{}\"}} {}\n", label(host), static_cast<int>(v.status));
+  for (const auto& s : series)
+    out += fmt::format("fabricbench_verdict_level{{host=\"{}\"}} {}\n", label(s.host),
+                       static_cast<int>(s.verdict.status));
 }
 
-void check_lines(std::string& out, const Verdict& v) {
+void check_lines(std::string& out, const std::vector<HostSeries>& series) {
   header(out, "fabricbench_check_status",
-         "Each check of the verdict contract (docs/verdicts.md): 1 for its status and action.");
-  for (const auto& c : v.checks)
-    out += fmt::format("fabricbench_check_status{{check=\"{}\",status=\"{}\",action=\"{}\"}} 1\n",
-                       label(c.check), c.status, c.action);
+         "Each check of the verdict contract (docs/verdicts.md) per host: 1 for its status and action.");
+  for (const auto& s : series)
+    for (const auto& c : s.verdict.checks)
+      out +=
+          fmt::format("fabricbench_check_status{{host=\"{}\",check=\"{}\",status=\"{}\",action=\"{}\"}} 1\n",
+                      label(s.host), label(c.check), c.status, c.action);
 }
 
-void finding_lines(std::string& out, const Result& r) {
-  header(out, "fabricbench_findings", "How many findings the rules raised, by severity.");
-  for (const auto s : {Severity::error, Severity::warning, Severity::info}) {
-    int n = 0;
-    for (const auto& f : r.findings) n += f.severity == s ? 1 : 0;
-    out += fmt::format("fabricbench_findings{{severity=\"{}\"}} {}\n", s, n);
-  }
+void finding_lines(std::string& out, const std::vector<HostSeries>& series) {
+  header(out, "fabricbench_findings", "How many findings the rules raised for the host, by severity.");
+  for (const auto& s : series)
+    for (const auto severity : {Severity::error, Severity::warning, Severity::info}) {
+      int n = 0;
+      for (const auto& f : s.findings) n += f.severity == severity ? 1 : 0;
+      out +=
+          fmt::format("fabricbench_findings{{host=\"{}\",severity=\"{}\"}} {}\n", label(s.host), severity, n);
+    }
 }
 
-void busbw_lines(std::string& out, const Result& r) {
+// Each collective run at its largest size: on one host its figures; across hosts the job's runs, in
+// which every host took part.
+void busbw_lines(std::string& out, const Result& r, const std::vector<HostSeries>& series) {
   header(out, "fabricbench_busbw_gbps",
-         "Bus bandwidth of each collective run at its largest size, GB/s (1e9 bytes per second).");
-  std::set<std::string> seen;  // one series per label set (a repeated run keeps its first)
-  for (const auto& run : r.runs) {
-    if (run.kind != RunKind::collective || run.points.empty()) continue;
-    const Point* largest = &run.points.front();
-    for (const auto& p : run.points)
-      if (p.bytes > largest->bytes) largest = &p;
-    const auto labels =
-        fmt::format("collective=\"{}\",dtype=\"{}\",op=\"{}\",bytes=\"{}\",gpus=\"{}\"",
-                    label(run.collective), label(run.dtype), label(run.op), largest->bytes, run.gpus.size());
-    if (seen.insert(labels).second)
-      out += fmt::format("fabricbench_busbw_gbps{{{}}} {:.3f}\n", labels, largest->busbw_gbps);
+         "Bus bandwidth of each collective run the host took part in, at its largest size, GB/s (1e9 bytes "
+         "per second).");
+  for (const auto& s : series) {
+    std::set<std::string> seen;  // one series per label set (a repeated run keeps its first)
+    for (const auto& run : r.runs) {
+      if (run.kind != RunKind::collective || run.points.empty()) continue;
+      const Point* largest = &run.points.front();
+      for (const auto& p : run.points)
+        if (p.bytes > largest->bytes) largest = &p;
+      const auto labels = fmt::format(
+          "host=\"{}\",collective=\"{}\",dtype=\"{}\",op=\"{}\",bytes=\"{}\",gpus=\"{}\"", label(s.host),
+          label(run.collective), label(run.dtype), label(run.op), largest->bytes, run.gpus.size());
+      if (seen.insert(labels).second)
+        out += fmt::format("fabricbench_busbw_gbps{{{}}} {:.3f}\n", labels, largest->busbw_gbps);
+    }
   }
+}
+
+void about_lines(std::string& out, const Result& r, const std::vector<HostSeries>& series) {
+  header(out, "fabricbench_result_timestamp_seconds",
+         "When the result was written (finished, else started), seconds since the Unix epoch.");
+  for (const auto& s : series)
+    out += fmt::format("fabricbench_result_timestamp_seconds{{host=\"{}\"}} {:.0f}\n", label(s.host),
+                       epoch_seconds(r.finished.empty() ? r.started : r.finished));
+  header(out, "fabricbench_rules_info", "The verdict rules' version and the tool's: always 1.");
+  for (const auto& s : series)
+    out += fmt::format("fabricbench_rules_info{{host=\"{}\",rules=\"{}\",tool=\"{}\"}} 1\n", label(s.host),
+                       label(r.rules_version), label(r.tool.version));
+}
+
+std::string textfile(const Result& r, const std::vector<std::string>& hosts) {
+  const auto series = series_of(r, hosts);
+  std::string out;
+  verdict_lines(out, series);
+  check_lines(out, series);
+  finding_lines(out, series);
+  busbw_lines(out, r, series);
+  about_lines(out, r, series);
+  return out;
 }
 
 }  // namespace
 
-std::string prometheus_textfile(const Result& r) {
-  std::string out;
-  const Verdict v = r.verdict ? *r.verdict : verdict_of(r, r.findings);
-  verdict_lines(out, r, v);
-  check_lines(out, v);
-  finding_lines(out, r);
-  busbw_lines(out, r);
-  header(out, "fabricbench_result_timestamp_seconds",
-         "When the result was written (finished, else started), seconds since the Unix epoch.");
-  out += fmt::format("fabricbench_result_timestamp_seconds {:.0f}\n",
-                     epoch_seconds(r.finished.empty() ? r.started : r.finished));
-  header(out, "fabricbench_rules_info", "The verdict rules' version and the tool's: always 1.");
-  out += fmt::format("fabricbench_rules_info{{rules=\"{}\",tool=\"{}\"}} 1\n", label(r.rules_version),
-                     label(r.tool.version));
-  return out;
+std::vector<std::string> textfile_hosts(const Result& r) {
+  auto hosts = result_host_names(r);
+  if (hosts.size() >= 2) return hosts;
+  return {r.host.hostname};
+}
+
+std::string prometheus_textfile(const Result& r) { return textfile(r, textfile_hosts(r)); }
+
+std::string host_prometheus_textfile(const Result& r, const std::string& host) {
+  const auto hosts = textfile_hosts(r);
+  if (std::find(hosts.begin(), hosts.end(), host) == hosts.end())
+    FB_USAGE_ERROR(fmt::format("no host '{}' in the result: its hosts are {}", host, fmt::join(hosts, ", ")));
+  return textfile(r, {host});
 }
 
 }  // namespace fb

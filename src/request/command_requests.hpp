@@ -56,10 +56,14 @@ inline constexpr double kThoroughBudgetS = 600;
 // A Slurm prolog or health check (`doctor --prolog`): the host checks and one short verified
 // all_reduce, within this budget on 8 GPUs by the estimate of docs/cli.md ("Slurm prolog").
 inline constexpr double kPrologBudgetS = 5;
+// Its one all_reduce: 1 GiB, where the built-in 8-GPU rows (and the 2-GPU ones) hold
+// (docs/verdicts.md): a point is judged against what the machine should reach, never "no expectation".
+inline constexpr std::uint64_t kPrologBytes = 1ULL << 30;
 
 struct DoctorRequest {
   bool quick = false;
-  bool prolog = false;  // the host checks and one short collective only
+  bool prolog = false;   // the host checks and one short collective only
+  bool passive = false;  // the host checks only: nothing measured (a periodic check on busy nodes)
   GpuSelection gpus;
   // nccl_lib, timeout_s and inject_corruption (the testing aid) apply to every stage; the
   // stages choose their own sizes, sampling and checks.
@@ -71,7 +75,7 @@ struct DoctorRequest {
   std::optional<ExpectationSet> expectations;
 
   [[nodiscard]] double budget_or_default() const {
-    return budget_s.value_or(prolog ? kPrologBudgetS : quick ? kQuickBudgetS : kThoroughBudgetS);
+    return budget_s.value_or(prolog || passive ? kPrologBudgetS : quick ? kQuickBudgetS : kThoroughBudgetS);
   }
 };
 

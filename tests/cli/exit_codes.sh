@@ -57,6 +57,9 @@ expect 0 '"schema": "fabricbench.expectations/1"' expectations --from "$healthy"
 expect_line 2 "its findings say the figures fall short (BUSBW_BELOW_CEILING, BUSBW_BELOW_EXPECTED)" expectations --from "$fixtures/synthetic-mi300x8.json"
 expect_line 2 "the run did not complete (status failed)" expectations --from "$fixtures/synthetic-failed.json"
 expect 0 '"gpu": "MI300X"' expectations --from "$fixtures/synthetic-mi300x8.json" --force
+# A run whose NCCL went over TCP sockets (NET_SOCKET) holds other nodes to a socket network's figures.
+expect_line 2 "its network findings (NET_SOCKET) say the run did not cross the network" expectations --from "$fixtures/synthetic-2host-socket.json"
+expect 0 '"hosts": 2' expectations --from "$fixtures/synthetic-2host-socket.json" --force
 
 # 4: the output cannot be written (its folder does not exist); the input was fine.
 expect 4 "cannot write $tmp/no-dir/report.html" report "$healthy" -o "$tmp/no-dir/report.html"

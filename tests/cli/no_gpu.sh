@@ -28,3 +28,37 @@ out=$(timeout 10 "$bin" 2>&1)
 rc=$?
 echo "doctor exit $rc: $out"
 [[ $rc -eq 3 && "$out" == *"no usable GPU"* ]] || { echo "FAIL: bare fabricbench without a GPU"; exit 1; }
+
+# Every outcome writes the verdict: `doctor --prolog --out DIR --prometheus FILE` without a GPU exits 3
+# (environment) and still leaves DIR's result.json, report.html and summary.md and FILE saying
+# CRITICAL, action drain, replacing an earlier run's PASS.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'fabricbench_verdict{host="stale",status="PASS",action="none"} 1\n' > "$tmp/fb.prom"
+out=$(timeout 20 "$bin" doctor --prolog --out "$tmp/res" --prometheus "$tmp/fb.prom" 2>&1)
+rc=$?
+echo "doctor --prolog exit $rc: $out"
+[[ $rc -eq 3 && "$out" == *"no usable GPU"* ]] || { echo "FAIL: doctor --prolog without a GPU"; exit 1; }
+for f in result.json report.html summary.md; do
+  [[ -s "$tmp/res/$f" ]] || { echo "FAIL: no $f in the results folder"; exit 1; }
+done
+python3 - "$tmp/res/result.json" <<'PY' || { echo "FAIL: result.json"; exit 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+run_failed = [f for f in d["findings"] if f["code"] == "RUN_FAILED"]
+assert d["status"] == "failed" and "no usable GPU" in d["failure"], (d["status"], d["failure"])
+assert run_failed and run_failed[0]["severity"] == "error", d["findings"]
+assert d["verdict"]["status"] == "CRITICAL" and d["verdict"]["action"] == "drain", d["verdict"]
+print("result.json:", d["status"], d["verdict"]["status"], d["verdict"]["action"])
+PY
+host=$(hostname)
+grep -q "^fabricbench_verdict{host=\"$host\",status=\"CRITICAL\",action=\"drain\"} 1$" "$tmp/fb.prom" ||
+  { echo "FAIL: the textfile: $(cat "$tmp/fb.prom")"; exit 1; }
+grep -q 'stale' "$tmp/fb.prom" && { echo "FAIL: the earlier textfile was kept"; exit 1; }
+grep -q '^\*\*Verdict: CRITICAL (action: drain)\*\*' "$tmp/res/summary.md" ||
+  { echo "FAIL: summary.md does not open with the verdict"; exit 1; }
+if command -v promtool > /dev/null; then
+  check=$(promtool check metrics < "$tmp/fb.prom" 2>&1)
+  [[ $? -eq 0 && -z $check ]] || { echo "FAIL: promtool: $check"; exit 1; }
+fi
+echo "no_gpu: ok"

@@ -29,6 +29,22 @@ check "$tmp/2host.prom"
 cmp -s "$tmp/2host.prom" "$tests/golden/prometheus_2host.prom" ||
   { echo "FAIL: report --prometheus differs from tests/golden/prometheus_2host.prom"; fail=1; }
 
+# One file per host (what each host of a job writes): the 2- and 4-host documents, each host's file
+# accepted by promtool, equal to its golden file and holding only that host's series.
+for doc in 2host:synthetic-2host-socket 4host:synthetic-4host; do
+  short=${doc%%:*}
+  hosts=$(python3 -c 'import json,sys; print(" ".join(sorted({g["host"] for g in json.load(open(sys.argv[1]))["gpus"]})))' \
+    "$tests/fixtures/results/${doc#*:}.json")
+  for h in $hosts; do
+    "$bin" report "$tests/fixtures/results/${doc#*:}.json" --analyse --prometheus "$tmp/$short-$h.prom" --host "$h" >/dev/null
+    check "$tmp/$short-$h.prom"
+    cmp -s "$tmp/$short-$h.prom" "$tests/golden/prometheus_${short}_$h.prom" ||
+      { echo "FAIL: report --host $h differs from tests/golden/prometheus_${short}_$h.prom"; fail=1; }
+    [[ $(grep -v '^#' "$tmp/$short-$h.prom" | grep -vc "{host=\"$h\"") == 0 ]] ||
+      { echo "FAIL: $short $h: another host's series"; fail=1; }
+  done
+done
+
 # An error-level finding: exit 1, and the textfile says CRITICAL with the action drain.
 python3 - "$tests/fixtures/results/h200x2-doctor-quick.json" "$tmp/wrong.json" <<'PY'
 import json, sys

@@ -5,6 +5,7 @@ set -u
 bin=$1
 fail=0
 source "$(dirname "$0")/expect.sh"
+fixtures="$(dirname "$0")/../fixtures/results"
 EXPECT_SHOW=1  # the one-line errors are what this test is about
 expect 2 "unknown collective 'allreduce'" run allreduce
 expect 2 "unknown data type 'float128'" run all_reduce -d float128
@@ -30,6 +31,10 @@ expect 2 "--size '1X' has an unknown suffix" scale all_reduce --size 1X
 expect 2 "--counts entry 'x' is not a whole number" scale all_reduce --counts 2,x
 expect 2 "--algos 'Ring,,Tree' has an empty entry" algos all_reduce --algos Ring,,Tree
 expect 2 "--gpus names GPU 1 twice" doctor --gpus 1,1
+expect 2 "--prolog and --passive exclude each other" doctor --prolog --passive
+expect 2 "--fail-on: bogus not in {error,warning}" doctor --fail-on bogus
+expect 2 "--host requires --prometheus" report "$fixtures/synthetic-4host.json" --host node-a
+expect 2 "no host 'node-e' in the result: its hosts are node-a, node-b, node-c, node-d" report "$fixtures/synthetic-4host.json" --prometheus /dev/null --host node-e
 
 # Every error is one line starting `fabricbench: error:`, CLI11's own parse errors included, and
 # says where the options are listed.

@@ -8,7 +8,11 @@
 #                                 no ONE_GPU and nothing held against NVLink
 #   doctor_kill                   kill -9 of host 1's rank in the collectives: every rank ends within
 #                                 --timeout, rank 1, fbhost1 and the stage named, the points kept, the
-#                                 hosts judged (no ONE_GPU, no "one node")
+#                                 hosts judged (no ONE_GPU, no "one node"); fbhost1's textfile keeps the
+#                                 "not finished" CRITICAL written at the start
+#   doctor_host_files             doctor --prolog --prometheus 'fb-%h.prom' on 2 hosts: one file per host,
+#                                 each with only its host's series (promtool accepts each), and the
+#                                 cluster's cluster.prom in --out with both hosts
 #   preflight_torchrun, preflight_mpirun
 #                                 2 hosts, NCCL_PROTO set on fbhost1 only: doctor --quick refused (exit 2)
 #                                 within 15 s before any collective, HOST_MISMATCH_ENV an error naming
@@ -173,8 +177,25 @@ assert "NET" in str(d["runs"][0]["nccl_setup"]), d["runs"][0]["nccl_setup"]
 PY
     grep -q "^## Hosts (2)" "$tmp/res/summary.md" || fail "summary.md has no Hosts section"
     ;;
+  doctor_host_files)
+    hosts files torchrun 2 "$bin" doctor --prolog --out "$tmp/res" --prometheus "$tmp/fb-%h.prom" > /dev/null
+    rc=$?
+    [[ $rc == 0 || $rc == 1 ]] || fail "exit $rc ($(tail -5 "$tmp/files/host0.log"))"
+    for h in fbhost0 fbhost1; do
+      f="$tmp/fb-$h.prom"
+      [[ -f $f ]] || fail "no textfile for $h: $(ls "$tmp")"
+      grep -q "^fabricbench_verdict{host=\"$h\"" "$f" || fail "$f: no verdict of $h"
+      others=$(grep -v '^#' "$f" | grep -vc "{host=\"$h\"")
+      [[ $others == 0 ]] || fail "$f holds $others series of another host"
+      if command -v promtool > /dev/null; then
+        out=$(promtool check metrics < "$f" 2>&1) && [[ -z $out ]] || fail "promtool on $f: $out"
+      fi
+      grep '^fabricbench_verdict{' "$f"
+    done
+    [[ $(grep -c '^fabricbench_verdict{' "$tmp/res/cluster.prom") == 2 ]] || fail "cluster.prom: $(cat "$tmp/res/cluster.prom")"
+    ;;
   doctor_kill)
-    hosts kill torchrun 2 "$bin" doctor --quick --timeout 20 --out "$tmp/res" > /dev/null &
+    hosts kill torchrun 2 "$bin" doctor --quick --timeout 20 --out "$tmp/res" --prometheus "$tmp/fb-%h.prom" > /dev/null &
     harness=$!
     for _ in $(seq 1 150); do grep -q "collectives" "$tmp/kill/host0.log" 2> /dev/null && break; sleep 0.2; done
     sleep 1
@@ -205,6 +226,10 @@ checks = [c["check"] for c in d["verdict"]["checks"]]
 assert "host_consistency" in checks and "host" in checks, checks
 print("judged:", d["verdict"]["status"], d["verdict"]["action"], codes)
 PY
+    grep -q '^fabricbench_verdict{host="fbhost1",status="CRITICAL",action="drain"} 1$' "$tmp/fb-fbhost1.prom" ||
+      fail "fbhost1's textfile does not say CRITICAL: $(head -3 "$tmp/fb-fbhost1.prom" 2> /dev/null)"
+    grep -q '^fabricbench_verdict{host="fbhost0",status="CRITICAL",action="drain"} 1$' "$tmp/fb-fbhost0.prom" ||
+      fail "fbhost0's textfile does not say CRITICAL"
     ;;
   preflight_torchrun) preflight_case torchrun ;;
   preflight_mpirun) preflight_case mpirun ;;

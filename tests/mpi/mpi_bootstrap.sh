@@ -31,6 +31,17 @@ if ! command -v nvidia-smi > /dev/null; then
   rc=$?
   [[ $rc -eq 3 ]] && grep -q "no usable GPU" <<< "$out" || { echo "$out"; echo "FAIL: no GPU rc=$rc"; fail=1; }
 fi
+if ! command -v nvidia-smi > /dev/null; then
+  t "doctor --prolog under mpirun without a GPU: the failing verdict written, exit 3"
+  tmp=$(mktemp -d)
+  out=$(timeout 60 $mpi -np 2 "$bin" doctor --prolog --out "$tmp/res" --prometheus "$tmp/fb-%h.prom" 2>&1)
+  rc=$?
+  host=$(hostname)
+  [[ $rc -eq 3 ]] && grep -q "^fabricbench_verdict{host=\"$host\",status=\"CRITICAL\",action=\"drain\"} 1$" "$tmp/fb-$host.prom" &&
+    grep -q '"status": "failed"' "$tmp/res/result.json" && [[ -s "$tmp/res/cluster.prom" ]] ||
+    { echo "$out"; ls "$tmp" "$tmp/res"; echo "FAIL: doctor under mpirun rc=$rc"; fail=1; }
+  rm -rf "$tmp"
+fi
 t "usage error under mpirun"
 out=$(timeout 60 $mpi -np 2 "$bin" run bogus 2>&1)
 rc=$?
@@ -39,6 +50,16 @@ t "commands that launch their own workers are refused under mpirun"
 out=$(timeout 60 $mpi -np 2 "$bin" p2p 2>&1)
 rc=$?
 [[ $rc -eq 2 ]] && grep -q "does not run under mpirun" <<< "$out" || { echo "$out"; echo "FAIL: p2p rc=$rc"; fail=1; }
+# The main command's build (scripts/fabricbench.sh) leaves the plugin beside the binary and installs
+# Open MPI with the build set: mpirun finds the plugin there, with no variable naming it.
+t "the plugin beside the binary, as scripts/fabricbench.sh builds it"
+deps="$(dirname "$0")/../../scripts/deps.sh"
+bash "$deps" list build | tr ' ' '\n' | grep -qx libopenmpi-dev ||
+  { echo "FAIL: scripts/deps.sh's build set lacks libopenmpi-dev"; fail=1; }
+[[ -f "$(dirname "$bin")/libfabricbench_mpi.so" ]] || { echo "FAIL: no libfabricbench_mpi.so beside $bin"; fail=1; }
+out=$(env -u FABRICBENCH_MPI_PLUGIN timeout 60 $mpi -np 2 "$bin" run bogus 2>&1)
+rc=$?
+[[ $rc -eq 2 ]] && grep -q "unknown collective 'bogus'" <<< "$out" || { echo "$out"; echo "FAIL: beside rc=$rc"; fail=1; }
 t "without the plugin: a clear error, not a crash"
 out=$(FABRICBENCH_MPI_PLUGIN=/nonexistent/libfabricbench_mpi.so timeout 60 $mpi -x FABRICBENCH_MPI_PLUGIN -np 2 "$bin" run all_reduce 2>&1)
 rc=$?

@@ -36,12 +36,14 @@ PAGES = {
     "h200x2-doctor-quick": ("h200x2-doctor-quick.json", "healthy"),
     "synthetic-scale": ("synthetic-scale.json", "errors"),
     "nvswitch8": ("synthetic-nvswitch8.json", "warnings"),
-    "mi300x8": ("synthetic-mi300x8.json", "warnings"),
+    "mi300x8": ("synthetic-mi300x8.json", "errors"),
     "pcie8": ("synthetic-pcie8.json", "healthy"),
     "16gpu-pairs": ("synthetic-16gpu-pairs.json", "healthy"),
     "1gpu": ("synthetic-1gpu.json", "healthy"),
     "h200x1-doctor": ("h200x1-doctor.json", "healthy"),
     "failed": ("synthetic-failed.json", "failed"),
+    "2host-socket": ("synthetic-2host-socket.json", "warnings"),
+    "prolog-slow8": ("synthetic-prolog-slow8.json", "errors"),
 }
 
 
@@ -66,7 +68,9 @@ def expect_report(doc, seen, baseline=None, findings=None):
             problems.append(f"busbw chart has {busbw.get('series')} series, want {want}")
         if baseline and busbw.get("dashed") != len(drawn_collectives(baseline)):
             problems.append(f"busbw chart has {busbw.get('dashed')} dashed baseline series")
-        if doc.get("topology") and doc["topology"]["pairs"] and doc["topology"]["pairs"][0].get("sm_ceiling_gbps"):
+        across_hosts = len({g.get("host") for g in doc.get("gpus", []) if g.get("host")}) >= 2
+        if not across_hosts and doc.get("topology") and doc["topology"]["pairs"] and \
+                doc["topology"]["pairs"][0].get("sm_ceiling_gbps"):
             if busbw.get("ceiling", 0) < 1:
                 problems.append("busbw chart lacks its ceiling line")
         # The chart's expectation marks are the table's expectations (one expected figure).
@@ -96,8 +100,14 @@ def expect_report(doc, seen, baseline=None, findings=None):
     if any(v["series"] > 8 for v in algos.values()):
         problems.append(f"an algos chart with more than 8 series: {[v['series'] for v in algos.values()]}")
     topo = doc.get("topology")
-    if topo and topo["gpus"] and charts.get("topology", {}).get("gpus") != len(topo["gpus"]):
+    hosts = {g.get("host") for g in doc.get("gpus", []) if g.get("host")}
+    if len(hosts) >= 2:  # a job across hosts: its hosts drawn, not rank 0's topology
+        if seen["host_cards"] != len(hosts):
+            problems.append(f"the page draws {seen['host_cards']} hosts of {len(hosts)}")
+    elif topo and topo["gpus"] and charts.get("topology", {}).get("gpus") != len(topo["gpus"]):
         problems.append(f"the machine drawing shows {charts.get('topology', {}).get('gpus')} GPUs of {len(topo['gpus'])}")
+    if seen["verdict_status"] is None:
+        problems.append("the page does not open with the verdict")
     problems += expect_gpu_local(doc, seen)
     problems += expect_every_figure(doc, seen)
     problems += expect_banner_agrees(seen)

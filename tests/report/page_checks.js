@@ -109,6 +109,8 @@
     headline: banner ? banner.querySelector('h1').textContent : '',
     findings: document.querySelectorAll('div.finding').length,
     one_gpu_note: !!document.querySelector('.one-gpu'),
+    host_cards: document.querySelectorAll('.host-card').length,
+    verdict_status: (document.querySelector('section.verdict') || {dataset: {}}).dataset.status || null,
     one_gpu_next: !!document.querySelector('.one-gpu-next'),
     // "Each GPU on its own": figure, measured, expected as the table shows them.
     gpu_rows: [...document.querySelectorAll('table.gpu-local tr')].slice(1).map((tr) =>

@@ -29,7 +29,9 @@ TEST(Prometheus, TwoHostsGolden) {
   expect_golden("prometheus_2host.prom", text);
   EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-a\","));
   EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-b\","));
-  EXPECT_TRUE(contains(text, "fabricbench_result_timestamp_seconds 1795983295\n"));
+  EXPECT_TRUE(contains(text, "fabricbench_result_timestamp_seconds{host=\"node-a\"} 1795983295\n"));
+  EXPECT_TRUE(
+      contains(text, "fabricbench_check_status{host=\"node-b\",check=\"transports\",status=\"WARNING\""));
 }
 
 TEST(Prometheus, EachHostJudgedByTheFindingsNamingItsGpus) {

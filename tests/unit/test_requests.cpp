@@ -318,8 +318,9 @@ TEST(Doctor, ChoicesStageMeasuresWhatASetOfWorkersCosts) {
 }
 
 // `doctor --prolog` on 8 GPUs of an NVSwitch machine (the synthetic 8 x H100 document's topology):
-// the host stage and the collectives stage's one verified 64 MiB all_reduce, within its 5 s budget
-// by the doctor's own estimate (a set of 8 workers 0.35 + 8 x 0.35 s, docs/metrics.md).
+// the host stage and the collectives stage's one verified 1 GiB all_reduce (the size the 8-GPU
+// expectation rows start at), within its 5 s budget by the doctor's own estimate (a set of 8 workers
+// 0.35 + 8 x 0.35 s, docs/metrics.md).
 TEST(Doctor, PrologFitsItsFiveSecondsOnEightGpus) {
   fb::DoctorRequest request;
   request.prolog = true;
@@ -334,7 +335,7 @@ TEST(Doctor, PrologFitsItsFiveSecondsOnEightGpus) {
   ctx.prior = fb::prior_speed(*result.topology, gpus, {});
   EXPECT_DOUBLE_EQ(request.budget_or_default(), 5);
   EXPECT_EQ(ctx.collectives.collectives, (std::vector<std::string>{"all_reduce"}));
-  EXPECT_EQ(ctx.collectives.sizes, (std::vector<std::uint64_t>{64ULL << 20}));
+  EXPECT_EQ(ctx.collectives.sizes, (std::vector<std::uint64_t>{1ULL << 30}));
   std::vector<std::string> ran;
   double total_s = 0;
   for (const auto& stage : fb::doctor_stages())
@@ -346,4 +347,21 @@ TEST(Doctor, PrologFitsItsFiveSecondsOnEightGpus) {
   EXPECT_LE(total_s, 5.0);
   EXPECT_GE(total_s, 3.0);  // 8 workers' start alone is 3.15 s
   std::printf("doctor --prolog on 8 GPUs, estimated: %.2f s\n", total_s);
+}
+
+// `doctor --passive` (a periodic check on a busy node): the host stage alone, nothing measured.
+TEST(Doctor, PassiveRunsTheHostStageOnly) {
+  fb::DoctorRequest request;
+  request.passive = true;
+  const auto facts = h200_facts(8);
+  const std::vector<int> gpus{0, 1, 2, 3, 4, 5, 6, 7};
+  const fb::Result result = fb::load_result_file(FB_FIXTURE_DIR "/results/synthetic-nvswitch8.json");
+  RecordingSink events;
+  fb::DoctorContext ctx{request, facts, gpus, fb::doctor_collectives_request(request, facts, gpus),
+                        result,  events};
+  std::vector<std::string> ran;
+  for (const auto& stage : fb::doctor_stages())
+    if (stage.applies(ctx)) ran.emplace_back(stage.name);
+  EXPECT_EQ(ran, (std::vector<std::string>{"host"}));
+  EXPECT_DOUBLE_EQ(request.budget_or_default(), 5);
 }

@@ -25,6 +25,12 @@ svg.topology line.pcie{stroke:#888;stroke-width:1.5}
 overflow-wrap:break-word}.saved-finding{opacity:.75}
 .sev-error{border-color:#c0392b}.sev-warning{border-color:#d68910}
 .note{color:#555;font-style:italic}
+.verdict{padding:8px 14px;border-radius:8px;border:2px solid #2e7d32;background:#f1f8e9;margin-bottom:10px}
+.verdict[data-action=investigate]{border-color:#f9a825;background:#fffde7}
+.verdict[data-action=drain]{border-color:#c62828;background:#fdecea}
+.host-card{display:inline-block;vertical-align:top;margin:4px;padding:6px 10px;border:1px solid #1565c0;
+border-radius:6px;background:#e3f2fd}.host-card ul{margin:4px 0 0;padding-left:18px;text-align:left}
+.verdict p{margin:0 0 4px}table.checks td,table.checks th{text-align:left}table.checks td.evidence{overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:8px 0;font-size:.92em}
 td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;overflow-wrap:normal;word-break:normal}
 th{background:#f4f4f4}td.source,td.pair-list{text-align:left;min-width:14em}.nw{white-space:nowrap}

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "analyse/gpu_names.hpp"
 #include "report/html/html_banner.hpp"
 #include "report/html/html_charts.hpp"
+#include "report/html/html_cluster.hpp"
 #include "report/html/html_gpu_local.hpp"
 #include "report/html/html_hosts.hpp"
 #include "report/html/html_page.hpp"
@@ -12,6 +14,7 @@
 #include "report/html/html_tables.hpp"
 #include "report/html/html_topology.hpp"
 #include "report/svg_chart.hpp"
+#include "report/verdict_blocks.hpp"
 
 namespace fb {
 namespace {
@@ -42,8 +45,9 @@ std::string busbw_section(const Result& r, const Result* baseline) {
 }  // namespace
 
 std::string html_report(const Result& r, const Result* baseline, const std::optional<SavedFindings>& saved) {
-  std::string body = banner_html(r, saved);
-  body += html_section("machine", "The machine", topology_svg(r));
+  std::string body = verdict_html(r) + banner_html(r, saved);  // the verdict and its action first
+  body += spans_hosts(r) ? html_section("machine", "The hosts", cluster_html(r))
+                         : html_section("machine", "The machine", topology_svg(r));
   body += html_section("busbw", "Collectives: bus bandwidth", busbw_section(r, baseline));
   body += html_section("gpus", "Each GPU on its own: host link, memory, health", gpu_local_html(r));
   body += html_section("pairs", "GPU pairs", pair_heatmap(r) + pair_figures_table(r));
@@ -59,7 +63,7 @@ std::string html_report(const Result& r, const Result* baseline, const std::opti
                      saved_findings_html(*saved));
   body += html_section("topology", "Topology details", topology_table(r));
   body += html_section("environment", "Run and environment", environment_html(r));
-  return html_page("fabricbench report: " + r.host.hostname, body);
+  return html_page(report_title(r), body);
 }
 
 }  // namespace fb
