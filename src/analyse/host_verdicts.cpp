@@ -1,5 +1,8 @@
 #include "analyse/host_verdicts.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <iterator>
 
@@ -28,6 +31,33 @@ void judge_host_sections(Result& result) {
     if (result.nodes) alone.nodes = result.nodes;  // so that the section's verdict lists its nodes check
     s.verdict = verdict_of(alone, s.findings);
   }
+}
+
+void fold_host_verdicts(Result& result) {
+  if (result.hosts.empty() || !result.verdict) return;
+  CheckVerdict c;
+  c.check = "hosts";
+  for (const auto& s : result.hosts)
+    if (s.verdict) {
+      c.status = std::max(c.status, s.verdict->status);
+      c.action = std::max(c.action, s.verdict->action);
+    }
+  std::vector<std::string> named;
+  for (const auto& s : result.hosts) {
+    if (!s.verdict || s.verdict->status != c.status || c.status == CheckStatus::pass) continue;
+    std::vector<std::string> codes;
+    for (const auto& check : s.verdict->checks)
+      if (check.status == c.status) codes.insert(codes.end(), check.codes.begin(), check.codes.end());
+    for (const auto& code : codes)
+      if (std::find(c.codes.begin(), c.codes.end(), code) == c.codes.end()) c.codes.push_back(code);
+    named.push_back(codes.empty() ? s.name : fmt::format("{} ({})", s.name, fmt::join(codes, ", ")));
+  }
+  c.evidence = named.empty() ? fmt::format("{} hosts, each PASS on its own", result.hosts.size())
+                             : fmt::format("{} of {} hosts at {}: {}", named.size(), result.hosts.size(), c.status,
+                                           fmt::join(named, "; "));
+  result.verdict->status = std::max(result.verdict->status, c.status);
+  result.verdict->action = std::max(result.verdict->action, c.action);
+  result.verdict->checks.push_back(std::move(c));
 }
 
 }  // namespace fb

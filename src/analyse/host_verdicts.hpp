@@ -10,4 +10,9 @@ namespace fb {
 // After the document's own findings are in `result.findings`.
 void judge_host_sections(Result& result);
 
+// The cluster's verdict holds each host's (after judge_host_sections): a check "hosts" whose status
+// and action are the worst section's, its evidence each host at that status with its codes
+// ("1 of 4 hosts at CRITICAL: node-d (HOST_XID)"), so that a host's own error is the cluster's too.
+void fold_host_verdicts(Result& result);
+
 }  // namespace fb

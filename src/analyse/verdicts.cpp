@@ -184,7 +184,10 @@ void judge_result(Result& r) {
   r.verdict = verdict_of(r, r.findings);
   r.rules_version = kRulesVersion;
   explain_passed_checks(r);
-  if (!r.hosts.empty()) judge_host_sections(r);
+  if (!r.hosts.empty()) {
+    judge_host_sections(r);
+    fold_host_verdicts(r);
+  }
 }
 
 }  // namespace fb
