@@ -9,6 +9,7 @@
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
 #include "report/documents.hpp"
 #include "report/json_reporter.hpp"
@@ -30,9 +31,14 @@ std::string output_format(const ReportOptions& o) {
 }  // namespace
 
 int report_command(const ReportOptions& o) {
-  check_output_is_not_an_input(o.output, {o.input, o.baseline});
+  check_output_is_not_an_input(o.output, {o.input, o.baseline, o.nccl_log, o.topo});
   if (!o.prometheus.empty()) check_output_is_not_an_input(o.prometheus, {o.input, o.baseline});
-  Result r = load_result_file(o.input);
+  const ImportOptions import{o.nccl_log, o.topo, o.gpu, o.collective};
+  Result r = load_result_or_output(o.input, import);
+  if (!r.source && import.any())
+    FB_USAGE_ERROR(fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
+                               "describe another tool's output",
+                               o.input));
   if (!o.expectations.empty()) r.expectations = load_expectations_file(o.expectations);
   // Judged by the current rules whatever the file says (the file's own findings of other rules are
   // shown apart); the exit code says whether an error was found, whatever the output format.
@@ -50,7 +56,7 @@ int report_command(const ReportOptions& o) {
     return judged;
   }
   const std::string format = output_format(o);
-  const Result baseline = o.baseline.empty() ? Result{} : load_result_file(o.baseline);
+  const Result baseline = o.baseline.empty() ? Result{} : load_result_or_output(o.baseline);
   const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline, apart)
                            : format == "csv" ? points_csv(r)
                            : format == "json" ? nlohmann::json(r).dump(2) + "\n"
