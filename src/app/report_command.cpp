@@ -12,6 +12,7 @@
 #include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
 #include "report/documents.hpp"
+#include "report/import_source.hpp"
 #include "report/json_reporter.hpp"
 #include "report/prometheus_textfile.hpp"
 #include "report/topology_console.hpp"
@@ -48,8 +49,8 @@ int report_command(const ReportOptions& o) {
   const int judged = has_error_finding(r.findings) ? static_cast<int>(ExitCode::finding) : 0;
   if (!o.prometheus.empty()) write_file_atomically(o.prometheus, prometheus_textfile(r));
   if (o.analyse && o.output.empty() && o.format.empty()) {
-    fmt::print(std::cout, "# {}\n# {}\n{}", report_outcome(r).words, judged_by_line(r, apart),
-               headline_text_table(r));
+    fmt::print(std::cout, "# {}\n# {}\n{}{}", report_outcome(r).words, judged_by_line(r, apart),
+               import_source_markdown(r), headline_text_table(r));
     print_findings(std::cout, r.findings);
     print_verdict(std::cout, *r.verdict);
     flush_stdout();

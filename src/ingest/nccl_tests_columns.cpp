@@ -103,7 +103,9 @@ std::optional<TableLayout> read_table_heading(const std::string& line, const std
     l.cputime |= w == "cputime";
     l.has_timestamp |= w == "timestamp";
   }
-  if (l.variants == 0 || l.variants > 2 || !column(l, "busbw")) return std::nullopt;
+  if (l.variants == 0 || l.variants > 2) return std::nullopt;
+  for (const auto& v : variant_columns(l))  // a heading cut short (a terminal's wrap) is not one
+    if (v.algbw == 0 || v.busbw == 0) return std::nullopt;
   const std::string top = lower(above);
   l.first_in_place = l.variants == 1 && top.find("in-place") != std::string::npos &&
                      top.find("out-of-place") == std::string::npos;
@@ -130,6 +132,8 @@ RowRead read_table_row(const std::vector<std::string>& w, const TableLayout& l) 
   if (w.size() < need) return {{}, fmt::format("{} of the table's {} columns", w.size(), need)};
   if (w.size() > need + (l.has_timestamp ? 3 : 0))
     return {{}, fmt::format("{} words for the table's {} columns", w.size(), need)};
+  for (const auto& word : w)
+    if (word.back() == '.') return {{}, fmt::format("'{}' is a number cut short", word)};
   ToolPoint base;
   const auto bytes = try_parse_unsigned(w[0]);
   const auto count = try_parse_unsigned(w[1]);

@@ -21,20 +21,26 @@ std::string body_of(const std::string& line) {
   return line[at] == '#' ? line.substr(at + 1) : line.substr(at);
 }
 
-// The value after `key` ("iters:", "nGpus") among the words, or nullopt.
+// The value after `key` ("iters:", "nGpus") among the words, not after "warmup iters:" or "agg
+// iters:", or nullopt.
 std::optional<std::int64_t> after(const std::vector<std::string>& w, const std::string& key) {
   for (std::size_t i = 0; i + 1 < w.size(); ++i)
-    if (w[i] == key) return try_parse_whole(w[i + 1]);
+    if (w[i] == key && (i == 0 || (w[i - 1] != "warmup" && w[i - 1] != "agg"))) return try_parse_whole(w[i + 1]);
   return std::nullopt;
 }
 
-// "[0000:0f:00]" and "[0000:0f:00.0]" -> "0000:0f:00.0"; "[0x0f]" (the bus alone) -> "".
-std::string bus_id_of(const std::string& cell) {
-  const std::string inner = cell.substr(1, cell.size() - 2);
-  if (inner.size() == 12 && inner[4] == ':' && inner[7] == ':') return inner + ".0";
-  if (inner.size() == 14 && inner[4] == ':' && inner[7] == ':' && inner[10] == '.') return inner;
+}  // namespace
+
+// "0000:0f:00" (domain:bus:device) and "0000:0f:00.0" -> "0000:0f:00.0"; "0x0f" (the bus alone) -> "".
+std::string pci_bus_id_of(const std::string& inner) {
+  if (inner.size() == 10 && inner[4] == ':' && inner[7] == ':') return inner + ".0";
+  if (inner.size() == 12 && inner[4] == ':' && inner[7] == ':' && inner[10] == '.') return inner;
   return "";
 }
+
+namespace {
+
+std::string bus_id_of(const std::string& cell) { return pci_bus_id_of(cell.substr(1, cell.size() - 2)); }
 
 bool read_device(const std::string& body, ToolRun& run) {
   const auto w = words_of(body);

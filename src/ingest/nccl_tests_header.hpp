@@ -16,6 +16,10 @@ enum class HeaderLine { none, version, starting, settings, device, out_of_bounds
 // name into `command_collective`).
 HeaderLine read_header_line(const std::string& line, ToolRun& run, std::string& command_collective);
 
+// "0000:0f:00" (nccl-tests: domain:bus:device) or "0000:0f:00.0" (rccl-tests) as a PCI bus id
+// "0000:0f:00.0"; "" for "0x0f" (the oldest print the bus alone).
+std::string pci_bus_id_of(const std::string& text);
+
 // fabricbench's collective name for a test binary's name ("all_reduce_perf", "all_reduce_perf_mpi",
 // "./build/alltoall_perf"); "" when the word names no test.
 std::string collective_of_binary(const std::string& word);

@@ -44,8 +44,7 @@ void read_devices(const json& config, ToolRun& run) {
     dev.rank = small_int(d, "rank");
     dev.device = small_int(d, "device");
     dev.host = d.value("hostname", std::string());
-    const auto hex = d.value("device_hex", std::string());
-    dev.bus_id = hex.size() == 12 && hex[4] == ':' && hex[7] == ':' ? hex + ".0" : "";
+    dev.bus_id = pci_bus_id_of(d.value("device_hex", std::string()));
     dev.name = d.value("device_info", std::string());
     run.devices.push_back(dev);
   }

@@ -64,6 +64,7 @@ class Reader {
       return;
     }
     if (layout_ && read_units_line(l.text, *layout_)) return;
+    if (layout_ && l.text[l.text.find_first_not_of(' ')] == '(') return;  // the units line's wrapped rest
     if (in_table_ && starts_with_whole_number(l.text)) return row();
     if (in_table_ && l.text[l.text.find_first_not_of(' ')] != '#')
       run_->skipped.push_back(fmt::format("line {}: not a row of the table", l.number));

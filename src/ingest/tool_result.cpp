@@ -96,6 +96,7 @@ Point point_of(const ToolPoint& tp, double factor, int iters) {
   p.time_us = time_of(tp);
   // The printed algbw where it has three digits or more, else size over time (8 B in 9 us prints 0.00).
   p.algbw_gbps = tp.algbw >= 1 || tp.time_us <= 0 ? tp.algbw : static_cast<double>(tp.bytes) / (tp.time_us * 1e3);
+  if (!std::isfinite(p.algbw_gbps)) p.algbw_gbps = tp.algbw;
   p.busbw_gbps = p.algbw_gbps * factor;
   p.wrong = tp.wrong.value_or(-1);
   p.iters_per_batch = iters;
@@ -107,16 +108,32 @@ Point point_of(const ToolPoint& tp, double factor, int iters) {
   return p;
 }
 
+// The tool's busbw against fabricbench's bus factor: where every row differs, the tool's factor does
+// and busbw is recomputed, said so; where a few rows differ from the rest, those rows are damaged
+// (a figure cut or run together) and are left out, named.
 void check_bus_factor(ToolRun& run, const CollectiveSpec& spec, int n) {
   const double factor = spec.bus_factor(n);
-  for (const auto& p : run.points)
-    if (!ratio_matches(p, factor)) {
-      run.converted.push_back(fmt::format(
-          "busbw recomputed as algbw x {:.4g} (fabricbench's bus factor for {} on {} GPUs): the file's "
-          "busbw/algbw is {:.4g} at {} B",
-          factor, spec.name, n, p.busbw / p.algbw, p.bytes));
-      return;
-    }
+  std::size_t readable = 0, differing = 0;
+  for (const auto& p : run.points) {
+    readable += p.algbw >= 0.5 ? 1 : 0;
+    differing += ratio_matches(p, factor) ? 0 : 1;
+  }
+  if (differing == 0) return;
+  if (differing == readable) {
+    const auto& p = *widest(run);
+    run.converted.push_back(fmt::format(
+        "busbw recomputed as algbw x {:.4g} (fabricbench's bus factor for {} on {} GPUs): the file's "
+        "busbw/algbw is {:.4g} at {} B",
+        factor, spec.name, n, p.busbw / p.algbw, p.bytes));
+    return;
+  }
+  std::erase_if(run.points, [&](const ToolPoint& p) {
+    if (ratio_matches(p, factor)) return false;
+    run.skipped.push_back(fmt::format("line {}: busbw {:.2f} is not algbw {:.2f} x {:.4g} as in the test's other "
+                                      "rows: a damaged row",
+                                      p.line, p.busbw, p.algbw, factor));
+    return true;
+  });
 }
 
 }  // namespace
@@ -214,7 +231,13 @@ Result result_from_tool_runs(std::vector<ToolRun> runs, const ToolImport& how) {
   for (const auto& run : runs) with_points += run.points.empty() ? 0 : 1;
   if (with_points == 0) {
     std::string why = runs.empty() || runs.front().skipped.empty() ? "" : ": " + runs.front().skipped.front();
-    FB_USAGE_ERROR(fmt::format("{}: no readable row in the output's table{}", how.file, why));
+    bool short_rows = false;
+    for (const auto& run : runs)
+      for (const auto& s : run.skipped) short_rows |= s.find("of the table's") != std::string::npos;
+    FB_USAGE_ERROR(fmt::format("{}: no readable row in the output's table{}{}", how.file, why,
+                               short_rows ? " (rows shorter than the heading: a truncated or terminal-wrapped "
+                                            "paste? give the file the tool wrote)"
+                                          : ""));
   }
   Result r;
   r.status = RunStatus::complete;

@@ -17,6 +17,7 @@ struct Block {
   std::optional<int> world;
   std::optional<double> size_value;
   std::string size_unit;  // "gb", "mb", "kb", "gib", "bytes", "elements", ...
+  std::string size_text;  // as printed: "1.00 GB"
   std::optional<int> iters;
   std::optional<double> seconds;
   std::optional<double> bandwidth;
@@ -48,6 +49,7 @@ void read_line(const PasteLine& l, Block& b) {
   if (key == "tensor size" || key == "message size") {
     b.size_value = try_parse_finite(value);
     b.size_unit = lower(unit);
+    b.size_text = value + " " + unit;
   }
   if (key == "iterations") b.iters = static_cast<int>(try_parse_whole(value).value_or(0));
   if (key == "total time") {
@@ -73,18 +75,18 @@ int element_bytes(const std::string& dtype) {
 std::vector<std::pair<double, std::string>> byte_readings(const Block& b) {
   const double v = *b.size_value;
   const auto& u = b.size_unit;
-  if (u == "bytes" || u == "b") return {{v, "bytes"}};
+  if (u == "bytes" || u == "b") return {{v, "in bytes"}};
   if (u == "elements") {
     const int e = element_bytes(b.dtype);
-    if (e > 0) return {{v * e, fmt::format("elements of {} bytes", e)}};
+    if (e > 0) return {{v * e, fmt::format("of {}-byte elements", e)}};
     return {};
   }
   const int power = u.starts_with('k') ? 1 : u.starts_with('m') ? 2 : u.starts_with('g') ? 3 : 0;
   if (power == 0) return {};
   const double bin = std::pow(1024.0, power), dec = std::pow(1000.0, power);
-  if (u.find('i') != std::string::npos) return {{v * bin, "binary units"}};
-  return {{v * bin, fmt::format("{}iB (2^{} bytes)", u.substr(0, 1), 10 * power)},
-          {v * dec, fmt::format("{}B (10^{} bytes)", u.substr(0, 1), 3 * power)}};
+  if (u.find('i') != std::string::npos) return {{v * bin, fmt::format("2^{} bytes each", 10 * power)}};
+  return {{v * bin, fmt::format("read as 2^{} bytes each", 10 * power)},
+          {v * dec, fmt::format("read as 10^{} bytes each", 3 * power)}};
 }
 
 void convert(const Block& b, ToolRun& run, const std::string& file) {
@@ -113,10 +115,9 @@ void convert(const Block& b, ToolRun& run, const std::string& file) {
         p.line = b.line;
         run.points.push_back(p);
         run.converted.push_back(fmt::format(
-            "line {}: \"Estimated Bandwidth: {}\" is the {} in {} of a tensor of {} {} ({}): written as algbw "
+            "line {}: \"Estimated Bandwidth: {}\" is the {} in {} of a tensor of {} ({}): written as algbw "
             "{:.2f} GB/s (10^9 B/s) and busbw {:.2f} GB/s (x 2(n-1)/n, n = {})",
-            b.line, b.bandwidth_text, kind, unit_words, *b.size_value, b.size_unit, size_words, p.algbw, p.busbw,
-            n));
+            b.line, b.bandwidth_text, kind, unit_words, b.size_text, size_words, p.algbw, p.busbw, n));
         run.ranks = n;
         return;
       }

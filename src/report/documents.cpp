@@ -12,6 +12,7 @@
 #include "report/csv_reporter.hpp"
 #include "report/hosts_markdown.hpp"
 #include "report/html/html_banner.hpp"
+#include "report/import_source.hpp"
 
 namespace fb {
 namespace {
@@ -45,6 +46,7 @@ std::string markdown_summary(const Result& r, const std::optional<SavedFindings>
   std::string md = fmt::format("# fabricbench summary\n\n{} · {} GPU{} · status {}\n\n**{}**\n\n{}\n\n",
                                machine_line(r), r.gpus.size(), r.gpus.size() == 1 ? "" : "s", r.status,
                                outcome.words, judged_by_line(r, saved));
+  md += import_source_markdown(r);
   md += headline_text_table(r);
   md += "\n## Findings\n\n" + findings_list(r.findings);
   md += hosts_markdown(r);

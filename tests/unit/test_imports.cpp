@@ -12,6 +12,7 @@
 #include "golden.hpp"
 #include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
+#include "every_field_result.hpp"
 
 namespace {
 
@@ -36,9 +37,11 @@ bool has(const std::vector<std::string>& list, const std::string& part) {
   return false;
 }
 
-// The document as JSON with what changes from build to build (the writing tool's version) blanked.
+// The document as JSON with what changes from build to build (the writing tool's version) blanked
+// and the file named without its folder.
 std::string golden_text(fb::Result r) {
   r.tool = {"<version>", "<git>"};
+  r.source->file = r.source->file.substr(r.source->file.find_last_of('/') + 1);  // not this checkout's path
   return nlohmann::json(r).dump(1) + "\n";
 }
 
@@ -134,11 +137,12 @@ TEST(Imports, NcclLinesInsideTheTableAreItsLog) {
   expect_golden("imports/h200x2-1GiB-interleaved.json", golden_text(r));
 }
 
-// Six tests in one file (the same sweep repeated): six runs; "N/A" in #wrong is "not checked".
+// Six tests in one file, each its sweep five times over (45 rows): six runs; "N/A" in #wrong is "not
+// checked".
 TEST(Imports, SeveralTestsInOneFile) {
   const auto r = import(kH200SixRuns);
   ASSERT_EQ(r.runs.size(), 6U);
-  for (const auto& run : r.runs) EXPECT_EQ(run.points.size(), 18U);
+  for (const auto& run : r.runs) EXPECT_EQ(run.points.size(), 90U);
   EXPECT_EQ(point(r.runs[0], 8).wrong, -1);
   EXPECT_EQ(r.host.comm.version, "2.28.3");
   EXPECT_EQ(r.gpus.size(), 2U);  // the same two GPUs in every test
@@ -152,4 +156,16 @@ TEST(Imports, SourceRoundTrips) {
   ASSERT_TRUE(back.source);
   EXPECT_EQ(back.source->file, r.source->file);
   EXPECT_EQ(back.source->unknown, r.source->unknown);
+}
+
+// `source` (1.4) of the hand-written document of every member arrives in its fields.
+TEST(Imports, SourceMemberOfEveryFieldDocument) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  ASSERT_TRUE(r.source);
+  EXPECT_EQ(r.source->tool, "nccl-tests");
+  EXPECT_EQ(r.source->version, "2.19.6");
+  EXPECT_EQ(r.source->file, "ar.txt");
+  EXPECT_EQ(r.source->converted, (std::vector<std::string>{"busbw recomputed"}));
+  EXPECT_EQ(r.source->skipped, (std::vector<std::string>{"line 56: a damaged row"}));
+  EXPECT_EQ(r.source->unknown, (std::vector<std::string>{"the topology: pass --topo FILE"}));
 }
