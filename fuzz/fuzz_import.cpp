@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!out) return 0;
     for (const auto& run : out->result.runs)
       for (const auto& p : run.points)
-        if (!std::isfinite(p.busbw_gbps) || p.busbw_gbps < 0 || !std::isfinite(p.algbw_gbps)) __builtin_trap();
+        if (!std::isfinite(p.busbw_gbps) || p.busbw_gbps < 0 || !std::isfinite(p.algbw_gbps))
+          __builtin_trap();
     (void)fb::parse_result(nlohmann::json(out->result).dump());
   } catch (const fb::Error& e) {
     if (e.code() != fb::ExitCode::usage) __builtin_trap();

@@ -29,17 +29,25 @@ std::string output_format(const ReportOptions& o) {
   return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : ext == "json" ? "json" : "md";
 }
 
+// The document, or another tool's output read into one with its companions (which describe such an
+// output only: given with a fabricbench document they are refused).
+Result load_report_input(const ReportOptions& o) {
+  const ImportOptions import{o.nccl_log, o.topo, o.gpu, o.collective};
+  Result r = load_result_or_output(o.input, import);
+  if (!r.source && import.any())
+    FB_USAGE_ERROR(
+        fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
+                    "describe another tool's output",
+                    o.input));
+  return r;
+}
+
 }  // namespace
 
 int report_command(const ReportOptions& o) {
   check_output_is_not_an_input(o.output, {o.input, o.baseline, o.nccl_log, o.topo});
   if (!o.prometheus.empty()) check_output_is_not_an_input(o.prometheus, {o.input, o.baseline});
-  const ImportOptions import{o.nccl_log, o.topo, o.gpu, o.collective};
-  Result r = load_result_or_output(o.input, import);
-  if (!r.source && import.any())
-    FB_USAGE_ERROR(fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
-                               "describe another tool's output",
-                               o.input));
+  Result r = load_report_input(o);
   if (!o.expectations.empty()) r.expectations = load_expectations_file(o.expectations);
   // Judged by the current rules whatever the file says (the file's own findings of other rules are
   // shown apart); the exit code says whether an error was found, whatever the output format.

@@ -25,16 +25,18 @@ void apply_nccl_log(Result& r, const std::string& text, const std::string& from)
   bool choices = false;
   for (const auto& run : r.runs)
     for (const auto& p : run.points) choices |= !p.nccl_algo.empty();
-  r.source->converted.push_back(fmt::format("NCCL's set-up{} read from {}", choices ? " and its choice at each size" : "",
-                                            from));
+  r.source->converted.push_back(
+      fmt::format("NCCL's set-up{} read from {}", choices ? " and its choice at each size" : "", from));
   if (!choices)
     r.source->unknown.emplace_back(
         "NCCL's algorithm at each size: not in its log (NCCL_DEBUG_SUBSYS without TUNING?)");
 }
 
 void apply_companions(Result& r, const std::string& nccl_lines, const ImportOptions& o) {
-  if (!o.nccl_log.empty()) apply_nccl_log(r, read_file(o.nccl_log), o.nccl_log);
-  else if (!nccl_lines.empty()) apply_nccl_log(r, nccl_lines, "NCCL's lines in the output itself");
+  if (!o.nccl_log.empty())
+    apply_nccl_log(r, read_file(o.nccl_log), o.nccl_log);
+  else if (!nccl_lines.empty())
+    apply_nccl_log(r, nccl_lines, "NCCL's lines in the output itself");
   else
     r.source->unknown.emplace_back(
         "NCCL's algorithm at each size, its transports and NICs: pass --nccl-log FILE (NCCL_DEBUG=INFO "

@@ -17,7 +17,9 @@ struct ImportOptions {
   std::string topo;        // --topo FILE
   std::string gpu;         // --gpu "8 x H100 80GB HBM3"
   std::string collective;  // --collective NAME
-  [[nodiscard]] bool any() const { return !nccl_log.empty() || !topo.empty() || !gpu.empty() || !collective.empty(); }
+  [[nodiscard]] bool any() const {
+    return !nccl_log.empty() || !topo.empty() || !gpu.empty() || !collective.empty();
+  }
 };
 
 // Reads `path`; a usage error naming it when it is neither a result document nor an output read here.

@@ -15,9 +15,11 @@
 namespace fb {
 namespace {
 
+// JSON of any kind ("42" too: the document reader says it is not a document), or text that opens
+// as JSON would ('{', '['): the document reader names what is wrong with it.
 bool starts_as_json(const std::string& text) {
   const auto at = text.find_first_not_of(" \t\r\n");
-  return at != std::string::npos && (text[at] == '{' || text[at] == '[');
+  return at != std::string::npos && (text[at] == '{' || text[at] == '[' || nlohmann::json::accept(text));
 }
 
 std::optional<std::vector<ToolRun>> json_runs(const std::string& text, const std::string& path) {
@@ -49,8 +51,8 @@ std::vector<ToolRun> text_runs(const Paste& paste, const std::string& path) {
 
 }  // namespace
 
-std::optional<ImportedOutput> import_output(const std::string& text, const std::string& path, const std::string& gpu,
-                                            const std::string& collective) {
+std::optional<ImportedOutput> import_output(const std::string& text, const std::string& path,
+                                            const std::string& gpu, const std::string& collective) {
   ToolImport how;
   how.file = path;
   how.collective = collective;

@@ -29,7 +29,8 @@ double resolution(const std::string& text) {
   const int decimals = dot == std::string::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
   double r = std::pow(10.0, -decimals);
   if (e != std::string::npos)
-    if (const auto exp = try_parse_whole(text.substr(e + 1 + (text[e + 1] == '+' ? 1 : 0)))) r *= std::pow(10.0, *exp);
+    if (const auto exp = try_parse_whole(text.substr(e + 1 + (text[e + 1] == '+' ? 1 : 0))))
+      r *= std::pow(10.0, *exp);
   return r;
 }
 
@@ -47,12 +48,18 @@ std::vector<VariantColumns> variant_columns(const TableLayout& l) {
     v.time = i;
     for (std::size_t k = i + 1; k < l.names.size() && !is_time_word(l.names[k]); ++k) {
       const auto& n = l.names[k];
-      if (n == "algbw") v.algbw = k;
-      else if (n == "busbw") v.busbw = k;
-      else if (n == "#wrong" || n == "error" || n == "wrong") v.wrong = k;
-      else if (n == "i_min") v.i_min = k;
-      else if (n == "i_max") v.i_max = k;
-      else if (n == "i_p99") v.i_p99 = k;
+      if (n == "algbw")
+        v.algbw = k;
+      else if (n == "busbw")
+        v.busbw = k;
+      else if (n == "#wrong" || n == "error" || n == "wrong")
+        v.wrong = k;
+      else if (n == "i_min")
+        v.i_min = k;
+      else if (n == "i_max")
+        v.i_max = k;
+      else if (n == "i_p99")
+        v.i_p99 = k;
     }
     out.push_back(v);
   }
@@ -87,8 +94,9 @@ std::string check_variant(const ToolPoint& p, const std::string& time_text, doub
   const double slack =
       0.006 + expected * (2 * resolution(time_text) / time_printed + 0.002) + resolution(algbw_text);
   if (std::abs(p.algbw - expected) <= slack) return "";
-  return fmt::format("algbw {} GB/s is not its size over its time ({} B / {} us = {:.2f} GB/s): a damaged row",
-                     algbw_text, p.bytes, time_text, expected);
+  return fmt::format(
+      "algbw {} GB/s is not its size over its time ({} B / {} us = {:.2f} GB/s): a damaged row", algbw_text,
+      p.bytes, time_text, expected);
 }
 
 }  // namespace
@@ -127,43 +135,62 @@ std::vector<std::string> row_words(const std::string& line) {
   return words;
 }
 
-RowRead read_table_row(const std::vector<std::string>& w, const TableLayout& l) {
-  const std::size_t need = l.width() - (l.has_timestamp ? 1 : 0);
-  if (w.size() < need) return {{}, fmt::format("{} of the table's {} columns", w.size(), need)};
-  if (w.size() > need + (l.has_timestamp ? 3 : 0))
-    return {{}, fmt::format("{} words for the table's {} columns", w.size(), need)};
+namespace {
+
+// The size, count, type, op and root of a row; an error in words instead.
+std::string read_row_start(const std::vector<std::string>& w, const TableLayout& l, ToolPoint& base) {
   for (const auto& word : w)
-    if (word.back() == '.') return {{}, fmt::format("'{}' is a number cut short", word)};
-  ToolPoint base;
+    if (word.back() == '.') return fmt::format("'{}' is a number cut short", word);
   const auto bytes = try_parse_unsigned(w[0]);
   const auto count = try_parse_unsigned(w[1]);
-  if (!bytes || !count) return {{}, "its size or count is not a whole number"};
+  if (!bytes || !count) return "its size or count is not a whole number";
   base.bytes = *bytes;
   base.count = *count;
   base.type = w[2];
   if (const auto c = column(l, "redop")) base.redop = w[*c] == "none" ? "" : w[*c];
   if (const auto c = column(l, "root")) base.root = static_cast<int>(try_parse_whole(w[*c]).value_or(-1));
+  return "";
+}
+
+std::optional<ToolIterations> iterations_of(const std::vector<std::string>& w, const VariantColumns& v) {
+  if (!v.i_min || !v.i_max || !v.i_p99) return std::nullopt;
+  const auto lo = try_parse_finite(w[*v.i_min]), hi = try_parse_finite(w[*v.i_max]),
+             p99 = try_parse_finite(w[*v.i_p99]);
+  if (!lo || !hi || !p99) return std::nullopt;
+  return ToolIterations{*lo, *hi, *p99, std::nullopt, {}};
+}
+
+// One variant's columns into `p`; an error in words instead.
+std::string read_variant(const std::vector<std::string>& w, const VariantColumns& v, const TableLayout& l,
+                         ToolPoint& p) {
+  const auto time = try_parse_finite(w[v.time]);
+  const auto algbw = try_parse_finite(w[v.algbw]);
+  const auto busbw = try_parse_finite(w[v.busbw]);
+  if (!time || !algbw || !busbw || *time < 0 || *algbw < 0 || *busbw < 0)
+    return fmt::format("'{} {} {}' are not a time and two bandwidths", w[v.time], w[v.algbw], w[v.busbw]);
+  p.time_us = *time * l.time_scale;
+  p.algbw = *algbw;
+  p.busbw = *busbw;
+  if (v.wrong > 0) p.wrong = wrong_cell(w[v.wrong], column(l, "error").has_value());
+  p.iterations = iterations_of(w, v);
+  return check_variant(p, w[v.time], *time, w[v.algbw]);
+}
+
+}  // namespace
+
+RowRead read_table_row(const std::vector<std::string>& w, const TableLayout& l) {
+  const std::size_t need = l.width() - (l.has_timestamp ? 1 : 0);
+  if (w.size() < need) return {{}, fmt::format("{} of the table's {} columns", w.size(), need)};
+  if (w.size() > need + (l.has_timestamp ? 3 : 0))
+    return {{}, fmt::format("{} words for the table's {} columns", w.size(), need)};
+  ToolPoint base;
+  if (auto why = read_row_start(w, l, base); !why.empty()) return {{}, why};
   RowRead out;
-  const bool max_error = column(l, "error").has_value();
   int variant = 0;
   for (const auto& v : variant_columns(l)) {
     ToolPoint p = base;
     p.in_place = l.first_in_place || variant++ == 1;
-    const auto time = try_parse_finite(w[v.time]);
-    const auto algbw = try_parse_finite(w[v.algbw]);
-    const auto busbw = try_parse_finite(w[v.busbw]);
-    if (!time || !algbw || !busbw || *time < 0 || *algbw < 0 || *busbw < 0)
-      return {{}, fmt::format("'{} {} {}' are not a time and two bandwidths", w[v.time], w[v.algbw], w[v.busbw])};
-    p.time_us = *time * l.time_scale;
-    p.algbw = *algbw;
-    p.busbw = *busbw;
-    if (v.wrong > 0) p.wrong = wrong_cell(w[v.wrong], max_error);
-    if (v.i_min && v.i_max && v.i_p99) {
-      const auto lo = try_parse_finite(w[*v.i_min]), hi = try_parse_finite(w[*v.i_max]),
-                 p99 = try_parse_finite(w[*v.i_p99]);
-      if (lo && hi && p99) p.iterations = ToolIterations{*lo, *hi, *p99, std::nullopt, {}};
-    }
-    if (auto why = check_variant(p, w[v.time], *time, w[v.algbw]); !why.empty()) return {{}, why};
+    if (auto why = read_variant(w, v, l, p); !why.empty()) return {{}, why};
     out.points.push_back(p);
   }
   return out;

@@ -25,7 +25,8 @@ std::string body_of(const std::string& line) {
 // iters:", or nullopt.
 std::optional<std::int64_t> after(const std::vector<std::string>& w, const std::string& key) {
   for (std::size_t i = 0; i + 1 < w.size(); ++i)
-    if (w[i] == key && (i == 0 || (w[i - 1] != "warmup" && w[i - 1] != "agg"))) return try_parse_whole(w[i + 1]);
+    if (w[i] == key && (i == 0 || (w[i - 1] != "warmup" && w[i - 1] != "agg")))
+      return try_parse_whole(w[i + 1]);
   return std::nullopt;
 }
 
@@ -72,7 +73,8 @@ void read_settings(const std::vector<std::string>& w, ToolRun& run) {
   run.iters = static_cast<int>(after(w, "iters:").value_or(0));
   run.graph_launches = static_cast<int>(after(w, "graph:").value_or(0));
   for (std::size_t i = 0; i + 2 < w.size(); ++i)
-    if (w[i] == "warmup" && w[i + 1] == "iters:") run.warmup_iters = static_cast<int>(try_parse_whole(w[i + 2]).value_or(0));
+    if (w[i] == "warmup" && w[i + 1] == "iters:")
+      run.warmup_iters = static_cast<int>(try_parse_whole(w[i + 2]).value_or(0));
 }
 
 }  // namespace
@@ -87,15 +89,16 @@ std::string collective_of_binary(const std::string& word) {
   return name;
 }
 
-HeaderLine read_header_line(const std::string& line, ToolRun& run, std::string& command_collective) {
-  const std::string body = body_of(line);
-  const auto w = words_of(body);
-  if (w.empty()) return HeaderLine::none;
+namespace {
+
+// The version lines and "Collective test starting".
+HeaderLine read_identity(const std::vector<std::string>& w, ToolRun& run) {
   if (w.size() >= 3 && w[0] == "nccl-tests" && w[1] == "version") {
     run.tool = "nccl-tests";
     run.tool_version = w[2];
     for (const auto& word : w)
-      if (word.starts_with("nccl-library=")) run.library_code = static_cast<int>(try_parse_whole(word.substr(13)).value_or(0));
+      if (word.starts_with("nccl-library="))
+        run.library_code = static_cast<int>(try_parse_whole(word.substr(13)).value_or(0));
     return HeaderLine::version;
   }
   if (w.size() >= 3 && w[0] == "rccl-tests:" && w[1] == "Version") {
@@ -108,29 +111,49 @@ HeaderLine read_header_line(const std::string& line, ToolRun& run, std::string& 
     run.collective_from = "its \"Collective test starting: " + w[3] + "\" line";
     return HeaderLine::starting;
   }
+  return HeaderLine::none;
+}
+
+// "Out of bounds values : N OK" and "Avg bus bandwidth : X".
+HeaderLine read_footer(const std::string& body, const std::vector<std::string>& w, ToolRun& run) {
+  if (body.find("Out of bounds values") != std::string::npos) {
+    if (w.size() >= 6) run.out_of_bounds = static_cast<int>(try_parse_whole(w[5]).value_or(0));
+    return HeaderLine::out_of_bounds;
+  }
+  if (body.find("Avg bus bandwidth") == std::string::npos) return HeaderLine::none;
+  if (const auto colon = body.find(':'); colon != std::string::npos) {
+    const auto v = words_of(body.substr(colon + 1));
+    if (!v.empty()) run.avg_busbw = try_parse_finite(v[0]);
+  }
+  return HeaderLine::average;
+}
+
+// A command line (not a '#' line) that names a test binary.
+HeaderLine read_command(const std::string& line, const std::vector<std::string>& w, std::string& collective) {
+  const auto at = line.find_first_not_of(' ');
+  if (at == std::string::npos || line[at] == '#') return HeaderLine::none;
+  for (const auto& word : w)
+    if (auto c = collective_of_binary(word); !c.empty()) {
+      collective = c;
+      return HeaderLine::command;
+    }
+  return HeaderLine::none;
+}
+
+}  // namespace
+
+HeaderLine read_header_line(const std::string& line, ToolRun& run, std::string& command_collective) {
+  const std::string body = body_of(line);
+  const auto w = words_of(body);
+  if (w.empty()) return HeaderLine::none;
+  if (const auto kind = read_identity(w, run); kind != HeaderLine::none) return kind;
   if (w[0] == "nThread") {
     read_settings(w, run);
     return HeaderLine::settings;
   }
   if (w[0] == "Rank") return read_device(body, run) ? HeaderLine::device : HeaderLine::none;
-  if (body.find("Out of bounds values") != std::string::npos) {
-    if (w.size() >= 6) run.out_of_bounds = static_cast<int>(try_parse_whole(w[5]).value_or(0));
-    return HeaderLine::out_of_bounds;
-  }
-  if (body.find("Avg bus bandwidth") != std::string::npos) {
-    if (const auto colon = body.find(':'); colon != std::string::npos) {
-      const auto v = words_of(body.substr(colon + 1));
-      if (!v.empty()) run.avg_busbw = try_parse_finite(v[0]);
-    }
-    return HeaderLine::average;
-  }
-  if (line.find_first_not_of(' ') != std::string::npos && body_of(line) == line.substr(line.find_first_not_of(' ')))
-    for (const auto& word : w)
-      if (auto c = collective_of_binary(word); !c.empty()) {
-        command_collective = c;
-        return HeaderLine::command;
-      }
-  return HeaderLine::none;
+  if (const auto kind = read_footer(body, w, run); kind != HeaderLine::none) return kind;
+  return read_command(line, w, command_collective);
 }
 
 }  // namespace fb

@@ -27,7 +27,8 @@ double number(const json& j, const char* key, const std::string& path) {
 
 std::uint64_t whole(const json& j, const char* key, const std::string& path) {
   const auto& v = member(j, key, path);
-  if (!v.is_number_unsigned()) FB_USAGE_ERROR(fmt::format("{}.{}: expected a whole number, got {}", path, key, v.dump()));
+  if (!v.is_number_unsigned())
+    FB_USAGE_ERROR(fmt::format("{}.{}: expected a whole number, got {}", path, key, v.dump()));
   return v.get<std::uint64_t>();
 }
 
@@ -54,8 +55,11 @@ std::optional<ToolIterations> per_iter(const json& e, const char* key) {
   if (!e.contains(key) || !e.at(key).is_object()) return std::nullopt;
   const auto& it = e.at(key);
   const auto path = fmt::format("$.results[].{}", key);
-  ToolIterations t{number(it, "min_us", path), number(it, "max_us", path), number(it, "p99_us", path),
-                   number(it, "p50_us", path), {}};
+  ToolIterations t{number(it, "min_us", path),
+                   number(it, "max_us", path),
+                   number(it, "p99_us", path),
+                   number(it, "p50_us", path),
+                   {}};
   if (it.contains("times_us") && it.at("times_us").is_array())
     for (const auto& s : it.at("times_us"))
       if (s.is_number()) t.samples_us.push_back(s.get<double>());
@@ -72,7 +76,8 @@ void read_variant(const json& e, bool in_place, const ToolPoint& base, std::size
   p.time_us = number(v, v.contains("cpu_time") ? "cpu_time" : "time", path);
   p.algbw = number(v, "alg_bw", path);
   p.busbw = number(v, "bus_bw", path);
-  if (v.contains("nwrong") && v.at("nwrong").is_number()) p.wrong = whole_from_double(v.at("nwrong").get<double>());
+  if (v.contains("nwrong") && v.at("nwrong").is_number())
+    p.wrong = whole_from_double(v.at("nwrong").get<double>());
   p.iterations = per_iter(e, in_place ? "in_place_per_iter" : "out_of_place_per_iter");
   if (p.time_us < 0 || p.algbw < 0 || p.busbw < 0)
     FB_USAGE_ERROR(fmt::format("{}: a negative time or bandwidth", path));

@@ -44,18 +44,22 @@ class Reader {
       pending_collective_ = command;
       return;
     }
-    if (kind == HeaderLine::version || kind == HeaderLine::starting || kind == HeaderLine::settings) {
-      if (!run_ || !run_->points.empty() || layout_ || seen_kind(kind)) begin(l);
-      read_header_line(l.text, *run_, command);
-      seen_.push_back(kind);
-      return;
-    }
-    if (kind != HeaderLine::none) {
-      if (!run_) begin(l);
-      read_header_line(l.text, *run_, command);
-      if (kind == HeaderLine::out_of_bounds || kind == HeaderLine::average) in_table_ = false;
-      return;
-    }
+    if (kind != HeaderLine::none) return header_line(l, kind);
+    table_line(l);
+  }
+
+  // A test begins at its first header line, or at one its test already had (the next test's).
+  void header_line(const PasteLine& l, HeaderLine kind) {
+    std::string command;
+    const bool opens =
+        kind == HeaderLine::version || kind == HeaderLine::starting || kind == HeaderLine::settings;
+    if (!run_ || (opens && (!run_->points.empty() || layout_ || seen_kind(kind)))) begin(l);
+    read_header_line(l.text, *run_, command);
+    if (opens) seen_.push_back(kind);
+    if (kind == HeaderLine::out_of_bounds || kind == HeaderLine::average) in_table_ = false;
+  }
+
+  void table_line(const PasteLine& l) {
     const std::string above = i_ > 0 ? lines_[i_ - 1].text : "";
     if (auto layout = read_table_heading(l.text, above)) {
       if (!run_ || !run_->points.empty()) begin(l);
@@ -63,11 +67,11 @@ class Reader {
       in_table_ = true;
       return;
     }
-    if (layout_ && read_units_line(l.text, *layout_)) return;
-    if (layout_ && l.text[l.text.find_first_not_of(' ')] == '(') return;  // the units line's wrapped rest
-    if (in_table_ && starts_with_whole_number(l.text)) return row();
-    if (in_table_ && l.text[l.text.find_first_not_of(' ')] != '#')
-      run_->skipped.push_back(fmt::format("line {}: not a row of the table", l.number));
+    if (!layout_ || read_units_line(l.text, *layout_)) return;
+    const char first = l.text[l.text.find_first_not_of(' ')];
+    if (first == '(' || first == '#' || !in_table_) return;  // '(': the units line's wrapped rest
+    if (starts_with_whole_number(l.text)) return row();
+    run_->skipped.push_back(fmt::format("line {}: not a row of the table", l.number));
   }
 
   bool seen_kind(HeaderLine kind) const {
@@ -94,7 +98,8 @@ class Reader {
 
   void finish() {
     if (run_ && layout_ && layout_->cputime) run_->cputime = true;
-    if (run_ && layout_ && layout_->names.end() != std::find(layout_->names.begin(), layout_->names.end(), "error"))
+    if (run_ && layout_ &&
+        layout_->names.end() != std::find(layout_->names.begin(), layout_->names.end(), "error"))
       run_->wrong_is_max_error = true;
   }
 
@@ -112,8 +117,9 @@ class Reader {
     auto read = read_table_row(words, *layout_);
     const int number = lines_[first].number;
     if (!read.error.empty()) {
-      run_->skipped.push_back(i_ > first ? fmt::format("lines {}-{}: {}", number, lines_[i_].number, read.error)
-                                         : fmt::format("line {}: {}", number, read.error));
+      run_->skipped.push_back(i_ > first
+                                  ? fmt::format("lines {}-{}: {}", number, lines_[i_].number, read.error)
+                                  : fmt::format("line {}: {}", number, read.error));
       return;
     }
     for (auto& p : read.points) {

@@ -41,7 +41,8 @@ std::string_view strip_line_prefix(std::string_view s) {
   while (i < s.size() && s[i] == ' ') ++i;
   const std::size_t digits = i;
   while (i < s.size() && is_digit(s[i])) ++i;
-  if (i > digits && i + 1 < s.size() && s[i] == ':' && s[i + 1] == ' ' && i - digits <= 5) return s.substr(i + 2);
+  if (i > digits && i + 1 < s.size() && s[i] == ':' && s[i + 1] == ' ' && i - digits <= 5)
+    return s.substr(i + 2);
   return s;
 }
 
@@ -62,6 +63,16 @@ std::string strip_rank_tags(std::string_view s) {
   return out;
 }
 
+// A table piece printed just before NCCL's prefix without a newline ("-1vm:1417:1417"), where text
+// precedes the word on the line: the host begins at its first letter (host names that are all
+// digits are not told apart from such a piece). `i` is the word's start, `at` NCCL's.
+std::size_t glued_host_start(std::string_view s, std::size_t i, std::size_t at) {
+  if (i == 0) return i;
+  std::size_t host = i;
+  while (host < at && !is_alpha(s[host]) && s[host] != ':') ++host;
+  return host < at && s[host] != ':' ? host : i;
+}
+
 // Where NCCL's "host:pid:tid [dev] NCCL INFO" begins in the line; npos when it is not there.
 std::size_t nccl_log_start(std::string_view s) {
   std::size_t at = std::string_view::npos;
@@ -76,14 +87,11 @@ std::size_t nccl_log_start(std::string_view s) {
   };
   std::size_t i = word_before(at);
   if (s[i] != '[') i = word_before(i);  // a WARN: "host:pid:tid [0] /path/init.cc:132 NCCL WARN"
-  if (s[i] == '[') i = word_before(i);
-  else return std::string_view::npos;  // not NCCL's prefix
-  // A table piece printed just before it without a newline ("-1vm:1417:1417"): the host begins at
-  // its first letter (host names that are all digits are not told apart from such a piece).
-  std::size_t host = i;  // (only where text precedes the word on the line)
-  while (host < at && !is_alpha(s[host]) && s[host] != ':') ++host;
-  if (i > 0 && host < at && s[host] != ':' && host > i) i = host;
-  return i;
+  if (s[i] == '[')
+    i = word_before(i);
+  else
+    return std::string_view::npos;  // not NCCL's prefix
+  return glued_host_start(s, i, at);
 }
 
 bool is_library_version_line(std::string_view s) {

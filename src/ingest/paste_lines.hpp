@@ -11,9 +11,9 @@
 namespace fb {
 
 struct PasteLine {
-  int number = 0;       // 1-based, in the file
-  std::string text;     // cleaned, trailing white space removed
-  bool cut = false;     // NCCL's log line began right after this text on the same line
+  int number = 0;    // 1-based, in the file
+  std::string text;  // cleaned, trailing white space removed
+  bool cut = false;  // NCCL's log line began right after this text on the same line
 };
 
 struct Paste {

@@ -27,7 +27,8 @@ Columns columns_of(const std::string& header) {
   return c;
 }
 
-std::optional<std::string> cell(const std::vector<std::string>& row, const Columns& c, const std::string& name) {
+std::optional<std::string> cell(const std::vector<std::string>& row, const Columns& c,
+                                const std::string& name) {
   const auto it = c.find(name);
   if (it == c.end() || it->second >= row.size()) return std::nullopt;
   return trimmed(row[it->second]);
@@ -36,7 +37,7 @@ std::optional<std::string> cell(const std::vector<std::string>& row, const Colum
 // "AllReduce" (NCCL's name, as the Reporter writes it) or "all_reduce" -> "all_reduce"; "" unknown.
 std::string collective_name(const std::string& name) {
   for (const auto& spec : all_collectives())
-    if (lower(std::string(spec.nccl_log_name)) == lower(name) || spec.name == name) return std::string(spec.name);
+    if (lower(spec.nccl_log_name) == lower(name) || spec.name == name) return std::string(spec.name);
   return "";
 }
 
@@ -54,14 +55,22 @@ std::optional<int> gpus_of(const std::vector<std::string>& row, const Columns& c
   return std::nullopt;
 }
 
+// A non-negative number of the cell; nullopt where it is absent or not one.
+std::optional<double> figure(const std::vector<std::string>& row, const Columns& c, const std::string& name) {
+  const auto text = cell(row, c, name);
+  if (!text) return std::nullopt;
+  const auto v = try_parse_finite(*text);
+  if (!v || *v < 0) return std::nullopt;
+  return v;
+}
+
 // One row as a point, or why it cannot be read.
 std::string read_row(const std::vector<std::string>& row, const Columns& c, ToolPoint& p) {
-  const auto size = cell(row, c, "size"), time = cell(row, c, "time"), algbw = cell(row, c, "algbw"),
-             busbw = cell(row, c, "busbw"), inplace = cell(row, c, "inplace");
-  if (!size || !time || !algbw || !busbw || !inplace) return "fewer cells than the header names";
-  const auto bytes = try_parse_unsigned(*size);
-  const auto t = try_parse_finite(*time), a = try_parse_finite(*algbw), b = try_parse_finite(*busbw);
-  if (!bytes || !t || !a || !b || *t < 0 || *a < 0 || *b < 0) return "its size, time or bandwidths are not numbers";
+  const auto bytes = try_parse_unsigned(cell(row, c, "size").value_or(""));
+  const auto t = figure(row, c, "time"), a = figure(row, c, "algbw"), b = figure(row, c, "busbw");
+  const auto inplace = cell(row, c, "inplace");
+  if (!bytes || !t || !a || !b || !inplace)
+    return "its size, in-place flag, time or bandwidths are missing or not numbers";
   p.bytes = *bytes;
   p.time_us = *t;
   p.algbw = *a;
@@ -96,8 +105,8 @@ std::vector<ToolRun> read_rccl_csv(const Paste& paste) {
     p.line = line.number;
     auto why = read_row(row, c, p);
     if (why.empty() && !n) why = "no GPU count (gpus, or ranks and gpusPerRank)";
-    const auto key = fmt::format("{}|{}|{}|{}|{}", cell(row, c, "numcycle").value_or(""), name, p.type, p.redop,
-                                 n.value_or(0));
+    const auto key = fmt::format("{}|{}|{}|{}|{}", cell(row, c, "numcycle").value_or(""), name, p.type,
+                                 p.redop, n.value_or(0));
     if (!why.empty()) {
       orphans.push_back(fmt::format("line {}: {}", line.number, why));
       continue;
@@ -111,7 +120,8 @@ std::vector<ToolRun> read_rccl_csv(const Paste& paste) {
       run.collective_from = fmt::format("its collective column (\"{}\")", name);
       run.ranks = *n;
       run.first_line = line.number;
-      if (run.collective.empty()) run.skipped.push_back(fmt::format("collective \"{}\": not one fabricbench knows", name));
+      if (run.collective.empty())
+        run.skipped.push_back(fmt::format("collective \"{}\": not one fabricbench knows", name));
       runs.push_back(run);
     }
     if (!runs[it->second].collective.empty()) runs[it->second].points.push_back(p);

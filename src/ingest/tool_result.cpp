@@ -58,21 +58,24 @@ std::string collective_or_throw(ToolRun& run, int n, const ToolImport& how) {
   }
   if (auto c = infer_collective(run, n); !c.empty()) {
     run.converted.push_back(fmt::format(
-        "the collective, {}, from the table: the only one whose columns and bus factor on {} GPUs fit", c, n));
+        "the collective, {}, from the table: the only one whose columns and bus factor on {} GPUs fit", c,
+        n));
     return c;
   }
-  FB_USAGE_ERROR(fmt::format("{}: the test at line {} does not name its collective (no \"Collective test "
-                             "starting\" line or *_perf command before it): pass --collective NAME",
-                             how.file, run.first_line));
+  FB_USAGE_ERROR(
+      fmt::format("{}: the test at line {} does not name its collective (no \"Collective test "
+                  "starting\" line or *_perf command before it): pass --collective NAME",
+                  how.file, run.first_line));
 }
 
 int rank_count(const ToolRun& run, const ToolImport& how) {
   if (!run.devices.empty()) return static_cast<int>(run.devices.size());
   if (run.ranks > 0) return run.ranks;
   if (how.gpus.count > 0) return how.gpus.count;
-  FB_USAGE_ERROR(fmt::format("{}: the test at line {} lists no \"# Rank\" lines, so its GPU count is unknown: "
-                             "pass --gpu \"N x NAME\"",
-                             how.file, run.first_line));
+  FB_USAGE_ERROR(
+      fmt::format("{}: the test at line {} lists no \"# Rank\" lines, so its GPU count is unknown: "
+                  "pass --gpu \"N x NAME\"",
+                  how.file, run.first_line));
 }
 
 TimeStats time_of(const ToolPoint& p) {
@@ -95,15 +98,17 @@ Point point_of(const ToolPoint& tp, double factor, int iters) {
   p.in_place = tp.in_place;
   p.time_us = time_of(tp);
   // The printed algbw where it has three digits or more, else size over time (8 B in 9 us prints 0.00).
-  p.algbw_gbps = tp.algbw >= 1 || tp.time_us <= 0 ? tp.algbw : static_cast<double>(tp.bytes) / (tp.time_us * 1e3);
+  p.algbw_gbps =
+      tp.algbw >= 1 || tp.time_us <= 0 ? tp.algbw : static_cast<double>(tp.bytes) / (tp.time_us * 1e3);
   if (!std::isfinite(p.algbw_gbps)) p.algbw_gbps = tp.algbw;
   p.busbw_gbps = p.algbw_gbps * factor;
   p.wrong = tp.wrong.value_or(-1);
   p.iters_per_batch = iters;
   if (tp.iterations && !tp.iterations->samples_us.empty()) {
     const auto& it = *tp.iterations;
-    p.iterations = IterationTimes{"events", static_cast<int>(it.samples_us.size()), it.p50_us.value_or(0),
-                                  it.p99_us, it.max_us, it.samples_us};
+    p.iterations = IterationTimes{
+        "events",     static_cast<int>(it.samples_us.size()), it.p50_us.value_or(0), it.p99_us, it.max_us,
+        it.samples_us};
   }
   return p;
 }
@@ -129,9 +134,10 @@ void check_bus_factor(ToolRun& run, const CollectiveSpec& spec, int n) {
   }
   std::erase_if(run.points, [&](const ToolPoint& p) {
     if (ratio_matches(p, factor)) return false;
-    run.skipped.push_back(fmt::format("line {}: busbw {:.2f} is not algbw {:.2f} x {:.4g} as in the test's other "
-                                      "rows: a damaged row",
-                                      p.line, p.busbw, p.algbw, factor));
+    run.skipped.push_back(
+        fmt::format("line {}: busbw {:.2f} is not algbw {:.2f} x {:.4g} as in the test's other "
+                    "rows: a damaged row",
+                    p.line, p.busbw, p.algbw, factor));
     return true;
   });
 }
@@ -153,7 +159,8 @@ GivenGpus parse_given_gpus(const std::string& text) {
   }
   name.erase(0, name.find_first_not_of(' '));
   while (!name.empty() && name.back() == ' ') name.pop_back();
-  if (name.empty()) FB_USAGE_ERROR(fmt::format("--gpu '{}': give the GPU's name, e.g. \"8 x H100 80GB HBM3\"", text));
+  if (name.empty())
+    FB_USAGE_ERROR(fmt::format("--gpu '{}': give the GPU's name, e.g. \"8 x H100 80GB HBM3\"", text));
   g.name = name;
   return g;
 }
@@ -190,9 +197,10 @@ void add_run(Result& r, ToolRun& run, const ToolImport& how) {
   const double factor = spec.bus_factor(n);
   for (const auto& p : run.points) out.points.push_back(point_of(p, factor, run.iters));
   if (run.wrong_is_max_error && run.out_of_bounds.value_or(0) > 0)
-    out.failure = fmt::format("{} reported {} out-of-bounds values (its check FAILED); its error column is a "
-                              "largest difference, not a count of wrong elements",
-                              run.tool.empty() ? "the test" : run.tool, *run.out_of_bounds);
+    out.failure = fmt::format(
+        "{} reported {} out-of-bounds values (its check FAILED); its error column is a "
+        "largest difference, not a count of wrong elements",
+        run.tool.empty() ? "the test" : run.tool, *run.out_of_bounds);
   r.runs.push_back(std::move(out));
 }
 
@@ -203,7 +211,8 @@ std::string tool_of(const ToolRun& run) {
   return "nccl-tests";
 }
 
-void add_unique(std::vector<std::string>& into, const std::vector<std::string>& from, const std::string& prefix) {
+void add_unique(std::vector<std::string>& into, const std::vector<std::string>& from,
+                const std::string& prefix) {
   for (const auto& s : from)
     if (std::find(into.begin(), into.end(), prefix + s) == into.end()) into.push_back(prefix + s);
 }
@@ -218,6 +227,7 @@ ImportSource source_of(const std::vector<ToolRun>& runs, const ToolImport& how) 
     const auto prefix = runs.size() > 1 ? fmt::format("test at line {}: ", run.first_line) : "";
     add_unique(src.converted, run.converted, "");
     add_unique(src.skipped, run.skipped, prefix);
+    add_unique(src.unknown, run.unknown, "");
     if (run.points.empty()) src.skipped.push_back(prefix + "no readable row: the test left out");
   }
   src.version = fmt::format("{}", fmt::join(versions, ", "));
@@ -226,29 +236,40 @@ ImportSource source_of(const std::vector<ToolRun>& runs, const ToolImport& how) 
 
 }  // namespace
 
+namespace {
+
+[[noreturn]] void no_readable_row(const std::vector<ToolRun>& runs, const ToolImport& how) {
+  std::string why = runs.empty() || runs.front().skipped.empty() ? "" : ": " + runs.front().skipped.front();
+  bool short_rows = false;
+  for (const auto& run : runs)
+    for (const auto& s : run.skipped) short_rows |= s.find("of the table's") != std::string::npos;
+  FB_USAGE_ERROR(fmt::format("{}: no readable row in the output's table{}{}", how.file, why,
+                             short_rows ? " (rows shorter than the heading: a truncated or terminal-wrapped "
+                                          "paste? give the file the tool wrote)"
+                                        : ""));
+}
+
+void set_host(Result& r, const ToolRun& first) {
+  r.host.hostname = first.devices.empty() ? "" : first.devices.front().host;
+  r.host.comm.name =
+      first.library.empty() ? (tool_of(first) == "rccl-tests" ? "RCCL" : "NCCL") : first.library;
+  r.host.comm.version_code = first.library_code;
+  r.host.comm.version =
+      first.library_version.empty() ? version_of_code(first.library_code) : first.library_version;
+}
+
+}  // namespace
+
 Result result_from_tool_runs(std::vector<ToolRun> runs, const ToolImport& how) {
-  std::size_t with_points = 0;
-  for (const auto& run : runs) with_points += run.points.empty() ? 0 : 1;
-  if (with_points == 0) {
-    std::string why = runs.empty() || runs.front().skipped.empty() ? "" : ": " + runs.front().skipped.front();
-    bool short_rows = false;
-    for (const auto& run : runs)
-      for (const auto& s : run.skipped) short_rows |= s.find("of the table's") != std::string::npos;
-    FB_USAGE_ERROR(fmt::format("{}: no readable row in the output's table{}{}", how.file, why,
-                               short_rows ? " (rows shorter than the heading: a truncated or terminal-wrapped "
-                                            "paste? give the file the tool wrote)"
-                                          : ""));
-  }
+  const auto first =
+      std::find_if(runs.begin(), runs.end(), [](const ToolRun& t) { return !t.points.empty(); });
+  if (first == runs.end()) no_readable_row(runs, how);
   Result r;
   r.status = RunStatus::complete;
   for (auto& run : runs)
     if (!run.points.empty()) add_run(r, run, how);
   r.source = source_of(runs, how);
-  const auto& first = *std::find_if(runs.begin(), runs.end(), [](const ToolRun& t) { return !t.points.empty(); });
-  r.host.hostname = first.devices.empty() ? "" : first.devices.front().host;
-  r.host.comm.name = first.library.empty() ? (tool_of(first) == "rccl-tests" ? "RCCL" : "NCCL") : first.library;
-  r.host.comm.version_code = first.library_code;
-  r.host.comm.version = first.library_version.empty() ? version_of_code(first.library_code) : first.library_version;
+  set_host(r, *first);
   bool named = false;
   for (const auto& g : r.gpus) named |= !g.name.empty();
   if (!named) r.source->unknown.emplace_back("the GPU model: the output names none: pass --gpu \"N x NAME\"");

@@ -24,7 +24,7 @@ struct ToolIterations {
   double min_us = 0;
   double max_us = 0;
   double p99_us = 0;
-  std::optional<double> p50_us;  // the JSON output only
+  std::optional<double> p50_us;    // the JSON output only
   std::vector<double> samples_us;  // the JSON output only
 };
 
@@ -32,7 +32,7 @@ struct ToolIterations {
 struct ToolPoint {
   std::uint64_t bytes = 0;
   std::uint64_t count = 0;
-  std::string type;  // "float"
+  std::string type;   // "float"
   std::string redop;  // "sum"; "" when the layout has none
   int root = -1;
   bool in_place = false;
@@ -45,29 +45,29 @@ struct ToolPoint {
 };
 
 struct ToolRun {
-  std::string tool;          // "nccl-tests", "rccl-tests", "nccl-tests JSON", "rccl-tests CSV", ...
-  std::string tool_version;  // "2.19.6", "develop:3f7f785"; "" when not printed
-  std::string library;       // "NCCL" or "RCCL"
-  int library_code = 0;      // nccl-library=22809; 0 when not printed
+  std::string tool;             // "nccl-tests", "rccl-tests", "nccl-tests JSON", "rccl-tests CSV", ...
+  std::string tool_version;     // "2.19.6", "develop:3f7f785"; "" when not printed
+  std::string library;          // "NCCL" or "RCCL"
+  int library_code = 0;         // nccl-library=22809; 0 when not printed
   std::string library_version;  // "2.28.9"; "" when not printed
-  std::string collective;    // fabricbench's name ("all_reduce"); "" when the output does not say
+  std::string collective;       // fabricbench's name ("all_reduce"); "" when the output does not say
   std::string collective_from;  // how it was known ("# Collective test starting", "command line")
-  int threads = 0;           // nThread
-  int gpus_per_thread = 0;   // nGpus
+  int threads = 0;              // nThread
+  int gpus_per_thread = 0;      // nGpus
   int iters = 0;
   int warmup_iters = 0;
   int graph_launches = 0;
-  bool cputime = false;      // the time column is CPU time (-C 1)
-  int ranks = 0;             // ranks the tool says ran (devices.size() where listed)
+  bool cputime = false;  // the time column is CPU time (-C 1)
+  int ranks = 0;         // ranks the tool says ran (devices.size() where listed)
   std::vector<ToolDevice> devices;
   std::vector<ToolPoint> points;
-  std::optional<double> avg_busbw;       // "# Avg bus bandwidth"
-  std::optional<int> out_of_bounds;      // "# Out of bounds values : N"
-  bool wrong_is_max_error = false;       // the old "error" column: a largest difference, not a count
-  std::vector<std::string> skipped;      // "line N: why"
-  std::vector<std::string> converted;    // conversions the importer made, in words
-  std::vector<std::string> unknown;      // what the output does not tell
-  std::string first_line_text;           // where the test begins, for messages
+  std::optional<double> avg_busbw;     // "# Avg bus bandwidth"
+  std::optional<int> out_of_bounds;    // "# Out of bounds values : N"
+  bool wrong_is_max_error = false;     // the old "error" column: a largest difference, not a count
+  std::vector<std::string> skipped;    // "line N: why"
+  std::vector<std::string> converted;  // conversions the importer made, in words
+  std::vector<std::string> unknown;    // what the output does not tell
+  std::string first_line_text;         // where the test begins, for messages
   int first_line = 0;
 };
 

@@ -42,8 +42,8 @@ void nvlink_pair(TopoPair& p, int links, const std::string& gpu_name) {
   p.wire_gbps = links * gen->data_gbps;
   p.sm_ceiling_gbps = p.wire_gbps * gen->sm_fraction;
   p.ce_ceiling_gbps = p.wire_gbps * gen->ce_fraction;
-  p.limit = fmt::format("{} NVLink{} links x {:g} GB/s (nvidia-smi topo -m; generation from the GPU model)", links,
-                        gen->version, gen->data_gbps);
+  p.limit = fmt::format("{} NVLink{} links x {:g} GB/s (nvidia-smi topo -m; generation from the GPU model)",
+                        links, gen->version, gen->data_gbps);
 }
 
 Topology from_nvidia(const NvidiaSmiTopo& t, const Result& r) {
@@ -57,7 +57,8 @@ Topology from_nvidia(const NvidiaSmiTopo& t, const Result& r) {
     g.vendor = "nvidia";
     const auto k = static_cast<std::size_t>(i);
     if (k < t.cpu_affinity.size()) g.cpulist = t.cpu_affinity[k];
-    if (k < t.numa_affinity.size()) g.numa_node = static_cast<int>(try_parse_whole(t.numa_affinity[k]).value_or(-1));
+    if (k < t.numa_affinity.size())
+      g.numa_node = static_cast<int>(try_parse_whole(t.numa_affinity[k]).value_or(-1));
     topo.gpus.push_back(g);
   }
   for (int a = 0; a < n; ++a)
@@ -76,7 +77,8 @@ Topology from_nvidia(const NvidiaSmiTopo& t, const Result& r) {
       }
       topo.pairs.push_back(p);
     }
-  topo.missing.emplace_back("PCIe link state, NVLink states and peer access: not in nvidia-smi topo -m's text");
+  topo.missing.emplace_back(
+      "PCIe link state, NVLink states and peer access: not in nvidia-smi topo -m's text");
   return topo;
 }
 
@@ -105,7 +107,8 @@ Topology from_rocm(const RocmSmiTopo& t, const Result& r) {
     g.index = i;
     g.name = gpu_name_at(r, i);
     g.vendor = "amd";
-    if (static_cast<std::size_t>(i) < t.numa_node.size()) g.numa_node = t.numa_node[static_cast<std::size_t>(i)];
+    if (static_cast<std::size_t>(i) < t.numa_node.size())
+      g.numa_node = t.numa_node[static_cast<std::size_t>(i)];
     topo.gpus.push_back(g);
   }
   for (int a = 0; a < t.n; ++a)
@@ -114,10 +117,14 @@ Topology from_rocm(const RocmSmiTopo& t, const Result& r) {
       p.a = a;
       p.b = b;
       const auto ia = static_cast<std::size_t>(a), ib = static_cast<std::size_t>(b);
-      const std::string type = ia < t.link_type.size() && ib < t.link_type[ia].size() ? t.link_type[ia][ib] : "";
+      const std::string type =
+          ia < t.link_type.size() && ib < t.link_type[ia].size() ? t.link_type[ia][ib] : "";
       const int hops = ia < t.hops.size() && ib < t.hops[ia].size() ? t.hops[ia][ib] : -1;
-      if (type == "XGMI") xgmi_pair(p, hops, topo.gpus[ia].name);
-      else p.limit = type.empty() ? "link type not in rocm-smi's text" : type + " (rocm-smi names no PCIe path class)";
+      if (type == "XGMI")
+        xgmi_pair(p, hops, topo.gpus[ia].name);
+      else
+        p.limit =
+            type.empty() ? "link type not in rocm-smi's text" : type + " (rocm-smi names no PCIe path class)";
       topo.pairs.push_back(p);
     }
   return topo;
@@ -127,7 +134,8 @@ Topology from_rocm(const RocmSmiTopo& t, const Result& r) {
 
 Topology topology_from_text(const std::string& text, const std::string& path, const Result& r) {
   try {
-    if (text.find("ROCm System Management") != std::string::npos || text.find("between two GPUs") != std::string::npos)
+    if (text.find("ROCm System Management") != std::string::npos ||
+        text.find("between two GPUs") != std::string::npos)
       return from_rocm(parse_rocm_smi_topo(text), r);
     if (text.find("GPU0") != std::string::npos) return from_nvidia(parse_nvidia_smi_topo(text), r);
   } catch (const Error& e) {

@@ -92,14 +92,16 @@ std::vector<std::pair<double, std::string>> byte_readings(const Block& b) {
 void convert(const Block& b, ToolRun& run, const std::string& file) {
   if (!b.world || !b.size_value || !b.iters || !b.seconds || !b.bandwidth || *b.world < 1 || *b.iters < 1 ||
       *b.seconds <= 0)
-    FB_USAGE_ERROR(fmt::format("{}:{}: the block before \"Estimated Bandwidth\" lacks a readable World Size, Tensor "
-                               "Size, Iterations or Total Time line",
-                               file, b.line));
+    FB_USAGE_ERROR(
+        fmt::format("{}:{}: the block before \"Estimated Bandwidth\" lacks a readable World Size, Tensor "
+                    "Size, Iterations or Total Time line",
+                    file, b.line));
   const int n = *b.world;
   const double factor = 2.0 * (n - 1) / n;
   const double reported = *b.bandwidth;
   for (const auto& [bytes, size_words] : byte_readings(b))
-    for (const auto& [per_gb, unit_words] : {std::pair{1e9, "GB/s (10^9 B/s)"}, std::pair{std::pow(2.0, 30), "GiB/s (2^30 B/s)"}})
+    for (const auto& [per_gb, unit_words] :
+         {std::pair{1e9, "GB/s (10^9 B/s)"}, std::pair{std::pow(2.0, 30), "GiB/s (2^30 B/s)"}})
       for (const auto& [f, kind] : {std::pair{1.0, "algbw"}, std::pair{factor, "busbw"}}) {
         const double predicted = bytes * *b.iters / *b.seconds / per_gb * f;
         if (std::abs(predicted - reported) > 0.01 * reported + 0.006) continue;
@@ -121,9 +123,10 @@ void convert(const Block& b, ToolRun& run, const std::string& file) {
         run.ranks = n;
         return;
       }
-  FB_USAGE_ERROR(fmt::format("{}:{}: \"Estimated Bandwidth: {}\" is not its tensor size x iterations / total time "
-                             "in any unit (GB or GiB, algbw or busbw): what it measured cannot be told",
-                             file, b.line, b.bandwidth_text));
+  FB_USAGE_ERROR(
+      fmt::format("{}:{}: \"Estimated Bandwidth: {}\" is not its tensor size x iterations / total time "
+                  "in any unit (GB or GiB, algbw or busbw): what it measured cannot be told",
+                  file, b.line, b.bandwidth_text));
 }
 
 }  // namespace
@@ -155,6 +158,8 @@ ToolRun read_torch_script(const Paste& paste, const std::string& file) {
     b = next;
   }
   if (run.points.empty()) FB_USAGE_ERROR(fmt::format("{}: no readable \"Estimated Bandwidth\" line", file));
+  run.unknown.emplace_back("the hosts: the script does not say which ran its ranks (judged as one host)");
+  run.unknown.emplace_back("NCCL's version: the script does not print it (pass --nccl-log FILE)");
   return run;
 }
 

@@ -194,7 +194,8 @@ struct HostSection {
 // rccl-tests or PyTorch script output): the tool, its version, the file, what was converted to
 // fabricbench's units and formulas, the lines left out and what the output could not tell.
 struct ImportSource {
-  std::string tool;     // "nccl-tests", "rccl-tests", "nccl-tests JSON", "rccl-tests CSV", "PyTorch all_reduce script"
+  std::string
+      tool;  // "nccl-tests", "rccl-tests", "nccl-tests JSON", "rccl-tests CSV", "PyTorch all_reduce script"
   std::string version;  // the tool's own version ("2.19.6"); "" when the output does not say
   std::string file;
   std::vector<std::string> converted;  // each conversion, in words ("GiB/s -> GB/s (1e9 B/s)")
@@ -225,9 +226,9 @@ struct Result {
   std::optional<Projection> projection;  // project: the tensor-parallel projection
   // A site's baseline the document was judged against (`--expectations FILE`); absent: built-in rows.
   std::optional<ExpectationSet> expectations;
-  std::optional<Verdict> verdict;  // the checks' statuses, where the document was judged
-  std::vector<HostSection> hosts;  // a job across hosts: one section per host (1.3)
-  std::optional<NodesInfo> nodes;  // `nodes`: the pairs of hosts measured (1.3)
+  std::optional<Verdict> verdict;      // the checks' statuses, where the document was judged
+  std::vector<HostSection> hosts;      // a job across hosts: one section per host (1.3)
+  std::optional<NodesInfo> nodes;      // `nodes`: the pairs of hosts measured (1.3)
   std::optional<ImportSource> source;  // read from another tool's output (1.4); absent otherwise
 };
 

@@ -375,5 +375,11 @@ inline fb::Result every_field_result() {
        {"host", fb::CheckStatus::unknown, fb::CheckAction::none, {}, "not read"}}};
   r.hosts = every_field_hosts();
   r.nodes = every_field_nodes();
+  r.source = fb::ImportSource{"nccl-tests",
+                              "2.19.6",
+                              "ar.txt",
+                              {"busbw recomputed"},
+                              {"line 56: a damaged row"},
+                              {"the topology: pass --topo FILE"}};
   return r;
 }

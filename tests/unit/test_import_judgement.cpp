@@ -1,9 +1,8 @@
 // Imported outputs judged as fabricbench runs are (the expectation of what ran, the findings), the
 // conversions of the other formats, and bad pastes: truncated, terminal-wrapped, mixed outputs give
 // a partial result naming the lines left out, or a one-line error; never a wrong number.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
@@ -77,10 +76,10 @@ TEST(ImportJudgement, H200NcclTestsJudgedLikeFabricbench) {
 // 2 x H200 row's 331 GB/s: below its expectation (BUSBW_BELOW_EXPECTED, a warning by the rules).
 TEST(ImportJudgement, H200CutTo55PercentIsBelowExpectation) {
   auto text = fb::read_file(kH200);
-  text = replaced(text, "  3302.60  325.12  325.12", fmt::format("  {:.2f}  {:.2f}  {:.2f}", 3302.60 / 0.55,
-                                                                  325.12 * 0.55, 325.12 * 0.55));
-  text = replaced(text, "  3277.22  327.64  327.64", fmt::format("  {:.2f}  {:.2f}  {:.2f}", 3277.22 / 0.55,
-                                                                  327.64 * 0.55, 327.64 * 0.55));
+  text = replaced(text, "  3302.60  325.12  325.12",
+                  fmt::format("  {:.2f}  {:.2f}  {:.2f}", 3302.60 / 0.55, 325.12 * 0.55, 325.12 * 0.55));
+  text = replaced(text, "  3277.22  327.64  327.64",
+                  fmt::format("  {:.2f}  {:.2f}  {:.2f}", 3277.22 / 0.55, 327.64 * 0.55, 327.64 * 0.55));
   auto r = fb::import_text(text, "cut.txt");
   fb::judge_result(r);
   bool below = false;
@@ -111,9 +110,11 @@ TEST(ImportJudgement, TorchScriptGibConvertedAndSaidSo) {
                                            {"", "", "2 x NVIDIA H200", ""});
   const auto& p = at(r.runs[0], 1U << 30);
   EXPECT_NEAR(p.algbw_gbps, 1073741824.0 * 100 / 0.3303 / 1e9, 1e-9);  // 325.08, not 302.76
-  EXPECT_NEAR(p.busbw_gbps, p.algbw_gbps, 1e-12);                       // 2(n-1)/n = 1 on 2 GPUs
+  EXPECT_NEAR(p.busbw_gbps, p.algbw_gbps, 1e-12);                      // 2(n-1)/n = 1 on 2 GPUs
   EXPECT_NEAR(p.time_us.median, 3303, 1e-9);
-  EXPECT_TRUE(has(r.source->converted, "is the algbw in GiB/s (2^30 B/s) of a tensor of 1.00 GB (read as 2^30 bytes each): written as algbw 325.08 GB/s"))
+  EXPECT_TRUE(has(r.source->converted,
+                  "is the algbw in GiB/s (2^30 B/s) of a tensor of 1.00 GB (read as 2^30 bytes each): "
+                  "written as algbw 325.08 GB/s"))
       << r.source->converted.front();
   EXPECT_EQ(r.gpus.size(), 2U);
   EXPECT_EQ(r.gpus[0].name, "NVIDIA H200");
@@ -132,7 +133,8 @@ TEST(ImportJudgement, TorchScriptWithoutGpuSaysWhichFlag) {
 TEST(ImportJudgement, TorchScriptBandwidthOfNoReadingIsRefused) {
   const auto text = fb::read_file(kImports + "synthesised-torch-allreduce-h200x2-1GiB.txt");
   const auto why = usage_error(replaced(text, "302.76", "250.00"));
-  EXPECT_NE(why.find("is not its tensor size x iterations / total time in any unit"), std::string::npos) << why;
+  EXPECT_NE(why.find("is not its tensor size x iterations / total time in any unit"), std::string::npos)
+      << why;
 }
 
 TEST(ImportJudgement, RcclCsv) {
@@ -192,19 +194,23 @@ TEST(ImportJudgement, DamagedRowIsSkippedNotRead) {
   const auto text = fb::read_file(kImports + "nccl-tests-2.18.2-gh200x2-2hosts-cscs-alps.txt");
   const auto r = fb::import_text(replaced(text, "5871.07   22.86", "5871.07   2.86"), "damaged.txt");
   EXPECT_EQ(r.runs[0].points.size(), 14U);
-  EXPECT_TRUE(has(r.source->skipped, "algbw 2.86 GB/s is not its size over its time")) << r.source->skipped.front();
+  EXPECT_TRUE(has(r.source->skipped, "algbw 2.86 GB/s is not its size over its time"))
+      << r.source->skipped.front();
 }
 
 TEST(ImportJudgement, UnknownTextIsOneLineError) {
   const auto why = usage_error("hello\nworld\n");
-  EXPECT_NE(why.find("paste.txt: not a JSON document, nor an output fabricbench reads"), std::string::npos) << why;
+  EXPECT_NE(why.find("paste.txt: not a JSON document, nor an output fabricbench reads"), std::string::npos)
+      << why;
   EXPECT_EQ(why.find('\n'), std::string::npos);
 }
 
 TEST(ImportJudgement, NoDeviceLinesNeedsGpu) {
   auto text = fb::read_file(kImports + "nccl-tests-2.18.2-gh200x2-2hosts-cscs-alps.txt");
-  text = replaced(text, "#  Rank  0 Group  0 Pid  15784 on  nid007106 device  0 [0009:01:00] NVIDIA GH200 120GB\n", "");
-  text = replaced(text, "#  Rank  1 Group  0 Pid  24926 on  nid007109 device  0 [0009:01:00] NVIDIA GH200 120GB\n", "");
+  text = replaced(
+      text, "#  Rank  0 Group  0 Pid  15784 on  nid007106 device  0 [0009:01:00] NVIDIA GH200 120GB\n", "");
+  text = replaced(
+      text, "#  Rank  1 Group  0 Pid  24926 on  nid007109 device  0 [0009:01:00] NVIDIA GH200 120GB\n", "");
   EXPECT_NE(usage_error(text).find("pass --gpu \"N x NAME\""), std::string::npos);
   const auto r = fb::import_text(text, "paste.txt", {"", "", "2 x NVIDIA GH200 120GB", ""});
   EXPECT_EQ(r.gpus.size(), 2U);

@@ -9,10 +9,10 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "every_field_result.hpp"
 #include "golden.hpp"
 #include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
-#include "every_field_result.hpp"
 
 namespace {
 
