@@ -22,7 +22,10 @@ std::string strip_terminal(std::string_view line) {
       i = j;
       continue;
     }
-    out += line[i];
+    // A tab is a space between words; any other control byte or non-ASCII byte (a tool's output is
+    // ASCII) is '?', so that no text read here can break the document's JSON (UTF-8) or a message.
+    const auto c = static_cast<unsigned char>(line[i]);
+    out += c == '\t' ? ' ' : (c < 0x20 || c >= 0x7f) ? '?' : line[i];
   }
   while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back())) != 0) out.pop_back();
   return out;
