@@ -9,7 +9,7 @@ set -uo pipefail
 build=$1
 seconds=${2:-60}
 here=$(cd "$(dirname "$0")" && pwd)
-targets=(fuzz_result_document fuzz_nvml_readout fuzz_smi_text fuzz_sysfs_values fuzz_nccl_log fuzz_size_syntax)
+targets=(fuzz_result_document fuzz_nvml_readout fuzz_smi_text fuzz_sysfs_values fuzz_nccl_log fuzz_size_syntax fuzz_import)
 mkdir -p "$build/findings" "$build/logs"
 run_one() {
   local t=$1 work="$build/corpus-work/$1"

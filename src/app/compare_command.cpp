@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/units.hpp"
+#include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
 #include "report/html/html_report.hpp"
 
@@ -19,8 +20,9 @@ int compare_command(const CompareOptions& o) {
     FB_USAGE_ERROR(fmt::format("--threshold must be in (0, 1) (got {})", o.threshold));
   const auto min_bytes = parse_size(o.min_size, "--min-size");
   check_output_is_not_an_input(o.output, {o.base, o.next});
-  const Result base = load_result_file(o.base);  // in order, so that the first bad file is the one named
-  const Result next = load_result_file(o.next);
+  // In order, so that the first bad file is the one named; either may be another tool's output.
+  const Result base = load_result_or_output(o.base);
+  const Result next = load_result_or_output(o.next);
   if (const auto differences = comparability_differences(base, next); !differences.empty() && !o.force)
     FB_USAGE_ERROR(fmt::format("{} and {} measured different things ({}); --force compares them anyway",
                                o.base, o.next, fmt::join(differences, "; ")));

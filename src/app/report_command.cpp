@@ -10,8 +10,10 @@
 #include "analyse/verdicts.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
 #include "report/documents.hpp"
+#include "report/import_source.hpp"
 #include "report/json_reporter.hpp"
 #include "report/prometheus_textfile.hpp"
 #include "report/topology_console.hpp"
@@ -28,12 +30,25 @@ std::string output_format(const ReportOptions& o) {
   return ext == "html" || ext == "htm" ? "html" : ext == "csv" ? "csv" : ext == "json" ? "json" : "md";
 }
 
+// The document, or another tool's output read into one with its companions (which describe such an
+// output only: given with a fabricbench document they are refused).
+Result load_report_input(const ReportOptions& o) {
+  const ImportOptions import{o.nccl_log, o.topo, o.gpu, o.collective};
+  Result r = load_result_or_output(o.input, import);
+  if (!r.source && import.any())
+    FB_USAGE_ERROR(
+        fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
+                    "describe another tool's output",
+                    o.input));
+  return r;
+}
+
 }  // namespace
 
 int report_command(const ReportOptions& o) {
-  check_output_is_not_an_input(o.output, {o.input, o.baseline});
+  check_output_is_not_an_input(o.output, {o.input, o.baseline, o.nccl_log, o.topo});
   if (!o.prometheus.empty()) check_output_is_not_an_input(o.prometheus, {o.input, o.baseline});
-  Result r = load_result_file(o.input);
+  Result r = load_report_input(o);
   if (!o.expectations.empty()) r.expectations = load_expectations_file(o.expectations);
   // Judged by the current rules whatever the file says (the file's own findings of other rules are
   // shown apart); the exit code says whether an error was found, whatever the output format.
@@ -46,15 +61,15 @@ int report_command(const ReportOptions& o) {
     write_file_atomically(o.prometheus,
                           o.host.empty() ? prometheus_textfile(r) : host_prometheus_textfile(r, o.host));
   if (o.analyse && o.output.empty() && o.format.empty()) {
-    fmt::print(std::cout, "# {}\n# {}\n{}", report_outcome(r).words, judged_by_line(r, apart),
-               headline_text_table(r));
+    fmt::print(std::cout, "# {}\n# {}\n{}{}", report_outcome(r).words, judged_by_line(r, apart),
+               import_source_markdown(r), headline_text_table(r));
     print_findings(std::cout, r.findings);
     print_verdict(std::cout, *r.verdict);
     flush_stdout();
     return judged;
   }
   const std::string format = output_format(o);
-  const Result baseline = o.baseline.empty() ? Result{} : load_result_file(o.baseline);
+  const Result baseline = o.baseline.empty() ? Result{} : load_result_or_output(o.baseline);
   const std::string text = format == "html"  ? html_report(r, o.baseline.empty() ? nullptr : &baseline, apart)
                            : format == "csv" ? points_csv(r)
                            : format == "json" ? nlohmann::json(r).dump(2) + "\n"

@@ -11,10 +11,19 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   fabricbench report result.json -o judged.json     # the document judged: findings and verdict contract
   fabricbench report new.json --baseline vendor.json -o report.html   # the baseline drawn dashed
   fabricbench report result.json --analyse --prometheus /var/lib/node_exporter/textfile/fabricbench.prom
+  fabricbench report all_reduce_perf.txt --analyse                  # an nccl-tests output, judged
+  fabricbench report all_reduce_perf.txt --nccl-log nccl.log --topo topo.txt -o report.html
+  fabricbench report torch_allreduce.txt --gpu "8 x H100 80GB HBM3" --analyse
+
+`result` is a fabricbench document or another tool's output, recognised by its content: nccl-tests or
+rccl-tests standard output (any version) or nccl-tests -J JSON, rccl-tests CSV, or the PyTorch all_reduce
+script's lines ("World Size", "Tensor Size", "Iterations", "Total Time", "Estimated Bandwidth").
 
 Every report judges what it shows with this build's rules (the file's own findings of other rules
 are listed apart); exit 1 when an error-level finding is present, whatever the format.)");
-  rep->add_option("result", o.input, "A result document (JSON) written by any command")->required();
+  rep->add_option("result", o.input,
+                  "A result document (JSON) written by any command, or another tool's output (see below)")
+      ->required();
   rep->add_option("-o,--output", o.output, "Write here (default: standard output)");
   rep->add_option("--format", o.format,
                   "html | md | csv | json (json: the document itself, judged: its findings and verdict; "
@@ -35,6 +44,17 @@ are listed apart); exit 1 when an error-level finding is present, whatever the f
       ->needs("--prometheus");
   rep->add_option("--baseline", o.baseline,
                   "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
+  rep->add_option(
+      "--nccl-log", o.nccl_log,
+      "With another tool's output: NCCL's log of that run (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING): "
+      "the algorithm at each size, transports, NVLS, NICs");
+  rep->add_option("--topo", o.topo,
+                  "With another tool's output: `nvidia-smi topo -m` or `rocm-smi --showtopo` text");
+  rep->add_option(
+      "--gpu", o.gpu,
+      "With another tool's output that names no GPU: count and model, e.g. \"8 x H100 80GB HBM3\"");
+  rep->add_option("--collective", o.collective,
+                  "With another tool's output that does not name its test (old nccl-tests): e.g. all_gather");
   return rep;
 }
 

@@ -190,6 +190,19 @@ struct HostSection {
   std::optional<Verdict> verdict;          // its verdict (the doctor), with its action
 };
 
+// Where a document read from another tool's output came from (`report`/`compare` of an nccl-tests,
+// rccl-tests or PyTorch script output): the tool, its version, the file, what was converted to
+// fabricbench's units and formulas, the lines left out and what the output could not tell.
+struct ImportSource {
+  std::string
+      tool;  // "nccl-tests", "rccl-tests", "nccl-tests JSON", "rccl-tests CSV", "PyTorch all_reduce script"
+  std::string version;  // the tool's own version ("2.19.6"); "" when the output does not say
+  std::string file;
+  std::vector<std::string> converted;  // each conversion, in words ("GiB/s -> GB/s (1e9 B/s)")
+  std::vector<std::string> skipped;    // "line 12: ..." each line left out, with why
+  std::vector<std::string> unknown;    // what the output does not tell, with the flag that would
+};
+
 struct Result {
   std::string schema = kResultSchema;
   ToolInfo tool;
@@ -213,9 +226,10 @@ struct Result {
   std::optional<Projection> projection;  // project: the tensor-parallel projection
   // A site's baseline the document was judged against (`--expectations FILE`); absent: built-in rows.
   std::optional<ExpectationSet> expectations;
-  std::optional<Verdict> verdict;  // the checks' statuses, where the document was judged
-  std::vector<HostSection> hosts;  // a job across hosts: one section per host (1.3)
-  std::optional<NodesInfo> nodes;  // `nodes`: the pairs of hosts measured (1.3)
+  std::optional<Verdict> verdict;      // the checks' statuses, where the document was judged
+  std::vector<HostSection> hosts;      // a job across hosts: one section per host (1.3)
+  std::optional<NodesInfo> nodes;      // `nodes`: the pairs of hosts measured (1.3)
+  std::optional<ImportSource> source;  // read from another tool's output (1.4); absent otherwise
 };
 
 // Whether any finding is an error (the commands then exit 1).

@@ -173,6 +173,7 @@ void to_json(json& j, const Result& v) {
   if (v.verdict) j["verdict"] = *v.verdict;                            // judged documents only (1.2)
   if (!v.hosts.empty()) j["hosts"] = v.hosts;                          // a job across hosts (1.3)
   if (v.nodes) j["nodes"] = *v.nodes;                                  // `nodes` only (1.3)
+  if (v.source) j["source"] = *v.source;                               // another tool's output (1.4)
 }
 void to_json(json& j, const DoctorInfo& v) {
   j = json{{"budget_s", v.budget_s}, {"cuts", v.cuts}, {"stages", v.stages}};
@@ -213,6 +214,7 @@ void from_json(const json& j, Result& v) {
   if (j.contains("verdict") && !j.at("verdict").is_null()) v.verdict = j.at("verdict").get<Verdict>();
   v.hosts = j.value("hosts", json::array()).get<std::vector<HostSection>>();
   if (j.contains("nodes") && !j.at("nodes").is_null()) v.nodes = j.at("nodes").get<NodesInfo>();
+  if (j.contains("source") && !j.at("source").is_null()) v.source = j.at("source").get<ImportSource>();
 }
 
 Result parse_result(const std::string& text) {

@@ -13,6 +13,7 @@
 #include "report/hosts_markdown.hpp"
 #include "report/html/html_banner.hpp"
 #include "report/verdict_blocks.hpp"
+#include "report/import_source.hpp"
 
 namespace fb {
 namespace {
@@ -58,6 +59,7 @@ std::string markdown_summary(const Result& r, const std::optional<SavedFindings>
   std::string md = "# fabricbench summary\n\n" + verdict_markdown(r);  // the verdict and its action first
   md += fmt::format("{} · {} GPU{} · status {}\n\n**{}**\n\n{}\n\n", machine_line(r), r.gpus.size(),
                     r.gpus.size() == 1 ? "" : "s", r.status, outcome.words, judged_by_line(r, saved));
+  md += import_source_markdown(r);
   md += headline_text_table(r);
   md += checks_list(r);
   md += "\n## Findings\n\n" + findings_list(r.findings);

@@ -148,7 +148,9 @@ inline constexpr const char* kEveryFieldJson = R"({
                        "failure": ""},
                       {"a": "node-9", "b": "node-7", "round": 3, "busbw_gbps": 0.0, "time_us": 0.0,
                        "failure": "rank 6 timed out"}],
-            "named": ["node-9"], "exclude": "node-9"}
+            "named": ["node-9"], "exclude": "node-9"},
+  "source": {"tool": "nccl-tests", "version": "2.19.6", "file": "ar.txt", "converted": ["busbw recomputed"],
+             "skipped": ["line 56: a damaged row"], "unknown": ["the topology: pass --topo FILE"]}
 })";
 
 inline fb::Topology every_field_topology() {
@@ -373,5 +375,11 @@ inline fb::Result every_field_result() {
        {"host", fb::CheckStatus::unknown, fb::CheckAction::none, {}, "not read"}}};
   r.hosts = every_field_hosts();
   r.nodes = every_field_nodes();
+  r.source = fb::ImportSource{"nccl-tests",
+                              "2.19.6",
+                              "ar.txt",
+                              {"busbw recomputed"},
+                              {"line 56: a damaged row"},
+                              {"the topology: pass --topo FILE"}};
   return r;
 }

@@ -1,0 +1,171 @@
+// Other tools' outputs read into the result document (src/ingest/), against real captured outputs
+// (tests/fixtures/imports/README.md names each one's source) and golden documents
+// (tests/golden/imports/; FB_UPDATE_GOLDEN=1 ./unit_tests --gtest_filter='Imports.*' rewrites them:
+// review the diff).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/file_io.hpp"
+#include "every_field_result.hpp"
+#include "golden.hpp"
+#include "ingest/import_file.hpp"
+#include "model/result_json.hpp"
+
+namespace {
+
+const std::string kImports = std::string(FB_FIXTURE_DIR) + "/imports/";
+const std::string kH200Interleaved =
+    std::string(FB_FIXTURE_DIR) + "/nccl/nccl-2.28.3-all_reduce-1GiB-2xH200-INFO-INIT-GRAPH-TUNING.log";
+const std::string kH200SixRuns = std::string(FB_FIXTURE_DIR) + "/baseline/h200x2-nccl-tests-small-6runs.txt";
+
+fb::Result import(const std::string& path, const fb::ImportOptions& o = {}) {
+  return fb::load_result_or_output(path, o);
+}
+
+const fb::Point& point(const fb::Run& run, std::uint64_t bytes, bool in_place = false) {
+  for (const auto& p : run.points)
+    if (p.bytes == bytes && p.in_place == in_place) return p;
+  throw std::runtime_error("no point of " + std::to_string(bytes) + " B");
+}
+
+bool has(const std::vector<std::string>& list, const std::string& part) {
+  for (const auto& s : list)
+    if (s.find(part) != std::string::npos) return true;
+  return false;
+}
+
+// The document as JSON with what changes from build to build (the writing tool's version) blanked
+// and the file named without its folder.
+std::string golden_text(fb::Result r) {
+  r.tool = {"<version>", "<git>"};
+  r.source->file = r.source->file.substr(r.source->file.find_last_of('/') + 1);  // not this checkout's path
+  return nlohmann::json(r).dump(1) + "\n";
+}
+
+}  // namespace
+
+// GCP a3-mega, 2 hosts x 8 H100, nccl-tests of 2024-25 (no version line; domain:bus:device ids).
+TEST(Imports, NcclTestsSixteenH100OnTwoHosts) {
+  const auto r = import(kImports + "nccl-tests-h100x16-2hosts-gcp-a3mega.txt");
+  ASSERT_TRUE(r.source);
+  EXPECT_EQ(r.source->tool, "nccl-tests");
+  EXPECT_EQ(r.source->version, "");
+  ASSERT_EQ(r.gpus.size(), 16U);
+  EXPECT_EQ(r.gpus[8].host, "ztan-mig-gq73");
+  EXPECT_EQ(r.gpus[8].index, 0);
+  EXPECT_EQ(r.gpus[8].rank, 8);
+  EXPECT_EQ(r.gpus[3].pci_bus_id, "0000:0c:00.0");
+  EXPECT_EQ(r.gpus[0].name, "NVIDIA H100 80GB HBM3");
+  ASSERT_EQ(r.runs.size(), 1U);
+  const auto& run = r.runs[0];
+  EXPECT_EQ(run.collective, "all_reduce");  // from the mpirun line's all_reduce_perf
+  EXPECT_EQ(run.points.size(), 62U);
+  // 180.71 GB/s x 2(16-1)/16: the file's 338.82 within its rounding.
+  EXPECT_NEAR(point(run, 8589934592).busbw_gbps, 180.71 * 30 / 16, 1e-9);
+  EXPECT_NEAR(point(run, 8589934592, true).time_us.median, 47743, 1e-9);
+  EXPECT_EQ(point(run, 8589934592).wrong, 0);
+  // 8 B in 135.8 us prints algbw 0.00: size over time instead.
+  EXPECT_NEAR(point(run, 8).algbw_gbps, 8 / 135.8e3, 1e-12);
+  EXPECT_EQ(point(run, 8).iters_per_batch, 20);
+  EXPECT_TRUE(has(r.source->unknown, "pass --nccl-log"));
+  EXPECT_TRUE(has(r.source->unknown, "pass --topo"));
+  expect_golden("imports/h100x16-a3mega.json", golden_text(r));
+}
+
+// CSCS Alps, 2 hosts x 1 GH200 under srun, nccl-tests 2.18.2 with NCCL 2.30.7.
+TEST(Imports, NcclTests2182GraceHopperAcrossHosts) {
+  const auto r = import(kImports + "nccl-tests-2.18.2-gh200x2-2hosts-cscs-alps.txt");
+  EXPECT_EQ(r.source->version, "2.18.2");
+  EXPECT_EQ(r.host.comm.name, "NCCL");
+  EXPECT_EQ(r.host.comm.version, "2.30.7");
+  EXPECT_EQ(r.host.comm.version_code, 23007);
+  ASSERT_EQ(r.gpus.size(), 2U);
+  EXPECT_EQ(r.gpus[1].host, "nid007109");
+  EXPECT_EQ(r.gpus[1].pci_bus_id, "0009:01:00.0");
+  EXPECT_EQ(r.runs[0].gpus, (std::vector<int>{0, 0}));
+  EXPECT_EQ(r.runs[0].points.size(), 16U);
+  EXPECT_NEAR(point(r.runs[0], 134217728).busbw_gbps, 22.86, 1e-9);  // 2 GPUs: bus factor 1
+  expect_golden("imports/gh200x2-cscs.json", golden_text(r));
+}
+
+// The oldest layout (no Group, no root, a largest-error column), with an NCCL line in the table and
+// no name for its test: all_reduce is the only reducing collective whose factor on 4 GPUs is 1.5.
+TEST(Imports, OldestLayoutInfersItsCollective) {
+  const auto r = import(kImports + "nccl-tests-2017-layout-k80x4-azureml.txt");
+  ASSERT_EQ(r.runs.size(), 1U);
+  EXPECT_EQ(r.runs[0].collective, "all_reduce");
+  EXPECT_TRUE(has(r.source->converted, "the collective, all_reduce, from the table"));
+  EXPECT_EQ(r.runs[0].points.size(), 14U);
+  EXPECT_EQ(point(r.runs[0], 33554432).wrong, -1);  // "2e-07" is a largest difference, not a count
+  EXPECT_EQ(r.gpus[0].pci_bus_id, "");              // "[0x00]": the bus alone
+  EXPECT_EQ(r.gpus[0].name, "Tesla K80");
+  EXPECT_TRUE(r.source->skipped.empty());
+  expect_golden("imports/k80x4-oldest-layout.json", golden_text(r));
+}
+
+// rccl-tests (its own version line, full bus ids), 2 x MI100, collective from the command line.
+TEST(Imports, RcclTestsMi100) {
+  const auto r = import(kImports + "rccl-tests-develop-3f7f785-mi100x2-issue1129.txt");
+  EXPECT_EQ(r.source->tool, "rccl-tests");
+  EXPECT_EQ(r.source->version, "develop:3f7f785");
+  EXPECT_EQ(r.host.comm.name, "RCCL");
+  EXPECT_EQ(r.gpus[0].pci_bus_id, "0000:2f:00.0");
+  EXPECT_EQ(r.runs[0].collective, "all_reduce");
+  EXPECT_EQ(r.runs[0].points.size(), 50U);
+  EXPECT_NEAR(point(r.runs[0], 134217728).busbw_gbps, 11.01, 1e-9);
+  expect_golden("imports/mi100x2-rccl-tests.json", golden_text(r));
+}
+
+// The 2 x H200 capture: nccl-tests 2.19.6 with NCCL's INFO lines in the same stream, one of which
+// cut the 1 GiB row in three at the tool's print calls: joined back, and NCCL's lines read as its log.
+TEST(Imports, NcclLinesInsideTheTableAreItsLog) {
+  const auto r = import(kH200Interleaved);
+  EXPECT_EQ(r.source->version, "2.19.6");
+  ASSERT_EQ(r.runs.size(), 1U);
+  ASSERT_EQ(r.runs[0].points.size(), 2U);
+  EXPECT_NEAR(point(r.runs[0], 1073741824).busbw_gbps, 325.12, 1e-9);
+  EXPECT_NEAR(point(r.runs[0], 1073741824, true).time_us.median, 3277.22, 1e-9);
+  EXPECT_EQ(point(r.runs[0], 1073741824).nccl_algo, "RING");
+  EXPECT_EQ(point(r.runs[0], 1073741824).nccl_proto, "SIMPLE");
+  EXPECT_EQ(r.host.comm.version, "2.28.9");  // NCCL's version line beats nccl-library=22809 alike
+  EXPECT_FALSE(r.runs[0].nccl_transports.empty());
+  EXPECT_TRUE(has(r.source->converted, "NCCL's lines in the output itself"));
+  EXPECT_TRUE(r.source->skipped.empty());
+  expect_golden("imports/h200x2-1GiB-interleaved.json", golden_text(r));
+}
+
+// Six tests in one file, each its sweep five times over (45 rows): six runs; "N/A" in #wrong is "not
+// checked".
+TEST(Imports, SeveralTestsInOneFile) {
+  const auto r = import(kH200SixRuns);
+  ASSERT_EQ(r.runs.size(), 6U);
+  for (const auto& run : r.runs) EXPECT_EQ(run.points.size(), 90U);
+  EXPECT_EQ(point(r.runs[0], 8).wrong, -1);
+  EXPECT_EQ(r.host.comm.version, "2.28.3");
+  EXPECT_EQ(r.gpus.size(), 2U);  // the same two GPUs in every test
+}
+
+// The document validates against docs/result.schema.json's `source` member (tests/schema checks
+// the saved goldens); here: it round-trips.
+TEST(Imports, SourceRoundTrips) {
+  const auto r = import(kImports + "nccl-tests-2.18.2-gh200x2-2hosts-cscs-alps.txt");
+  const auto back = fb::parse_result(nlohmann::json(r).dump());
+  ASSERT_TRUE(back.source);
+  EXPECT_EQ(back.source->file, r.source->file);
+  EXPECT_EQ(back.source->unknown, r.source->unknown);
+}
+
+// `source` (1.4) of the hand-written document of every member arrives in its fields.
+TEST(Imports, SourceMemberOfEveryFieldDocument) {
+  const auto r = fb::parse_result(kEveryFieldJson);
+  ASSERT_TRUE(r.source);
+  EXPECT_EQ(r.source->tool, "nccl-tests");
+  EXPECT_EQ(r.source->version, "2.19.6");
+  EXPECT_EQ(r.source->file, "ar.txt");
+  EXPECT_EQ(r.source->converted, (std::vector<std::string>{"busbw recomputed"}));
+  EXPECT_EQ(r.source->skipped, (std::vector<std::string>{"line 56: a damaged row"}));
+  EXPECT_EQ(r.source->unknown, (std::vector<std::string>{"the topology: pass --topo FILE"}));
+}
