@@ -67,10 +67,12 @@ int result_hosts(const Result& r);
 // measured interval.
 double expectation_tolerance(const Expected& e, double relative_interval);
 
-// Below this share of its expectation a figure is far below what the machine should reach: no
-// spread between machines or runs explains it (a link down, a fallback transport, a throttled GPU), so
-// BUSBW_BELOW_EXPECTED is an error there (action drain), a warning above.
-inline constexpr double kFarBelowExpected = 0.5;
+// Below this share of its expectation a figure is far below what the machine should reach: 40% gone
+// is four times the tolerance (kTypicalTolerance), where healthy machines of one kind spread +-3% and
+// our runs +-1%, so no spread explains it (a link down, a fallback transport, a throttled GPU, a NIC
+// down on the weakest host): BUSBW_BELOW_EXPECTED is an error there (action drain), a warning above.
+// Issue 45's nccl-tests output cut to 55% is an error; issue 42's network at 65% a warning.
+inline constexpr double kFarBelowExpected = 0.6;
 
 // One headline figure: what was measured, its path ceiling and what it is held against: the
 // expectation table's row, or, without one, what healthy rings reach of the ring's ceiling (never

@@ -51,7 +51,7 @@ constexpr std::array kRows{
     GateRow{"ENV_NCCL_OVERRIDE", K::job, B::host, "NCCL_* settings of the environment the check ran in"},
     GateRow{"BUSBW_BELOW_CEILING", K::node, B::collectives, ""},
     GateRow{"BUSBW_BELOW_EXPECTED", K::node, B::collectives,
-            "an error below half the expectation (drain), a warning above"},
+            "an error below 60% of the expectation (drain), a warning above"},
     GateRow{"NO_EXPECTATION", K::advice, B::collectives, "info (UNKNOWN): no row for the machine"},
     GateRow{"NVLS_OFF", K::advice, B::collectives, "info: judged against the ring row"},
     GateRow{"BUSBW_ABOVE_NIC_SUM", K::advice, B::collectives, "info: NVLSTree's figure is not the network's"},

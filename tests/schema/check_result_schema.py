@@ -245,7 +245,7 @@ def main():
         doc = json.load(f)
     check_broken(validator, os.path.relpath(fixture, repo), doc, BROKEN)
     for accepted in ("fabricbench.result/1.0", "fabricbench.result/1.1", "fabricbench.result/1.2",
-                     "fabricbench.result/1.3"):
+                     "fabricbench.result/1.3", "fabricbench.result/1.4"):
         check_valid(validator, f"{os.path.relpath(fixture, repo)} as {accepted}", dict(doc, schema=accepted))
     every_field = dict(kept).get("tests/unit/every_field_result.hpp (kEveryFieldJson)", {})
     if not every_field.get("hosts") or "nodes" not in every_field:
