@@ -136,7 +136,7 @@ std::vector<Finding> check_run_status(const Result& r) {
   std::vector<Finding> out;
   if (r.status == RunStatus::refused)  // a configuration fault, which host_consistency judges: not drain
     out.push_back({"RUN_REFUSED", Severity::info,
-                   fmt::format("the job was stopped before its first collective: {}",
+                   fmt::format("status refused: {}",
                                r.failure.empty() ? std::string("no reason recorded") : r.failure),
                    "hosts that agree on what NCCL needs alike on every rank",
                    "fix the job's configuration (the HOST_MISMATCH_* errors say what), or run with "

@@ -64,7 +64,7 @@ MpiSession& MpiSession::start() {
   s->world_ = world;
   s->abort_ = symbol<void (*)(int)>(lib, "fabricbench_mpi_abort", path);
   s->finish_ = symbol<void (*)()>(lib, "fabricbench_mpi_finish", path);
-  s->set_world(world->rank(), world->allgather(host_name()), {});
+  s->set_world(world->rank(), world->allgather(job_host_name()), {});
   JobSession::install(s);
   return *s;
 }

@@ -78,7 +78,7 @@ void TcpSession::rendezvous_as_root(double timeout_s) {
   const auto deadline = seconds_after(SteadyClock::now(), timeout_s);
   std::vector<std::string> hosts(static_cast<std::size_t>(job_.size));
   std::vector<int> local_ranks(static_cast<std::size_t>(job_.size), -1);
-  hosts[0] = host_name();
+  hosts[0] = job_host_name();
   local_ranks[0] = job_.local_rank;
   if (job_.size > 1) {
     const Link listener(listen_on(job_.port));
@@ -116,7 +116,7 @@ void TcpSession::rendezvous_as_peer(double timeout_s) {
   links_[0]->send(
       frame::hello,
       nlohmann::json{
-          {"rank", job_.rank}, {"size", job_.size}, {"host", host_name()}, {"local_rank", job_.local_rank}}
+          {"rank", job_.rank}, {"size", job_.size}, {"host", job_host_name()}, {"local_rank", job_.local_rank}}
           .dump());
   const auto reply = links_[0]->receive(deadline);
   if (!reply)

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdlib>
 #include <ctime>
 #include <string_view>
 
@@ -32,6 +33,11 @@ std::string host_name() {
   std::array<char, 256> buf{};
   if (gethostname(buf.data(), buf.size() - 1) != 0) return "unknown";
   return buf.data();
+}
+
+std::string job_host_name() {
+  const char* id = std::getenv("NCCL_HOSTID");
+  return id != nullptr && *id != '\0' ? std::string(id) : host_name();
 }
 
 std::string now_iso8601() {

@@ -63,12 +63,13 @@ void announce_estimate(const AlgosRequest& request, const Plan& plan, const Topo
 
 AlgosOutcome measure_algos(const AlgosRequest& request, const std::vector<std::string>& command_line,
                            bool quiet, EventSink& events) {
+  auto hosts = require_agreeing_hosts(request.measure.settings, events);  // before any GPU is touched
   const OpenedMachine machine = open_machine(request.measure.settings.nccl_lib);
-  require_agreeing_hosts(request.measure.settings, events);  // under a job, before its first collective
   Plan plan = build_plan(request.measure, machine.facts);
   warn_forced_environment(events);
 
   Result result = make_result_header(command_line, machine.lib.get());
+  result.hosts = std::move(hosts);
   result.topology = probe_topology({});
   attach_cpulists(plan, *result.topology);
   add_gpus(result, plan.gpus);

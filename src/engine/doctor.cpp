@@ -10,6 +10,7 @@
 #include "core/environment.hpp"
 #include "core/interrupt.hpp"
 #include "core/units.hpp"
+#include "engine/doctor_job_stages.hpp"
 #include "engine/estimates.hpp"
 #include "engine/host_sections.hpp"
 #include "engine/machine_facts.hpp"
@@ -66,17 +67,45 @@ StageOutput run_stage(const DoctorStage& stage, const DoctorContext& ctx) {
 // The document judged; under a job, each host on its own too (judge_result does both).
 void judge_doctor(Result& result) { judge_result(result); }
 
-// A stage failed (or the preflight refused the job): the document keeps every fact and is judged
-// with what it has, naming the stage, before the doctor fails with the stage's exit code.
+// A stage failed: the document keeps every fact and is judged with what it has, naming the stage,
+// before the doctor fails with the stage's exit code.
 [[noreturn]] void fail_stage(const DoctorStage& stage, const StageOutput& out, Result& result,
                              const DoctorProgress& progress) {
   result.finished = now_iso8601();
-  result.status = out.refused ? RunStatus::refused : RunStatus::failed;
-  result.failure = out.refused ? out.failure : fmt::format("{} stage: {}", stage.name, out.failure);
+  result.status = RunStatus::failed;
+  result.failure = fmt::format("{} stage: {}", stage.name, out.failure);
   judge_doctor(result);
   progress.updated(result);
-  throw Error(out.code,
-              out.refused ? out.failure : fmt::format("{} stage failed: {}", stage.name, out.failure));
+  throw Error(out.code, fmt::format("{} stage failed: {}", stage.name, out.failure));
+}
+
+// Under a job every host is described and compared before anything touches a GPU (engine/job_preflight).
+// A job whose hosts disagree on what NCCL needs alike ends here: its document, judged with every host's
+// facts (status refused, action fix_configuration), goes to `progress`, and the doctor exits 2.
+std::optional<JobPreflight> preflight_first(const DoctorRequest& request,
+                                            const std::vector<std::string>& command_line,
+                                            const DoctorProgress& progress, EventSink& events) {
+  JobSession* job = JobSession::current();
+  if (job == nullptr) return std::nullopt;
+  const auto start = Clock::now();
+  auto preflight = preflight_job(*job, request.settings, events);
+  if (preflight.refusal.empty()) return preflight;
+  Result result = make_result_header(command_line, nullptr, false);  // the GPU runtime is not asked
+  for (const auto& s : preflight.hosts)
+    if (s.name == job->host()) {
+      result.host = s.host;
+      result.topology = s.topology;
+    }
+  result.hosts = preflight.hosts;
+  result.gpus = ranks_gpus(result.hosts);
+  result.expectations = request.expectations;
+  result.doctor = DoctorInfo{request.budget_or_default(), {}, {{"preflight", kPreflightPriorS, seconds_since(start)}}};
+  result.finished = now_iso8601();
+  result.status = RunStatus::refused;
+  result.failure = preflight.refusal;
+  judge_doctor(result);
+  progress.begun(result);
+  throw Error(ExitCode::usage, preflight.refusal);
 }
 
 // Under a job, what the doctor leaves to a run on each host.
@@ -122,6 +151,7 @@ std::vector<const DoctorStage*> announced_stages(const DoctorContext& ctx, Event
 Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& command_line,
                   const DoctorProgress& progress, EventSink& events) {
   const auto start = Clock::now();
+  const auto preflight = preflight_first(request, command_line, progress, events);
   const OpenedMachine machine = open_machine(request.settings.nccl_lib);
   const auto& facts = machine.facts;
   const auto gpus = resolve_gpus(request.gpus, static_cast<int>(facts.devices.size()));
@@ -143,7 +173,8 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                     FabricSpeed{},
                     StagePlan{},
                     NcclLogSummary{},
-                    job};
+                    job,
+                    preflight ? &*preflight : nullptr};
   const auto stages = announced_stages(ctx, events);
   const InterruptScope ctrl_c;  // Ctrl-C ends the stage running and the doctor, keeping the report
   for (std::size_t i = 0; i < stages.size() && !interrupt_requested(); ++i) {

@@ -22,17 +22,13 @@ bool measures_network(const DoctorContext& ctx) {
   return ctx.job != nullptr && ctx.job->size() > 1 && !ctx.request.prolog && !ctx.request.passive;
 }
 
-// Every host describes itself; the comparison that refuses the job is the preflight's.
+// Every host as the preflight described it, before the machine was opened (engine/doctor: a job it
+// refused has ended there); gathered here where the doctor was given none.
 StageOutput run_preflight(const DoctorContext& ctx) {
   StageOutput out;
-  auto preflight = preflight_job(*ctx.job, ctx.request.settings, ctx.events);
-  out.hosts = std::move(preflight.hosts);
+  out.hosts = ctx.preflight != nullptr ? ctx.preflight->hosts
+                                       : preflight_job(*ctx.job, ctx.request.settings, ctx.events).hosts;
   out.gpus = ranks_gpus(out.hosts);
-  if (!preflight.refusal.empty()) {
-    out.failure = std::move(preflight.refusal);
-    out.code = ExitCode::usage;
-    out.refused = true;
-  }
   return out;
 }
 
@@ -41,8 +37,7 @@ void merge_preflight(StageOutput& out, Result& result) {
   if (!out.gpus.empty()) result.gpus = std::move(out.gpus);
 }
 
-// Describing a host reads its sysfs, NVML and NCCL's library: about 0.1 s, the hosts at once.
-double prior_preflight_s(const DoctorContext& /*ctx*/) { return 0.5; }
+double prior_preflight_s(const DoctorContext& /*ctx*/) { return kPreflightPriorS; }
 
 // Two sizes, each a short window: the larger gives the network's busbw, the smaller its latency.
 RunRequest probe_request(const DoctorContext& ctx) {

@@ -23,6 +23,9 @@ StagePlan plan_job_collectives(const DoctorContext& ctx);
 // As that plan would cut it at the prior speed.
 double prior_job_collectives_s(const DoctorContext& ctx);
 
+// Describing a host reads its sysfs, NVML and NCCL's library: about 0.1 s, the hosts at once.
+inline constexpr double kPreflightPriorS = 0.5;
+
 // The share of the budget left that the collectives stage may use where the nodes stage follows.
 inline constexpr double kCollectivesShareBeforeNodes = 0.5;
 // The nodes stage's message size and window per round, and the least window it may be cut to.

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/events.hpp"
 #include "engine/doctor_budget.hpp"
+#include "engine/job_preflight.hpp"
 #include "engine/machine_facts.hpp"
 #include "model/result.hpp"
 #include "request/command_requests.hpp"
@@ -44,6 +45,8 @@ struct DoctorContext {
   NcclLogSummary nccl_log;   // what NCCL logged in the choices stage
   // Under mpirun, torchrun or srun: the job (rank 0 runs the doctor); null on one host.
   JobSession* job = nullptr;
+  // And the hosts as its preflight described and compared them, before the machine was opened.
+  const JobPreflight* preflight = nullptr;
 };
 
 // What a stage measured, before its merge puts it into the document.
@@ -58,7 +61,6 @@ struct StageOutput {
   std::optional<NodesInfo> nodes;   // the nodes stage's pairs of hosts and the hosts it named
   std::string failure;  // not empty: the stage failed (the document is written, then the doctor fails)
   ExitCode code = ExitCode::run_failed;
-  bool refused = false;  // the failure is the preflight's refusal: the job's configuration, not a fault
 };
 
 struct DoctorStage {

@@ -6,6 +6,7 @@
 #include "comm/nccl_library.hpp"
 #include "core/error.hpp"
 #include "engine/result_header.hpp"
+#include "gpu/runtime.hpp"
 #include "model/result_json.hpp"
 #include "topo/host_probe.hpp"
 #include "topo/machine_probe.hpp"
@@ -31,14 +32,24 @@ HostSection describe_this_host(const JobSession& job, const std::string& nccl_li
     lib = NcclLibrary::load(nccl_lib);
   } catch (const Error&) {  // no NCCL on this host: its section says so (an empty version)
   }
-  Result header = make_result_header({}, lib.get());
+  // A host without a usable GPU still describes itself (the preflight compares its versions and
+  // settings before anything touches a GPU): its GPUs are then not listed, an unknown, not a difference.
+  bool runtime = true;
+  try {
+    gpu::device_count();
+  } catch (const Error&) {
+    runtime = false;
+  }
+  Result header = make_result_header({}, lib.get(), runtime);
   s.host = header.host;
   s.env = header.env;
-  Topology topology = probe_topology({});
+  TopologySources sources;
+  sources.use_runtime = runtime;
+  Topology topology = probe_topology(sources);
   std::vector<int> devices;
   devices.reserve(topology.gpus.size());
   for (const auto& g : topology.gpus) devices.push_back(g.index);
-  add_gpus(header, devices);
+  if (runtime) add_gpus(header, devices);
   for (auto& g : header.gpus) g.host = s.name;
   s.gpus = header.gpus;
   s.host.config = probe_host("/", topology.gpus);

@@ -50,11 +50,12 @@ JobPreflight preflight_job(JobSession& job, const RunSettings& settings, EventSi
   return out;
 }
 
-void require_agreeing_hosts(const RunSettings& settings, EventSink& events) {
+std::vector<HostSection> require_agreeing_hosts(const RunSettings& settings, EventSink& events) {
   JobSession* job = JobSession::current();
-  if (job == nullptr) return;
-  const auto preflight = preflight_job(*job, settings, events);
+  if (job == nullptr) return {};
+  auto preflight = preflight_job(*job, settings, events);
   if (!preflight.refusal.empty()) throw Error(ExitCode::usage, preflight.refusal);
+  return std::move(preflight.hosts);
 }
 
 }  // namespace fb

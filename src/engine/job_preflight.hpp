@@ -34,7 +34,8 @@ JobPreflight judge_preflight(std::vector<HostSection> hosts, const RunSettings& 
 JobPreflight preflight_job(JobSession& job, const RunSettings& settings, EventSink& events);
 
 // run, algos, nodes: the preflight of the current job, if there is one; a refusal is a usage
-// error (exit 2) that names each difference and the way out.
-void require_agreeing_hosts(const RunSettings& settings, EventSink& events);
+// error (exit 2) that names each difference and the way out. Returns every host's description for
+// the command's document (`hosts`: empty on one host).
+std::vector<HostSection> require_agreeing_hosts(const RunSettings& settings, EventSink& events);
 
 }  // namespace fb

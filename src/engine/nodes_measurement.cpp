@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "analyse/host_consistency.hpp"
 #include "analyse/node_ranking.hpp"
 #include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
@@ -126,11 +127,12 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
         "or srun (docs/nodes.md has examples)");
   const JobHosts hosts = job_hosts(job->hosts());
   check_hosts(hosts, *job);
+  auto sections = require_agreeing_hosts(request.measure.settings, events);  // before any GPU is touched
   const OpenedMachine machine = open_machine(request.measure.settings.nccl_lib);
-  require_agreeing_hosts(request.measure.settings, events);  // before the first round's collectives
   const int per_host = static_cast<int>(hosts.ranks[0].size());
   Plan plan = nodes_pair_plan(request, machine.facts, 2 * per_host);
   Result result = nodes_header(command_line, *machine.lib, plan, *job);
+  result.hosts = std::move(sections);  // every host's facts: its NICs, versions and settings
   const int n = static_cast<int>(hosts.names.size());
   NodesRounds rounds(plan, hosts, events);
   const NodesMode mode = chosen_mode(request, n);
@@ -148,6 +150,7 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
                  fmt::format("nodes: {} round(s) at {:.1f} s a round; at that cost: {}", rounds.rounds_run(),
                              rounds.seconds_per_round(), time_words(request, rounds.seconds_per_round()))));
   result.findings = ranking.findings;
+  for (auto& f : compare_hosts(result.hosts)) result.findings.push_back(std::move(f));  // the preflight's
   result.rules_version = kRulesVersion;
   result.finished = now_iso8601();
   result.status = rounds.failure().empty() ? RunStatus::complete : RunStatus::failed;

@@ -145,15 +145,17 @@ void read_nccl_choices(const RunRequest& request, const Plan& plan, const Machin
 CommandOutcome measure_run(const RunRequest& request, const std::vector<std::string>& command_line,
                            const RunProgress& progress, EventSink& events) {
   // Each step is stamped as it begins; it lasts until the next one begins.
+  // Under a job, before anything touches a GPU: a job that cannot succeed is refused in seconds.
+  auto hosts = require_agreeing_hosts(request.settings, events);
   std::vector<StartupPhase> startup{{"CUDA driver start-up", ms_since_process_start()}};
   gpu::device_count();  // no GPU: an environment error, before loading NCCL
   startup.push_back({"loading NCCL, describing the GPUs", ms_since_process_start()});
   const OpenedMachine machine = open_machine(request.settings.nccl_lib);
-  require_agreeing_hosts(request.settings, events);  // under a job, before its first collective
   startup.push_back({"building the plan, probing the topology", ms_since_process_start()});
   Plan plan = build_plan(request, machine.facts);
   warn_dropped_sizes(request, plan, events);
   Result result = run_header(command_line, *machine.lib, plan);
+  result.hosts = std::move(hosts);  // under a job: every host's facts, which its figures are judged by
   if (progress.announce) announce_estimate(plan, runs_logged_pass(request, plan), *result.topology, events);
   progress.planned(plan);
   progress.result.begun(result);

@@ -27,16 +27,6 @@ std::string findings_list(const std::vector<Finding>& findings) {
   return md;
 }
 
-// Every check of the verdict with its status and what it saw, passed or not.
-std::string checks_list(const Result& r) {
-  if (!r.verdict || r.verdict->checks.empty()) return "";
-  std::string md = "\n## Checks\n\n";
-  for (const auto& c : r.verdict->checks)
-    md += fmt::format("- **{}** {}: {}\n", to_string(c.status), c.check,
-                      c.evidence.empty() ? "-" : with_human_sizes(c.evidence));
-  return md;
-}
-
 }  // namespace
 
 // The words of its cells are the headline's (analyse/headline_words.hpp): a figure without a row says
@@ -61,7 +51,6 @@ std::string markdown_summary(const Result& r, const std::optional<SavedFindings>
                     r.gpus.size() == 1 ? "" : "s", r.status, outcome.words, judged_by_line(r, saved));
   md += import_source_markdown(r);
   md += headline_text_table(r);
-  md += checks_list(r);
   md += "\n## Findings\n\n" + findings_list(r.findings);
   md += hosts_markdown(r);
   if (saved)

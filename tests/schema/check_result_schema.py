@@ -163,7 +163,7 @@ DELETE = object()
 # (what is broken, where, the new value, the JSON path the schema must report)
 BROKEN = [
     ("another major", ["schema"], "fabricbench.result/2.0", "$.schema"),
-    ("a later minor than this schema describes", ["schema"], "fabricbench.result/1.4", "$.schema"),
+    ("a later minor than this schema describes", ["schema"], "fabricbench.result/1.5", "$.schema"),
     ("a malformed version", ["schema"], "fabricbench.result/1.x", "$.schema"),
     ("no version", ["schema"], DELETE, "$"),
     ("a missing required member", ["status"], DELETE, "$"),

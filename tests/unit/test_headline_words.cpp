@@ -123,8 +123,11 @@ TEST(CheckSentences, ANominalPciePairSaysItsFigure) {
       "nominal: ce_read GPU0 -> GPU1 54.9 GB/s of the 55.5 GB/s path ceiling (99%), the lowest of 2 figures");
   for (const auto& c : r.verdict->checks) EXPECT_FALSE(c.evidence.empty()) << c.check;
   const auto md = fb::markdown_summary(r);
-  EXPECT_NE(md.find("- **PASS** pairs: nominal: ce_read GPU0 -> GPU1 54.9 GB/s"), std::string::npos);
-  EXPECT_NE(fb::html_report(r).find("<tr data-check=\"pairs\" data-status=\"PASS\">"), std::string::npos);
+  // Every view lists every check with its sentence: the verdict block first (report/verdict_blocks).
+  EXPECT_NE(md.find("| pairs | PASS | none | nominal: ce_read GPU0 -> GPU1 54.9 GB/s"), std::string::npos);
+  EXPECT_NE(fb::html_report(r).find("data-check=\"pairs\" data-status=\"PASS\"><td>pairs</td><td>PASS</td><td>none</td>"
+                                    "<td class=\"evidence\">nominal: ce_read GPU0 -&gt; GPU1 54.9 GB/s"),
+            std::string::npos);
   expect_golden("summary_pcie_nominal.md", md);
 }
 

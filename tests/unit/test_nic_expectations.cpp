@@ -116,8 +116,8 @@ TEST(NicExpectations, FourHostsOfH100JudgedAgainstTheirNics) {
                        "possible (nvidia_peermem)); per port: 400 Gb/s: NVIDIA, nccl-tests #290 and #267"))
       << heads[0].expected_source;
   EXPECT_EQ(fb::report_outcome(ok).words,
-            "Healthy: no problem found; the lowest figure: all_reduce 16 GiB at 95% "
-            "of its expected 384.0 GB/s");
+            "Healthy: no problem found; the lowest figure: all_reduce busbw at 16 GiB: 365.8 GB/s, 95% of "
+            "expected 384.0 GB/s");
 
   spec.busbw = 250;
   const auto sick = judged(spec);
@@ -128,7 +128,9 @@ TEST(NicExpectations, FourHostsOfH100JudgedAgainstTheirNics) {
                        "(node[01-04]:0-7) over RING: busbw 250.0 GB/s is 65% of the expected "
                        "384.0 GB/s"))
       << below->evidence;
-  EXPECT_EQ(fb::report_outcome(sick).words.rfind("Warnings: below expectation; all_reduce 16 GiB at 65%", 0),
+  EXPECT_EQ(fb::report_outcome(sick).words.rfind(
+                "Warnings: below expectation; all_reduce busbw at 16 GiB: 250.0 GB/s, 65% of expected 384.0 GB/s",
+                0),
             0U)
       << fb::report_outcome(sick).words;
 }

@@ -54,7 +54,6 @@ std::string html_report(const Result& r, const Result* baseline, const std::opti
   body += html_section("scaling", "Scaling", scaling_chart(r));
   body += html_section("projection", "Tensor-parallel projection", projection_charts(r));
   body += html_section("algos", "Algorithms and protocols", algos_chart(r) + algos_table(r));
-  body += html_section("checks", "Checks", checks_html(r));
   body += html_section("findings", "Findings", findings_html(r));
   body += html_section("hosts", "Hosts", hosts_html(r));
   if (saved)

@@ -115,16 +115,6 @@ std::string headline_table(const Result& r) {
          html + "</table></div>\n";
 }
 
-std::string checks_html(const Result& r) {
-  if (!r.verdict || r.verdict->checks.empty()) return "";
-  std::string html = "<table class=\"checks\"><tr><th>check</th><th>status</th><th>what it saw</th></tr>\n";
-  for (const auto& c : r.verdict->checks)
-    html +=
-        fmt::format("<tr data-check=\"{0}\" data-status=\"{1}\"><td>{0}</td><td>{1}</td><td>{2}</td></tr>\n",
-                    escape_html(c.check), to_string(c.status), escape_html(with_human_sizes(c.evidence)));
-  return html + "</table>\n";
-}
-
 std::string findings_html(const Result& r) {
   if (r.findings.empty()) return "<p>No findings.</p>\n";
   std::string html;

@@ -13,8 +13,6 @@ namespace fb {
 inline constexpr std::size_t kMaxTableRows = 200;
 
 std::string headline_table(const Result& r);
-// Every check of the verdict (analyse/verdict_contract.hpp) with its status and what it saw.
-std::string checks_html(const Result& r);
 std::string findings_html(const Result& r);
 // The document's own findings of other rules, apart from the current ones.
 std::string saved_findings_html(const SavedFindings& saved);
