@@ -12,6 +12,7 @@
 #include "engine/doctor_budget.hpp"
 #include "engine/estimates.hpp"
 #include "engine/job_preflight.hpp"
+#include "golden.hpp"
 #include "report/documents.hpp"
 #include "report/judgement.hpp"
 
@@ -130,6 +131,27 @@ TEST(JobPreflight, ARefusedJobIsJudgedAsAConfigurationFault) {
   EXPECT_EQ(outcome.key, "refused");
   EXPECT_TRUE(outcome.words.starts_with("Refused:")) << outcome.words;
   EXPECT_TRUE(contains(fb::markdown_summary(r), "CRITICAL (fix_configuration)")) << fb::markdown_summary(r);
+}
+
+// The same from a real job (tests/fixtures/results/README.md): the doctor's own judgement and the one
+// `report --analyse` makes of its file again are the same (one truth), never drain.
+TEST(JobPreflight, ARealRefusedJobIsJudgedAgainTheSame) {
+  auto r = result_fixture("cpu-2host-torchrun-refused.json");
+  const auto saved = r.findings;
+  const auto saved_verdict = r.verdict;
+  ASSERT_TRUE(saved_verdict.has_value());
+  fb::judge_result(r);
+  ASSERT_EQ(r.findings.size(), saved.size());
+  for (std::size_t i = 0; i < saved.size(); ++i) {
+    EXPECT_EQ(r.findings[i].code, saved[i].code);
+    EXPECT_EQ(r.findings[i].evidence, saved[i].evidence);
+  }
+  EXPECT_EQ(r.verdict->status, saved_verdict->status);
+  EXPECT_EQ(r.verdict->action, fb::CheckAction::fix_configuration);
+  EXPECT_EQ(r.status, fb::RunStatus::refused);
+  EXPECT_TRUE(r.runs.empty());
+  EXPECT_EQ(find(r.findings, "HOST_MISMATCH_ENV")->evidence,
+            "NCCL_PROTO differs between hosts: not set on cpu0; LL on cpu1");
 }
 
 // A job that failed in a stage (a rank killed) keeps its hosts judged; a host's fault drains.
