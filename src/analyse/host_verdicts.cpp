@@ -56,8 +56,8 @@ void fold_host_verdicts(Result& result) {
     named.push_back(codes.empty() ? s.name : fmt::format("{} ({})", s.name, fmt::join(codes, ", ")));
   }
   c.evidence = named.empty() ? fmt::format("{} hosts, each PASS on its own", result.hosts.size())
-                             : fmt::format("{} of {} hosts at {}: {}", named.size(), result.hosts.size(), c.status,
-                                           fmt::join(named, "; "));
+                             : fmt::format("{} of {} hosts at {}: {}", named.size(), result.hosts.size(),
+                                           c.status, fmt::join(named, "; "));
   result.verdict->status = std::max(result.verdict->status, c.status);
   result.verdict->action = std::max(result.verdict->action, c.action);
   result.verdict->checks.push_back(std::move(c));

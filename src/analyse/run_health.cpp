@@ -135,12 +135,12 @@ void check_points(const Run& run, const VendorTools& tools, std::vector<Finding>
 std::vector<Finding> check_run_status(const Result& r) {
   std::vector<Finding> out;
   if (r.status == RunStatus::refused)  // a configuration fault, which host_consistency judges: not drain
-    out.push_back({"RUN_REFUSED", Severity::info,
-                   fmt::format("status refused: {}",
-                               r.failure.empty() ? std::string("no reason recorded") : r.failure),
-                   "hosts that agree on what NCCL needs alike on every rank",
-                   "fix the job's configuration (the HOST_MISMATCH_* errors say what), or run with "
-                   "--allow-mismatch to measure anyway"});
+    out.push_back(
+        {"RUN_REFUSED", Severity::info,
+         fmt::format("status refused: {}", r.failure.empty() ? std::string("no reason recorded") : r.failure),
+         "hosts that agree on what NCCL needs alike on every rank",
+         "fix the job's configuration (the HOST_MISMATCH_* errors say what), or run with "
+         "--allow-mismatch to measure anyway"});
   else if (r.status == RunStatus::failed || !r.failure.empty())
     out.push_back({"RUN_FAILED", Severity::error,
                    fmt::format("the run ended with status {}: {}", r.status,

@@ -113,11 +113,11 @@ void TcpSession::rendezvous_as_root(double timeout_s) {
 void TcpSession::rendezvous_as_peer(double timeout_s) {
   const auto deadline = seconds_after(SteadyClock::now(), timeout_s);
   links_[0] = std::make_unique<Link>(connect_until(job_.master_addr, job_.port, deadline));
-  links_[0]->send(
-      frame::hello,
-      nlohmann::json{
-          {"rank", job_.rank}, {"size", job_.size}, {"host", job_host_name()}, {"local_rank", job_.local_rank}}
-          .dump());
+  links_[0]->send(frame::hello, nlohmann::json{{"rank", job_.rank},
+                                               {"size", job_.size},
+                                               {"host", job_host_name()},
+                                               {"local_rank", job_.local_rank}}
+                                    .dump());
   const auto reply = links_[0]->receive(deadline);
   if (!reply)
     throw Error(ExitCode::environment,

@@ -99,7 +99,8 @@ std::optional<JobPreflight> preflight_first(const DoctorRequest& request,
   result.hosts = preflight.hosts;
   result.gpus = ranks_gpus(result.hosts);
   result.expectations = request.expectations;
-  result.doctor = DoctorInfo{request.budget_or_default(), {}, {{"preflight", kPreflightPriorS, seconds_since(start)}}};
+  result.doctor =
+      DoctorInfo{request.budget_or_default(), {}, {{"preflight", kPreflightPriorS, seconds_since(start)}}};
   result.finished = now_iso8601();
   result.status = RunStatus::refused;
   result.failure = preflight.refusal;

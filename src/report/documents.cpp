@@ -12,8 +12,8 @@
 #include "report/csv_reporter.hpp"
 #include "report/hosts_markdown.hpp"
 #include "report/html/html_banner.hpp"
-#include "report/verdict_blocks.hpp"
 #include "report/import_source.hpp"
+#include "report/verdict_blocks.hpp"
 
 namespace fb {
 namespace {

@@ -125,8 +125,9 @@ TEST(CheckSentences, ANominalPciePairSaysItsFigure) {
   const auto md = fb::markdown_summary(r);
   // Every view lists every check with its sentence: the verdict block first (report/verdict_blocks).
   EXPECT_NE(md.find("| pairs | PASS | none | nominal: ce_read GPU0 -> GPU1 54.9 GB/s"), std::string::npos);
-  EXPECT_NE(fb::html_report(r).find("data-check=\"pairs\" data-status=\"PASS\"><td>pairs</td><td>PASS</td><td>none</td>"
-                                    "<td class=\"evidence\">nominal: ce_read GPU0 -&gt; GPU1 54.9 GB/s"),
+  EXPECT_NE(fb::html_report(r).find(
+                "data-check=\"pairs\" data-status=\"PASS\"><td>pairs</td><td>PASS</td><td>none</td>"
+                "<td class=\"evidence\">nominal: ce_read GPU0 -&gt; GPU1 54.9 GB/s"),
             std::string::npos);
   expect_golden("summary_pcie_nominal.md", md);
 }

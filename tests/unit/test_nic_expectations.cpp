@@ -128,10 +128,11 @@ TEST(NicExpectations, FourHostsOfH100JudgedAgainstTheirNics) {
                        "(node[01-04]:0-7) over RING: busbw 250.0 GB/s is 65% of the expected "
                        "384.0 GB/s"))
       << below->evidence;
-  EXPECT_EQ(fb::report_outcome(sick).words.rfind(
-                "Warnings: below expectation; all_reduce busbw at 16 GiB: 250.0 GB/s, 65% of expected 384.0 GB/s",
-                0),
-            0U)
+  EXPECT_EQ(
+      fb::report_outcome(sick).words.rfind(
+          "Warnings: below expectation; all_reduce busbw at 16 GiB: 250.0 GB/s, 65% of expected 384.0 GB/s",
+          0),
+      0U)
       << fb::report_outcome(sick).words;
 }
 

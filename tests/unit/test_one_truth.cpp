@@ -58,9 +58,10 @@ TEST(JudgedByDefault, FarBelowItsExpectationIsNeverHealthy) {
   // expectation, issues 44 and 45). The furthest below: sendrecv 38.1 GB/s; MI300X has no sendrecv
   // row, so it is said against the ring's ceiling (38.1 / 336.0 = 11.3%), never as expected (issue 43).
   EXPECT_EQ(o.key, "errors");
-  EXPECT_EQ(o.words,
-            "Errors: not fit for use as measured; sendrecv busbw at 4 GiB: 38.1 GB/s, 11% of the ring's ceiling "
-            "336.0 GB/s (no expectation for this machine; healthy rings reach 97%)");
+  EXPECT_EQ(
+      o.words,
+      "Errors: not fit for use as measured; sendrecv busbw at 4 GiB: 38.1 GB/s, 11% of the ring's ceiling "
+      "336.0 GB/s (no expectation for this machine; healthy rings reach 97%)");
 }
 
 TEST(JudgedByDefault, WordsFollowTheWorstFinding) {
