@@ -99,6 +99,7 @@ std::string slow_host_words(const Result& r) {
     return fmt::format("no host is slow: {} against {}", pair_range(n, [](const NodePair&) { return true; }),
                        reference);
   std::vector<std::string> each;
+  each.reserve(n.named.size());
   for (const auto& host : n.named)
     each.push_back(fmt::format("{} ({})", host,
                                pair_range(n, [&](const NodePair& p) { return p.a == host || p.b == host; })));

@@ -12,6 +12,7 @@
 #include "analyse/port_figures.hpp"
 #include "bench/collective_spec.hpp"
 #include "comm/hostlist.hpp"
+#include "core/text.hpp"
 
 namespace fb {
 namespace {
@@ -27,20 +28,12 @@ constexpr double kNvlsTreeRate = 400;
 
 // "8 x 48 GB/s (IB 400 Gb/s) = 384.0 GB/s".
 std::string sum_text(const HostBound& h) {
-  std::vector<std::pair<std::string, int>> groups;
-  for (const auto& p : h.ports) {
-    const auto key =
-        fmt::format("{:g} GB/s ({} {:g} Gb/s{})", p.gbps, p.kind, p.rate_gbps, p.staged ? ", staged" : "");
-    const auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
-    if (it == groups.end())
-      groups.emplace_back(key, 1);
-    else
-      ++it->second;
-  }
-  std::vector<std::string> parts;
-  parts.reserve(groups.size());
-  for (const auto& [key, n] : groups) parts.push_back(fmt::format("{} x {}", n, key));
-  return fmt::format("{} = {:.1f} GB/s", fmt::join(parts, " + "), h.ring_gbps);
+  std::vector<std::string> ports;
+  ports.reserve(h.ports.size());
+  for (const auto& p : h.ports)
+    ports.push_back(
+        fmt::format("{:g} GB/s ({} {:g} Gb/s{})", p.gbps, p.kind, p.rate_gbps, p.staged ? ", staged" : ""));
+  return fmt::format("{} = {:.1f} GB/s", counted_join(ports), h.ring_gbps);
 }
 
 // The hosts in words: every host alike, or the weakest named beside the others'.

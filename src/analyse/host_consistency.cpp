@@ -12,6 +12,7 @@
 
 #include "analyse/must_agree.hpp"
 #include "comm/hostlist.hpp"
+#include "core/text.hpp"
 
 namespace fb {
 namespace {
@@ -214,19 +215,10 @@ void compare_nics(const std::vector<HostSection>& hosts, std::vector<Finding>& o
 }  // namespace
 
 std::string gpus_text(const std::vector<GpuInfo>& gpus) {
-  std::vector<std::pair<std::string, int>> counts;
-  for (const auto& g : gpus) {
-    const auto it =
-        std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == g.name; });
-    if (it == counts.end())
-      counts.emplace_back(g.name, 1);
-    else
-      ++it->second;
-  }
-  std::vector<std::string> parts;
-  parts.reserve(counts.size());
-  for (const auto& [name, n] : counts) parts.push_back(fmt::format("{} x {}", n, name));
-  return fmt::format("{}", fmt::join(parts, " + "));
+  std::vector<std::string> names;
+  names.reserve(gpus.size());
+  for (const auto& g : gpus) names.push_back(g.name);
+  return counted_join(names);
 }
 
 std::string ports_text(const HostSection& h, bool rdma) {

@@ -147,19 +147,11 @@ HostBound host_bound(const NetworkFacts& net, const RunHost& run_host, const std
 
 std::string HostBound::ports_text() const {
   if (ports.empty()) return "no up IB/RoCE port";
-  std::vector<std::pair<std::string, int>> groups;  // "IB 400 Gb/s" -> count, in order
-  for (const auto& p : ports) {
-    const auto key = fmt::format("{} {:g} Gb/s{}", p.kind, p.rate_gbps, p.staged ? " (staged)" : "");
-    const auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
-    if (it == groups.end())
-      groups.emplace_back(key, 1);
-    else
-      ++it->second;
-  }
-  std::vector<std::string> parts;
-  parts.reserve(groups.size());
-  for (const auto& [key, n] : groups) parts.push_back(fmt::format("{} x {}", n, key));
-  return fmt::format("{}", fmt::join(parts, " + "));
+  std::vector<std::string> kinds;  // "IB 400 Gb/s", counted in order
+  kinds.reserve(ports.size());
+  for (const auto& p : ports)
+    kinds.push_back(fmt::format("{} {:g} Gb/s{}", p.kind, p.rate_gbps, p.staged ? " (staged)" : ""));
+  return counted_join(kinds);
 }
 
 bool NetworkBound::uneven() const {

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace fb {
 
@@ -48,6 +50,21 @@ std::string join_ints(const std::vector<int>& values, std::string_view sep) {
     if (i > 0) out += sep;
     out += std::to_string(values[i]);
   }
+  return out;
+}
+
+std::string counted_join(const std::vector<std::string>& items, std::string_view sep) {
+  std::vector<std::pair<std::string, int>> groups;
+  for (const auto& item : items) {
+    const auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == item; });
+    if (it == groups.end())
+      groups.emplace_back(item, 1);
+    else
+      ++it->second;
+  }
+  std::string out;
+  for (const auto& [item, n] : groups) out += fmt::format("{}{} x {}", out.empty() ? "" : sep, n, item);
   return out;
 }
 

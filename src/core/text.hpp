@@ -17,6 +17,10 @@ std::vector<std::string> split(std::string_view text, char sep);
 // from a file or the command line cannot split or garble a one-line message.
 std::string escape_control(std::string_view text);
 
+// Equal items counted, in the order each first appears: {"H200", "H200", "H100"} -> "2 x H200 + 1 x H100"
+// (`sep` between the groups); "" for none. How the views say several GPUs or ports of a kind.
+std::string counted_join(const std::vector<std::string>& items, std::string_view sep = " + ");
+
 // "0,1,2" (or with another separator): how GPU ids are written in messages, options and CSV.
 std::string join_ints(const std::vector<int>& values, std::string_view sep = ",");
 

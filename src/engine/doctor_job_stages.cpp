@@ -162,12 +162,13 @@ StagePlan plan_job_collectives(const DoctorContext& ctx) {
     return estimate_plan_s(build_plan(request, ctx.facts), ctx.speed);
   };
   std::sort(plan.sizes.begin(), plan.sizes.end());
-  for (double s = estimate(); s > budget && plan.sizes.size() > 1; s = estimate()) {
-    plan.cuts.push_back({"collectives", fmt::format("{} points", format_bytes(plan.sizes.back())),
-                         budget_reason(s, ctx.speed, budget)});
-    plan.sizes.pop_back();
-  }
   plan.estimate_s = estimate();
+  while (plan.estimate_s > budget && plan.sizes.size() > 1) {
+    plan.cuts.push_back({"collectives", fmt::format("{} points", format_bytes(plan.sizes.back())),
+                         budget_reason(plan.estimate_s, ctx.speed, budget)});
+    plan.sizes.pop_back();
+    plan.estimate_s = estimate();
+  }
   return plan;
 }
 
