@@ -36,10 +36,12 @@ int sm_count() {
   return sms > 0 ? sms : 1;
 }
 
-// TEMPORARY, for issue 43's measurement against nvbandwidth (the lead removes both variables once the
-// figures choose): FABRICBENCH_EXPERIMENT_SM_COPY says how a batch of SM copies is launched (looped:
-// one launch, 4 blocks of 512 threads per SM, the default; per-copy: one launch per copy, as before;
-// looped-narrow: one launch, one block of 512 threads per SM, nvbandwidth's grid), and
+// TEMPORARY, for issue 43's measurement against nvbandwidth (both variables go once the figures
+// choose): FABRICBENCH_EXPERIMENT_SM_COPY says how a batch of SM copies is launched (per-copy: one
+// launch per copy, the landed method and the default until a GPU run has measured the others; looped:
+// one launch repeating the copy, 4 blocks of 512 threads per SM; looped-narrow: one launch, one block of
+// 512 threads per SM, nvbandwidth's grid). No GPU was lent in the session that wrote them (2026-12-04),
+// so the default measures as before. And
 // FABRICBENCH_EXPERIMENT_HOST_ALLOC how pinned host memory is made (register: first touched on the
 // GPU's CPUs, then registered, the default; hostalloc: allocated by the driver from a thread on them).
 std::string experiment(const char* variable, const char* fallback, std::initializer_list<const char*> known) {
@@ -52,7 +54,7 @@ std::string experiment(const char* variable, const char* fallback, std::initiali
 
 const std::string& sm_copy_variant() {
   static const std::string v =
-      experiment("FABRICBENCH_EXPERIMENT_SM_COPY", "looped", {"looped", "per-copy", "looped-narrow"});
+      experiment("FABRICBENCH_EXPERIMENT_SM_COPY", "per-copy", {"per-copy", "looped", "looped-narrow"});
   return v;
 }
 

@@ -77,3 +77,11 @@ TEST(EscapeControl, WritesControlCharactersOut) {
   EXPECT_EQ(fb::escape_control(std::string("x\x1c\x1b[1m\x7f") + '\0' + "y"), "x\\x1c\\x1b[1m\\x7f\\x00y");
   EXPECT_EQ(fb::escape_control("caf\xc3\xa9"), "caf\xc3\xa9");  // UTF-8 stays as it is
 }
+
+// How the views say several GPUs or ports of a kind: counted in the order each first appears.
+TEST(Text, CountedJoinCountsInOrderOfFirstAppearance) {
+  EXPECT_EQ(fb::counted_join({"NVIDIA H200", "NVIDIA H100", "NVIDIA H200"}), "2 x NVIDIA H200 + 1 x NVIDIA H100");
+  EXPECT_EQ(fb::counted_join({"IB 400 Gb/s"}, ", "), "1 x IB 400 Gb/s");
+  EXPECT_EQ(fb::counted_join({"a", "b", "a", "b", "c"}, ", "), "2 x a, 2 x b, 1 x c");
+  EXPECT_EQ(fb::counted_join({}), "");
+}
