@@ -31,7 +31,8 @@ std::string strip_terminal(std::string_view line) {
   return out;
 }
 
-// "[1,0]<stdout>:" (OpenMPI --tag-output) and srun -l's "12: " at the start of the line.
+// "[1,0]<stdout>:" (OpenMPI --tag-output), torchrun --tee's "[default0]:" or, with --role NAME,
+// "[NAME0]:" (the role and the local rank), and srun -l's "12: " at the start of the line.
 std::string_view strip_line_prefix(std::string_view s) {
   if (s.starts_with('[')) {
     const auto close = s.find("]<std");
@@ -39,6 +40,10 @@ std::string_view strip_line_prefix(std::string_view s) {
       const auto colon = s.find(">:", close);
       if (colon != std::string_view::npos) return s.substr(colon + 2);
     }
+    const auto end = s.find(']');
+    if (end != std::string_view::npos && end > 1 && end < 128 && end + 1 < s.size() && s[end + 1] == ':' &&
+        is_digit(s[end - 1]))
+      return s.substr(end + 2);
   }
   std::size_t i = 0;
   while (i < s.size() && s[i] == ' ') ++i;
