@@ -22,6 +22,16 @@ struct Opening {
   int ranks = 0;
 };
 
+// "4.0GB", "5", "16" as the payload, trials and ranks; nullopt where one is not a plausible number.
+std::optional<Opening> opening_of(const std::string& size, const std::string& trials,
+                                  const std::string& ranks) {
+  const auto gb = try_parse_finite(size.substr(0, size.size() - 2));
+  const auto t = try_parse_whole(trials);
+  const auto n = try_parse_whole(ranks);
+  if (!gb || !t || !n || *gb <= 0 || *gb > 1e6 || *t < 1 || *n < 1 || *n > 1 << 20) return std::nullopt;
+  return Opening{*gb, size, static_cast<int>(*t), static_cast<int>(*n)};
+}
+
 // "4.0GB payload (5 trials, 16 ranks):" after the opening words.
 std::optional<Opening> read_opening(const std::string& text) {
   const auto at = text.find(kOpening);
@@ -32,16 +42,7 @@ std::optional<Opening> read_opening(const std::string& text) {
   if (size.size() < 3 || !size.ends_with("GB") || payload != "payload" || !trials.starts_with('(') ||
       trials_word != "trials," || !ranks_word.starts_with("ranks)"))
     return std::nullopt;
-  Opening o;
-  const auto gb = try_parse_finite(size.substr(0, size.size() - 2));
-  const auto t = try_parse_whole(trials.substr(1));
-  const auto n = try_parse_whole(ranks);
-  if (!gb || !t || !n || *gb <= 0 || *gb > 1e6 || *t < 1 || *n < 1 || *n > 1 << 20) return std::nullopt;
-  o.payload_gb = *gb;
-  o.payload_text = size;
-  o.trials = static_cast<int>(*t);
-  o.ranks = static_cast<int>(*n);
-  return o;
+  return opening_of(size, trials.substr(1), ranks);
 }
 
 // "algbw: 176.590 GBps (1412.7 Gbps)" -> 176.590 for key "algbw:"; nullopt when not that line.
@@ -106,8 +107,12 @@ std::vector<ToolRun> read_torch_bench(const Paste& paste) {
     auto run = new_run(*o, lines[i]);
     std::optional<double> algbw, busbw;
     int algbw_line = 0;
-    for (std::size_t k = i + 1; k < lines.size() && k <= i + kFigureLines && !read_opening(lines[k].text); ++k) {
-      if (!algbw && (algbw = figure(lines[k].text, "algbw:"))) algbw_line = lines[k].number;
+    for (std::size_t k = i + 1; k < lines.size() && k <= i + kFigureLines && !read_opening(lines[k].text);
+         ++k) {
+      if (!algbw) {
+        algbw = figure(lines[k].text, "algbw:");
+        algbw_line = lines[k].number;
+      }
       if (!busbw) busbw = figure(lines[k].text, "busbw:");
     }
     if (algbw)

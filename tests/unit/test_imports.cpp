@@ -163,7 +163,7 @@ TEST(Imports, RcclTestsMi300xWithRcclVersionLines) {
   ASSERT_EQ(r.runs.size(), 1U);
   EXPECT_EQ(r.runs[0].collective, "all_reduce");
   EXPECT_FALSE(has(r.source->converted, "the collective"));  // named by the mpirun line
-  EXPECT_EQ(r.runs[0].points.size(), 64U);                  // 8 B - 16 GiB, both variants
+  EXPECT_EQ(r.runs[0].points.size(), 64U);                   // 8 B - 16 GiB, both variants
   EXPECT_NEAR(point(r.runs[0], 17179869184).busbw_gbps, 182.27 * 14 / 8, 1e-9);  // printed 318.98
   // 4 MiB in place took 129.0 us (32.52 GB/s) against 51.72 out of place: slow, not damaged: kept.
   EXPECT_NEAR(point(r.runs[0], 4194304, true).time_us.median, 129.0, 1e-9);
@@ -180,7 +180,7 @@ TEST(Imports, RcclTestsMi300xInAPod) {
   ASSERT_EQ(r.gpus.size(), 8U);
   EXPECT_EQ(r.gpus[1].host, "1942ef50-8240-449e-82ca-4ce7993f70b4-78bfb5d4f4-4z9xh");
   EXPECT_EQ(r.gpus[1].pci_bus_id, "0000:25:00.0");
-  EXPECT_EQ(r.runs[0].points.size(), 62U);  // 8 B - 8 GiB
+  EXPECT_EQ(r.runs[0].points.size(), 62U);                                    // 8 B - 8 GiB
   EXPECT_NEAR(point(r.runs[0], 8589934592).busbw_gbps, 180.40 * 1.75, 1e-9);  // printed 315.69
   EXPECT_NEAR(point(r.runs[0], 8589934592, true).time_us.median, 47584, 1e-9);
   EXPECT_TRUE(r.source->skipped.empty());
@@ -219,7 +219,7 @@ TEST(Imports, NcclTests2019LayoutIndented) {
   ASSERT_EQ(r.runs.size(), 1U);
   EXPECT_EQ(r.runs[0].collective, "all_reduce");  // the only reducing collective of factor 1.5 on 4
   EXPECT_TRUE(has(r.source->converted, "the collective, all_reduce, from the table"));
-  EXPECT_EQ(r.runs[0].points.size(), 50U);  // 8 B - 128 MiB
+  EXPECT_EQ(r.runs[0].points.size(), 50U);                                // 8 B - 128 MiB
   EXPECT_NEAR(point(r.runs[0], 134217728).busbw_gbps, 7.46 * 1.5, 1e-9);  // printed 11.18
   EXPECT_NEAR(point(r.runs[0], 16).time_us.median, 183.5, 1e-9);
   EXPECT_EQ(point(r.runs[0], 134217728).wrong, -1);  // "2e-07": a largest difference, not a count
