@@ -45,14 +45,15 @@ std::optional<Opening> read_opening(const std::string& text) {
   return opening_of(size, trials.substr(1), ranks);
 }
 
-// "algbw: 176.590 GBps (1412.7 Gbps)" -> 176.590 for key "algbw:"; nullopt when not that line.
+// "algbw: 176.590 GBps (1412.7 Gbps)" -> 176.590 for key "algbw:"; nullopt when not that line or
+// not a plausible rate (its time, payload over algbw, must stay a number).
 std::optional<double> figure(const std::string& text, std::string_view key) {
   std::istringstream in(text);
   std::string word, value, unit;
   in >> word >> value >> unit;
   if (word != key || unit != "GBps") return std::nullopt;
   const auto v = try_parse_finite(value);
-  if (!v || *v <= 0) return std::nullopt;
+  if (!v || *v < 1e-6 || *v > 1e9) return std::nullopt;  // not a rate any all_reduce runs at
   return v;
 }
 
