@@ -1,6 +1,7 @@
 // libFuzzer target: another tool's output as `report` reads it (src/ingest/import_output): nccl-tests
-// and rccl-tests stdout, nccl-tests JSON, rccl-tests CSV, the PyTorch script's lines. Anything it
-// cannot read is Error(usage); what it reads must be a document the reader takes back.
+// and rccl-tests stdout, nccl-tests JSON, rccl-tests CSV, the PyTorch scripts' lines ("Estimated
+// Bandwidth", all_reduce_bench.py's). Anything it cannot read is Error(usage); what it reads must be
+// a document the reader takes back.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

@@ -16,8 +16,9 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
   fabricbench report torch_allreduce.txt --gpu "8 x H100 80GB HBM3" --analyse
 
 `result` is a fabricbench document or another tool's output, recognised by its content: nccl-tests or
-rccl-tests standard output (any version) or nccl-tests -J JSON, rccl-tests CSV, or the PyTorch all_reduce
-script's lines ("World Size", "Tensor Size", "Iterations", "Total Time", "Estimated Bandwidth").
+rccl-tests standard output (any version) or nccl-tests -J JSON, rccl-tests CSV, the PyTorch all_reduce
+script's lines ("World Size", "Tensor Size", "Iterations", "Total Time", "Estimated Bandwidth") or
+all_reduce_bench.py's ("The average bandwidth of all_reduce with a 4.0GB payload ...", "algbw:", "busbw:").
 
 Every report judges what it shows with this build's rules (the file's own findings of other rules
 are listed apart); exit 1 when an error-level finding is present, whatever the format.)");

@@ -74,13 +74,14 @@ LineRead read_info(std::string_view info, NcclLogSummary& s) {
 }
 
 // NCCL up to 2.21 prints its version line bare on stdout ("NCCL version 2.19.4+cuda12.4"), which
-// a launcher may tag with the rank ("[0] NCCL version ...").
+// a launcher may tag with the rank ("[0] NCCL version ..."); rccl-tests prints RCCL's in its header
+// ("RCCL version : 2.22.3-develop:f5b15f2").
 bool read_bare_version(std::string_view line, NcclLogSummary& s) {
   Scanner sc(line);
   sc.skip_spaces();
   if (sc.literal("[") && !(sc.run(false) && sc.literal("]"))) return false;
   sc.skip_spaces();
-  return nccl_log::read_version(sc.rest(), s);
+  return nccl_log::read_version(sc.rest(), s) || read_rccl_version(Scanner(sc.rest()), s);
 }
 
 LineRead read_line(std::string_view line, NcclLogSummary& s) {

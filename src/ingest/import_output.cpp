@@ -10,6 +10,7 @@
 #include "ingest/paste_lines.hpp"
 #include "ingest/rccl_csv.hpp"
 #include "ingest/tool_result.hpp"
+#include "ingest/torch_bench.hpp"
 #include "ingest/torch_script.hpp"
 
 namespace fb {
@@ -43,9 +44,11 @@ std::vector<ToolRun> text_runs(const Paste& paste, const std::string& path) {
   if (looks_like_rccl_csv(paste)) return read_rccl_csv(paste);
   if (looks_like_nccl_tests(paste)) return read_nccl_tests_text(paste);
   if (looks_like_torch_script(paste)) return {read_torch_script(paste, path)};
+  if (looks_like_torch_bench(paste)) return read_torch_bench(paste);
   FB_USAGE_ERROR(fmt::format(
       "{}: not a JSON document, nor an output fabricbench reads (nccl-tests or rccl-tests standard output or "
-      "nccl-tests -J JSON, rccl-tests CSV, the PyTorch all_reduce script's \"Estimated Bandwidth\" lines)",
+      "nccl-tests -J JSON, rccl-tests CSV, the PyTorch all_reduce script's \"Estimated Bandwidth\" lines, "
+      "all_reduce_bench.py's \"The average bandwidth of all_reduce\" lines)",
       path));
 }
 

@@ -31,7 +31,15 @@ std::string strip_terminal(std::string_view line) {
   return out;
 }
 
-// "[1,0]<stdout>:" (OpenMPI --tag-output) and srun -l's "12: " at the start of the line.
+// Where torchrun --tee's "[default0]:" or "[NAME0]:" (a role, then the local rank) ends; 0: not one.
+std::size_t torchrun_prefix_end(std::string_view s) {
+  const auto end = s.find(']');
+  if (end == std::string_view::npos || end < 2 || end > 127 || end + 1 >= s.size()) return 0;
+  return s[end + 1] == ':' && is_digit(s[end - 1]) ? end + 2 : 0;
+}
+
+// "[1,0]<stdout>:" (OpenMPI --tag-output), torchrun --tee's "[default0]:" or, with --role NAME,
+// "[NAME0]:" (the role and the local rank), and srun -l's "12: " at the start of the line.
 std::string_view strip_line_prefix(std::string_view s) {
   if (s.starts_with('[')) {
     const auto close = s.find("]<std");
@@ -39,6 +47,7 @@ std::string_view strip_line_prefix(std::string_view s) {
       const auto colon = s.find(">:", close);
       if (colon != std::string_view::npos) return s.substr(colon + 2);
     }
+    if (const auto end = torchrun_prefix_end(s); end > 0) return s.substr(end);
   }
   std::size_t i = 0;
   while (i < s.size() && s[i] == ' ') ++i;

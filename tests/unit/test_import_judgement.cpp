@@ -146,6 +146,54 @@ TEST(ImportJudgement, RcclCsv) {
   EXPECT_NEAR(at(r.runs[0], 1U << 30, true).busbw_gbps, 327.64, 1e-9);
 }
 
+// 8 x MI300X in a Kubernetes pod (AMD AAC8, rccl-tests develop:a7809b3) against the built-in MI300X
+// rows: at 8 GiB AMD's node check, 304 GB/s: 180.40 x 1.75 = 315.70 is 103.85% of it; at 1 GiB AMD's
+// blog's typical 314.7: 179.24 x 1.75 = 313.67 is 99.67%. Above expectation, no finding against it.
+TEST(ImportJudgement, Mi300xPodAgainstAmdRows) {
+  const auto r = fb::load_result_or_output(kImports + "rccl-tests-develop-a7809b3-mi300x8-aac8-k8s.txt");
+  const auto& big = at(r.runs[0], 8589934592);
+  const auto e = fb::collective_expectation(r, r.runs[0], big);
+  ASSERT_TRUE(e);
+  EXPECT_DOUBLE_EQ(e->value, 304);
+  EXPECT_NEAR(big.busbw_gbps / e->value * 100, 103.85, 0.01);
+  const auto& gib = at(r.runs[0], 1U << 30);
+  const auto f = fb::collective_expectation(r, r.runs[0], gib);
+  ASSERT_TRUE(f);
+  EXPECT_DOUBLE_EQ(f->value, 314.7);
+  EXPECT_NEAR(gib.busbw_gbps / f->value * 100, 99.67, 0.01);
+  auto judged = r;
+  fb::judge_result(judged);
+  EXPECT_FALSE(fb::has_error_finding(judged.findings));
+  for (const auto& finding : judged.findings) EXPECT_NE(finding.code, "BUSBW_BELOW_EXPECTED");
+}
+
+// AMD's blog output itself, whose figures the typical MI300X rows quote: at 16 GiB 182.27 x 1.75 =
+// 318.97 is 99.99% of 319.0; at 2 GiB 180.59 x 1.75 = 316.03 is 100.42% of 314.7.
+TEST(ImportJudgement, Mi300xBlogAgainstTheRowsItGave) {
+  const auto r = fb::load_result_or_output(kImports + "rccl-tests-develop-448c4c7-mi300x8-rocm-blog.txt");
+  const auto& top = at(r.runs[0], 17179869184);
+  const auto e = fb::collective_expectation(r, r.runs[0], top);
+  ASSERT_TRUE(e);
+  EXPECT_DOUBLE_EQ(e->value, 319.0);
+  EXPECT_NEAR(top.busbw_gbps / e->value * 100, 99.99, 0.01);
+  const auto& two = at(r.runs[0], 2147483648);
+  const auto f = fb::collective_expectation(r, r.runs[0], two);
+  ASSERT_TRUE(f);
+  EXPECT_DOUBLE_EQ(f->value, 314.7);
+  EXPECT_NEAR(two.busbw_gbps / f->value * 100, 100.42, 0.01);
+}
+
+// all_reduce_bench.py's block without its algbw line: nothing to read, the line said; a busbw that is
+// not algbw x 2(n-1)/n is recomputed, said so.
+TEST(ImportJudgement, TorchBenchWithoutAlgbwOrWithOddBusbw) {
+  const auto text = fb::read_file(kImports + "torch-all_reduce_bench-h100x16-2hosts-gke-a3mega.txt");
+  const auto why = usage_error(replaced(text, " algbw: 176.590 GBps", " algbw: n/a"));
+  EXPECT_NE(why.find("line 23: no \"algbw: N GBps\" line follows it"), std::string::npos) << why;
+  const auto r = fb::import_text(replaced(text, "busbw: 331.106", "busbw: 300.000"), "odd.txt");
+  EXPECT_NEAR(r.runs[0].points[0].busbw_gbps, 176.590 * 30 / 16, 1e-9);
+  EXPECT_TRUE(has(r.source->converted, "busbw recomputed as algbw x 1.875")) << r.source->converted.back();
+}
+
 // A paste cut off inside a row: the rows before it are kept, the cut one named.
 TEST(ImportJudgement, TruncatedPasteKeepsWhatIsWhole) {
   const auto text = fb::read_file(kImports + "nccl-tests-h100x16-2hosts-gcp-a3mega.txt");

@@ -148,6 +148,107 @@ TEST(Imports, SeveralTestsInOneFile) {
   EXPECT_EQ(r.gpus.size(), 2U);  // the same two GPUs in every test
 }
 
+// 8 x MI300X from AMD's blog (mi300x-rccl-xgmi): rccl-tests' header of RCCL 2.22 ("RCCL version :",
+// "HIP version", "ROCm version", "Hostname", "Librccl path" between the devices and the table) and
+// a '#' comment before the mpirun line that names the test.
+TEST(Imports, RcclTestsMi300xWithRcclVersionLines) {
+  const auto r = import(kImports + "rccl-tests-develop-448c4c7-mi300x8-rocm-blog.txt");
+  EXPECT_EQ(r.source->tool, "rccl-tests");
+  EXPECT_EQ(r.source->version, "develop:448c4c7");
+  EXPECT_EQ(r.host.comm.name, "RCCL");
+  EXPECT_EQ(r.host.comm.version, "2.22.3");  // "RCCL version : 2.22.3-develop:f5b15f2"
+  ASSERT_EQ(r.gpus.size(), 8U);
+  EXPECT_EQ(r.gpus[7].pci_bus_id, "0000:df:00.0");
+  EXPECT_EQ(r.gpus[7].name, "AMD Instinct MI300X");
+  ASSERT_EQ(r.runs.size(), 1U);
+  EXPECT_EQ(r.runs[0].collective, "all_reduce");
+  EXPECT_FALSE(has(r.source->converted, "the collective"));  // named by the mpirun line
+  EXPECT_EQ(r.runs[0].points.size(), 64U);                   // 8 B - 16 GiB, both variants
+  EXPECT_NEAR(point(r.runs[0], 17179869184).busbw_gbps, 182.27 * 14 / 8, 1e-9);  // printed 318.98
+  // 4 MiB in place took 129.0 us (32.52 GB/s) against 51.72 out of place: slow, not damaged: kept.
+  EXPECT_NEAR(point(r.runs[0], 4194304, true).time_us.median, 129.0, 1e-9);
+  EXPECT_TRUE(r.source->skipped.empty());
+  expect_golden("imports/mi300x8-rocm-blog.json", golden_text(r));
+}
+
+// 8 x MI300X in one Kubernetes pod (AMD AAC8), one process per GPU: the pod's name as the host,
+// "[0000:05:00]" as the bus id, no RCCL version line.
+TEST(Imports, RcclTestsMi300xInAPod) {
+  const auto r = import(kImports + "rccl-tests-develop-a7809b3-mi300x8-aac8-k8s.txt");
+  EXPECT_EQ(r.source->version, "develop:a7809b3");
+  EXPECT_EQ(r.host.comm.version, "");
+  ASSERT_EQ(r.gpus.size(), 8U);
+  EXPECT_EQ(r.gpus[1].host, "1942ef50-8240-449e-82ca-4ce7993f70b4-78bfb5d4f4-4z9xh");
+  EXPECT_EQ(r.gpus[1].pci_bus_id, "0000:25:00.0");
+  EXPECT_EQ(r.runs[0].points.size(), 62U);                                    // 8 B - 8 GiB
+  EXPECT_NEAR(point(r.runs[0], 8589934592).busbw_gbps, 180.40 * 1.75, 1e-9);  // printed 315.69
+  EXPECT_NEAR(point(r.runs[0], 8589934592, true).time_us.median, 47584, 1e-9);
+  EXPECT_TRUE(r.source->skipped.empty());
+  expect_golden("imports/mi300x8-aac8-k8s.json", golden_text(r));
+}
+
+// 2 hosts x 8 MI300X (AMD AAC10, Slurm, mpirun -np 16): ranks 8-15 on the second host, the test
+// named by the last line of a command continued over four lines.
+TEST(Imports, RcclTestsMi300xOnTwoHosts) {
+  const auto r = import(kImports + "rccl-tests-develop-448c4c7-mi300x16-2hosts-aac10.txt");
+  EXPECT_EQ(r.host.comm.version, "2.22.3");  // "RCCL version : 2.22.3-HEAD:7d8d67c"
+  ASSERT_EQ(r.gpus.size(), 16U);
+  EXPECT_EQ(r.gpus[8].host, "gpu-56");
+  EXPECT_EQ(r.gpus[8].index, 0);
+  EXPECT_EQ(r.gpus[8].rank, 8);
+  EXPECT_EQ(r.gpus[15].pci_bus_id, "0000:e5:00.0");
+  EXPECT_EQ(r.runs[0].collective, "all_reduce");
+  EXPECT_FALSE(has(r.source->converted, "the collective"));
+  EXPECT_EQ(r.runs[0].points.size(), 64U);
+  EXPECT_NEAR(point(r.runs[0], 17179869184).busbw_gbps, 190.64 * 30 / 16, 1e-9);  // printed 357.46
+  EXPECT_NEAR(point(r.runs[0], 8).time_us.median, 256.5, 1e-9);
+  EXPECT_TRUE(r.source->skipped.empty());
+  expect_golden("imports/mi300x16-2hosts-aac10.json", golden_text(r));
+}
+
+// nccl-tests of 2019 with NCCL 2.4.2 on 4 x V100 PCIe (University of Sheffield's Bessemer docs): the
+// "error" column, "[0x3d]" bus numbers, every line indented by three spaces (an RST literal block).
+TEST(Imports, NcclTests2019LayoutIndented) {
+  const auto r = import(kImports + "nccl-tests-2019-nccl2.4.2-v100x4-sheffield-bessemer.txt");
+  EXPECT_EQ(r.source->tool, "nccl-tests");
+  EXPECT_EQ(r.source->version, "");
+  ASSERT_EQ(r.gpus.size(), 4U);
+  EXPECT_EQ(r.gpus[2].name, "Tesla V100-PCIE-32GB");
+  EXPECT_EQ(r.gpus[2].pci_bus_id, "");
+  EXPECT_EQ(r.host.hostname, "bessemer-node026");
+  ASSERT_EQ(r.runs.size(), 1U);
+  EXPECT_EQ(r.runs[0].collective, "all_reduce");  // the only reducing collective of factor 1.5 on 4
+  EXPECT_TRUE(has(r.source->converted, "the collective, all_reduce, from the table"));
+  EXPECT_EQ(r.runs[0].points.size(), 50U);                                // 8 B - 128 MiB
+  EXPECT_NEAR(point(r.runs[0], 134217728).busbw_gbps, 7.46 * 1.5, 1e-9);  // printed 11.18
+  EXPECT_NEAR(point(r.runs[0], 16).time_us.median, 183.5, 1e-9);
+  EXPECT_EQ(point(r.runs[0], 134217728).wrong, -1);  // "2e-07": a largest difference, not a count
+  EXPECT_TRUE(r.source->skipped.empty());
+  expect_golden("imports/v100x4-2019-layout.json", golden_text(r));
+}
+
+// ml-engineering's all_reduce_bench.py on 2 x 8 H100 (GKE a3-mega), its lines behind torchrun
+// --tee's "[host:0]:" prefix: 4.0 GB = 4e9 B over algbw 176.590 GB/s is 22651.34 us.
+TEST(Imports, TorchAllReduceBenchBehindTorchrunPrefix) {
+  const auto r = import(kImports + "torch-all_reduce_bench-h100x16-2hosts-gke-a3mega.txt",
+                        {"", "", "16 x NVIDIA H100 80GB HBM3", ""});
+  EXPECT_EQ(r.source->tool, "ml-engineering all_reduce_bench.py");
+  ASSERT_EQ(r.runs.size(), 1U);
+  ASSERT_EQ(r.runs[0].points.size(), 1U);
+  const auto& p = r.runs[0].points[0];
+  EXPECT_EQ(p.bytes, 4000000000U);
+  EXPECT_EQ(p.count, 1000000000U);
+  EXPECT_NEAR(p.algbw_gbps, 176.590, 1e-9);
+  EXPECT_NEAR(p.busbw_gbps, 176.590 * 30 / 16, 1e-9);  // printed 331.106
+  EXPECT_NEAR(p.time_us.median, 4e9 / 176.590e3, 1e-6);
+  EXPECT_EQ(p.iters_per_batch, 5);
+  EXPECT_EQ(r.gpus.size(), 16U);
+  EXPECT_TRUE(has(r.source->converted, "the time of one all_reduce, 22651.34 us, is the payload over"));
+  EXPECT_TRUE(has(r.source->unknown, "the hosts: the script does not say"));
+  EXPECT_TRUE(r.source->skipped.empty());
+  expect_golden("imports/h100x16-all_reduce_bench.json", golden_text(r));
+}
+
 // The document validates against docs/result.schema.json's `source` member (tests/schema checks
 // the saved goldens); here: it round-trips.
 TEST(Imports, SourceRoundTrips) {
