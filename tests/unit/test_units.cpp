@@ -80,7 +80,8 @@ TEST(EscapeControl, WritesControlCharactersOut) {
 
 // How the views say several GPUs or ports of a kind: counted in the order each first appears.
 TEST(Text, CountedJoinCountsInOrderOfFirstAppearance) {
-  EXPECT_EQ(fb::counted_join({"NVIDIA H200", "NVIDIA H100", "NVIDIA H200"}), "2 x NVIDIA H200 + 1 x NVIDIA H100");
+  EXPECT_EQ(fb::counted_join({"NVIDIA H200", "NVIDIA H100", "NVIDIA H200"}),
+            "2 x NVIDIA H200 + 1 x NVIDIA H100");
   EXPECT_EQ(fb::counted_join({"IB 400 Gb/s"}, ", "), "1 x IB 400 Gb/s");
   EXPECT_EQ(fb::counted_join({"a", "b", "a", "b", "c"}, ", "), "2 x a, 2 x b, 1 x c");
   EXPECT_EQ(fb::counted_join({}), "");
