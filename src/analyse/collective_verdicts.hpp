@@ -3,7 +3,7 @@
 //   BUSBW_BELOW_CEILING   the largest size (>= 256 MiB) below what healthy rings reach of the
 //                         path ceiling, less the tolerance (warning)
 //   BUSBW_BELOW_EXPECTED  a size below the per-machine expectation (analyse/sku_table.cpp; across hosts
-//                         the hosts' NICs, analyse/cross_host_expectation.hpp; warning)
+//                         the hosts' NICs, analyse/network/cross_host_expectation.hpp; warning)
 //   NO_EXPECTATION        collectives with no expectation for this machine (info: said, not skipped)
 //   NVLS_OFF              NVLS could not run where the table has NVLS rows: judged against the ring row
 //                         (info; analyse/expectation_verdicts.cpp)

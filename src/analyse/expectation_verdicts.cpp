@@ -7,11 +7,11 @@
 
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
-#include "analyse/cross_host_expectation.hpp"
 #include "analyse/expectations.hpp"
 #include "analyse/expected_figure.hpp"
 #include "analyse/gpu_model.hpp"
 #include "analyse/gpu_names.hpp"
+#include "analyse/network/cross_host_expectation.hpp"
 #include "analyse/vendor_tools.hpp"
 #include "analyse/what_ran.hpp"
 #include "core/units.hpp"

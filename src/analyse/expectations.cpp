@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "analyse/ceilings.hpp"
-#include "analyse/cross_host_expectation.hpp"
 #include "analyse/expected_figure.hpp"
 #include "analyse/gpu_model.hpp"
+#include "analyse/network/cross_host_expectation.hpp"
 #include "analyse/what_ran.hpp"
 #include "core/text.hpp"
 #include "core/units.hpp"

@@ -6,8 +6,8 @@
 
 #include "analyse/ceilings.hpp"
 #include "analyse/collective_verdicts.hpp"
-#include "analyse/cross_host_expectation.hpp"
 #include "analyse/expectations.hpp"
+#include "analyse/network/cross_host_expectation.hpp"
 #include "analyse/what_ran.hpp"
 
 namespace fb {

@@ -26,7 +26,7 @@ struct PointExpectation {
 std::optional<PointExpectation> collective_expectation(const Result& r, const Run& run, const Point& p);
 
 // The expectation of what ran at `p`: the table's row where one holds; across hosts, else the figure
-// computed from the hosts' NICs (analyse/cross_host_expectation.hpp) from the sizes it holds for;
+// computed from the hosts' NICs (analyse/network/cross_host_expectation.hpp) from the sizes it holds for;
 // nullopt otherwise. Not the ceiling's reach: that is collective_expectation's fallback.
 std::optional<PointExpectation> expected_of_point(const Result& r, const Run& run, const Point& p,
                                                   const WhatRan& w);

@@ -2,7 +2,7 @@
 // `fabricbench expectations --markdown`). Every row names its source and date; a machine, size or
 // algorithm not listed gets "no expectation", never a neighbour's row. `gpu` is the model key of
 // analyse/gpu_model.hpp, matched exactly. Across hosts the figures come from the hosts' NICs
-// (analyse/cross_host_expectation.hpp), not from rows.
+// (analyse/network/cross_host_expectation.hpp), not from rows.
 #include <array>
 #include <vector>
 

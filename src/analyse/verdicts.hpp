@@ -41,7 +41,7 @@ std::vector<Finding> check_one_gpu(const Result& r);
 std::vector<Finding> analyse_result(const Result& r);
 // `r` judged by every rule: analyse_result into r.findings, the verdict contract over them into
 // r.verdict (analyse/verdict_contract.hpp), r.rules_version set, and each host section of a job
-// judged on its own (analyse/host_verdicts.hpp).
+// judged on its own (analyse/hosts/host_verdicts.hpp).
 void judge_result(Result& r);
 
 // The ring's ceiling for SM-issued traffic over `gpus`: the weakest pair's (0: unknown).

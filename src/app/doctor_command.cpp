@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <iostream>
 
-#include "analyse/cluster_limit.hpp"
 #include "analyse/expectations_file.hpp"
 #include "analyse/gate_policy.hpp"
+#include "analyse/hosts/cluster_limit.hpp"
 #include "app/doctor_verdict_files.hpp"
 #include "core/error.hpp"
 #include "engine/doctor.hpp"

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "analyse/host_checks.hpp"
-#include "analyse/nic_checks.hpp"
+#include "analyse/network/nic_checks.hpp"
 #include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"

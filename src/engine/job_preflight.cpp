@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "analyse/host_consistency.hpp"
+#include "analyse/hosts/host_consistency.hpp"
 #include "core/error.hpp"
 #include "engine/host_sections.hpp"
 

@@ -2,7 +2,7 @@
 // The preflight of a job across hosts (issue 40): before the first collective of `run`, `algos`,
 // `nodes` or the doctor under mpirun, torchrun or srun, every host describes itself
 // (engine/host_sections) and rank 0 compares them (analyse/host_consistency). A difference in what
-// NCCL needs alike on every rank (analyse/must_agree.hpp: the version, NCCL_ALGO, NCCL_PROTO,
+// NCCL needs alike on every rank (analyse/hosts/must_agree.hpp: the version, NCCL_ALGO, NCCL_PROTO,
 // buffers, channels, transports) would hang the job or fail it when the ranks connect: the job is
 // refused in seconds, naming the variable and the hosts, unless --allow-mismatch. Any other
 // difference is a warning and the job goes on.

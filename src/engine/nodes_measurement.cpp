@@ -4,8 +4,8 @@
 
 #include <map>
 
-#include "analyse/host_consistency.hpp"
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/host_consistency.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 #include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
 #include "bench/node_schedule.hpp"

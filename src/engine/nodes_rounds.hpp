@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 #include "bench/node_schedule.hpp"
 #include "core/events.hpp"
 #include "engine/nodes_measurement.hpp"

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "analyse/cluster_limit.hpp"
-#include "analyse/host_consistency.hpp"
+#include "analyse/hosts/cluster_limit.hpp"
+#include "analyse/hosts/host_consistency.hpp"
 #include "core/text.hpp"
 
 namespace fb {

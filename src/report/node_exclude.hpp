@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 
 namespace fb {
 

@@ -2,7 +2,7 @@
 // What the node-ranking tests (test_node_ranking.cpp, test_node_sampling.cpp) both ask of a ranking.
 #include <vector>
 
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 
 // The hosts a ranking named, in its order.
 inline std::vector<int> named_hosts(const fb::NodeRanking& r) {

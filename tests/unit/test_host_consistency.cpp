@@ -1,4 +1,4 @@
-// The same on every host (analyse/host_consistency.hpp): a job's host sections compared fact by
+// The same on every host (analyse/hosts/host_consistency.hpp): a job's host sections compared fact by
 // fact, each difference one finding whose evidence names the hosts of each value as a Slurm hostlist.
 // Hosts built here: 4 x (8 x H200, 8 x IB 400 Gb/s + 1 Ethernet port, NCCL 2.28.3, a NET plugin).
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "analyse/host_consistency.hpp"
-#include "analyse/must_agree.hpp"
+#include "analyse/hosts/host_consistency.hpp"
+#include "analyse/hosts/must_agree.hpp"
 #include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
 
@@ -118,7 +118,7 @@ TEST(HostConsistency, UnknownFactsAreNotDifferences) {
   EXPECT_TRUE(fb::compare_hosts(hosts).empty());
 }
 
-// One finding per variable: an error for what every rank must have alike (analyse/must_agree.hpp), a
+// One finding per variable: an error for what every rank must have alike (analyse/hosts/must_agree.hpp), a
 // warning for what only changes how a host moves its data.
 TEST(HostConsistency, EachNcclVariableThatDiffersIsOneFinding) {
   auto hosts = four_hosts();

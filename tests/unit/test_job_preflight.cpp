@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "analyse/cluster_limit.hpp"
+#include "analyse/hosts/cluster_limit.hpp"
 #include "analyse/verdicts.hpp"
 #include "engine/doctor_budget.hpp"
 #include "engine/estimates.hpp"

@@ -1,7 +1,7 @@
 // NET_SOCKET and NET_NO_GDR from the transports NCCL logged (names as in NCCL 2.28's INFO lines).
 #include <gtest/gtest.h>
 
-#include "analyse/net_checks.hpp"
+#include "analyse/network/net_checks.hpp"
 #include "analyse/verdicts.hpp"
 
 namespace {

@@ -1,11 +1,11 @@
-// The NIC_* rules (analyse/nic_checks.hpp) and NET_SOCKET's port evidence on the network fixture
+// The NIC_* rules (analyse/network/nic_checks.hpp) and NET_SOCKET's port evidence on the network fixture
 // trees: each finding with its evidence on the faulty trees, none on the healthy ones.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "analyse/net_checks.hpp"
-#include "analyse/nic_checks.hpp"
+#include "analyse/network/net_checks.hpp"
+#include "analyse/network/nic_checks.hpp"
 #include "analyse/verdict_contract.hpp"
 #include "analyse/verdicts.hpp"
 #include "nic_fixtures.hpp"

@@ -1,20 +1,21 @@
 // The network judged by its NICs (issue 42): cross-host figures held against the bound computed from
-// every host's IB/RoCE ports (analyse/network_bound.hpp, analyse/cross_host_expectation.hpp), at 2, 4,
-// 16 and 128 hosts, on documents built from the NIC sysfs fixture trees (tests/unit/cluster_fixtures.hpp).
-// The expected bounds are computed by hand below from the trees (tests/fixtures/topo/README.md).
+// every host's IB/RoCE ports (analyse/network/network_bound.hpp, analyse/network/cross_host_expectation.hpp),
+// at 2, 4, 16 and 128 hosts, on documents built from the NIC sysfs fixture trees
+// (tests/unit/cluster_fixtures.hpp). The expected bounds are computed by hand below from the trees
+// (tests/fixtures/topo/README.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "analyse/cluster_limit.hpp"
-#include "analyse/cross_host_expectation.hpp"
 #include "analyse/expectations.hpp"
 #include "analyse/expected_figure.hpp"
 #include "analyse/gpu_names.hpp"
 #include "analyse/headline_words.hpp"
-#include "analyse/network_bound.hpp"
-#include "analyse/nic_checks.hpp"
-#include "analyse/port_figures.hpp"
+#include "analyse/hosts/cluster_limit.hpp"
+#include "analyse/network/cross_host_expectation.hpp"
+#include "analyse/network/network_bound.hpp"
+#include "analyse/network/nic_checks.hpp"
+#include "analyse/network/port_figures.hpp"
 #include "analyse/verdicts.hpp"
 #include "cluster_fixtures.hpp"
 #include "report/judgement.hpp"

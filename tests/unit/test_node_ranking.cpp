@@ -6,7 +6,7 @@
 #include <cmath>
 #include <map>
 
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 #include "bench/node_schedule.hpp"
 #include "node_ranking_helpers.hpp"
 #include "report/node_exclude.hpp"

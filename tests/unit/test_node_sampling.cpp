@@ -7,7 +7,7 @@
 #include <random>
 #include <set>
 
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 #include "bench/node_detection.hpp"
 #include "node_ranking_helpers.hpp"
 

@@ -3,8 +3,8 @@
 // (comm/group_bootstrap), and the doctor's hand-off and host sections (engine/host_sections).
 #include <gtest/gtest.h>
 
-#include "analyse/cluster_limit.hpp"
-#include "analyse/host_verdicts.hpp"
+#include "analyse/hosts/cluster_limit.hpp"
+#include "analyse/hosts/host_verdicts.hpp"
 #include "cli/nodes_cli.hpp"
 #include "cli_args.hpp"
 #include "comm/group_bootstrap.hpp"

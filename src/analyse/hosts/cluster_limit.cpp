@@ -1,4 +1,4 @@
-#include "analyse/cluster_limit.hpp"
+#include "analyse/hosts/cluster_limit.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -7,7 +7,7 @@
 #include <set>
 #include <utility>
 
-#include "analyse/network_bound.hpp"
+#include "analyse/network/network_bound.hpp"
 
 namespace fb {
 namespace {

@@ -1,4 +1,4 @@
-#include "analyse/host_verdicts.hpp"
+#include "analyse/hosts/host_verdicts.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

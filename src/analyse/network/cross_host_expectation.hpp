@@ -1,7 +1,8 @@
 #pragma once
 // A collective point across hosts held against its network (issue 42), where no expectation row holds
-// (a site's baseline, GB200 NVL72's): computed from the hosts' IB/RoCE ports (analyse/network_bound.hpp)
-// by the algorithm that ran and the collective's traffic (docs/verdicts.md, "Across hosts"):
+// (a site's baseline, GB200 NVL72's): computed from the hosts' IB/RoCE ports
+// (analyse/network/network_bound.hpp) by the algorithm that ran and the collective's traffic
+// (docs/verdicts.md, "Across hosts"):
 //   ring (all_reduce, all_gather, reduce_scatter, broadcast, reduce): busbw = the weakest host's sum of
 //     its ports' figures (a ring crosses every host's NICs once per channel, whatever the host count)
 //   alltoall: min over hosts of ports x (n-1) / (g x (n-g)) (n GPUs, g on the host: the share that

@@ -4,14 +4,14 @@
 // each host, the up IB/RoCE ports NCCL would use for the run's GPUs (those under a run GPU's PCIe
 // switch, PIX or PXB; every up port where none is, or where the distances are unknown; only those
 // NCCL's log names, where it names them), each at what a ring reaches over it
-// (analyse/port_figures.hpp, two thirds of it when staged through host memory: no GPUDirect RDMA,
+// (analyse/network/port_figures.hpp, two thirds of it when staged through host memory: no GPUDirect RDMA,
 // or no port under a GPU's switch). A ring across hosts is bound by its weakest host's sum.
 // Pure: the document in, the bound out.
 #include <map>
 #include <string>
 #include <vector>
 
-#include "analyse/net_used.hpp"
+#include "analyse/network/net_used.hpp"
 #include "model/result.hpp"
 
 namespace fb {

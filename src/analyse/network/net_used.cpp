@@ -1,4 +1,4 @@
-#include "analyse/net_used.hpp"
+#include "analyse/network/net_used.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -13,7 +13,7 @@
 //                             (another CUDA/ROCm generation), info for a minor (fleets mid-rollout run
 //                             so under CUDA's minor-version compatibility)
 //   HOST_MISMATCH_ENV         an NCCL_* or RCCL_* variable set differently, or only on some hosts: an
-//                             error for the ones every rank must have alike (analyse/must_agree.hpp:
+//                             error for the ones every rank must have alike (analyse/hosts/must_agree.hpp:
 //                             an algorithm, protocol, buffer, channel or transport chosen differently
 //                             hangs), a warning for the others. Variables that differ per host by
 //                             design are not compared (kHostSpecificEnv below)

@@ -1,4 +1,4 @@
-#include "analyse/cross_host_expectation.hpp"
+#include "analyse/network/cross_host_expectation.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,8 +8,8 @@
 
 #include "analyse/expectations.hpp"
 #include "analyse/gpu_model.hpp"
-#include "analyse/network_bound.hpp"
-#include "analyse/port_figures.hpp"
+#include "analyse/network/network_bound.hpp"
+#include "analyse/network/port_figures.hpp"
 #include "bench/collective_spec.hpp"
 #include "comm/hostlist.hpp"
 #include "core/text.hpp"

@@ -2,7 +2,7 @@
 // Which network NCCL joined the hosts of a run with, as far as the document tells: NCCL's log (the
 // network it chose, its NET transports), the environment (NCCL_IB_DISABLE=1, NCCL_NET=Socket), else
 // the hosts' facts (up IB/RoCE ports, a NET plugin). Only over IB/RoCE is a NIC bound computed
-// (analyse/network_bound.hpp): sockets have no rate, and a plugin's devices are not known here.
+// (analyse/network/network_bound.hpp): sockets have no rate, and a plugin's devices are not known here.
 #include <string>
 
 #include "model/result.hpp"

@@ -1,10 +1,10 @@
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "analyse/node_ranking_findings.hpp"
+#include "analyse/hosts/node_ranking_findings.hpp"
 
 namespace fb {
 namespace {

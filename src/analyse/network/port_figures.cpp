@@ -1,4 +1,4 @@
-#include "analyse/port_figures.hpp"
+#include "analyse/network/port_figures.hpp"
 
 #include <array>
 #include <cmath>

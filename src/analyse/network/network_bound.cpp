@@ -1,4 +1,4 @@
-#include "analyse/network_bound.hpp"
+#include "analyse/network/network_bound.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "analyse/port_figures.hpp"
+#include "analyse/network/port_figures.hpp"
 #include "core/text.hpp"
 #include "topo/sysfs_probe.hpp"
 

@@ -1,4 +1,4 @@
-#include "analyse/node_ranking_findings.hpp"
+#include "analyse/hosts/node_ranking_findings.hpp"
 
 #include <fmt/format.h>
 

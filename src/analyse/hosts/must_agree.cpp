@@ -1,4 +1,4 @@
-#include "analyse/must_agree.hpp"
+#include "analyse/hosts/must_agree.hpp"
 
 #include <algorithm>
 

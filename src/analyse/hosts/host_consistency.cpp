@@ -1,4 +1,4 @@
-#include "analyse/host_consistency.hpp"
+#include "analyse/hosts/host_consistency.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "analyse/must_agree.hpp"
+#include "analyse/hosts/must_agree.hpp"
 #include "comm/hostlist.hpp"
 #include "core/text.hpp"
 
@@ -160,7 +160,7 @@ constexpr const char* kWhereToSet =
     "profile or image";
 
 // One finding per variable; a host without it counts as "not set". A variable every rank must have
-// alike (analyse/must_agree.hpp) is an error; any other only changes how one host moves its data.
+// alike (analyse/hosts/must_agree.hpp) is an error; any other only changes how one host moves its data.
 void compare_env(const std::vector<HostSection>& hosts, std::vector<Finding>& out) {
   std::set<std::string> names;
   for (const auto& h : hosts)

@@ -1,9 +1,9 @@
-#include "analyse/nodes_check.hpp"
+#include "analyse/hosts/nodes_check.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 
 namespace fb {
 namespace {

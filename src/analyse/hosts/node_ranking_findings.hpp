@@ -1,11 +1,11 @@
 #pragma once
-// The words of `fabricbench nodes`' findings (analyse/node_ranking.hpp): the evidence cites each
+// The words of `fabricbench nodes`' findings (analyse/hosts/node_ranking.hpp): the evidence cites each
 // named host's pair figures against the reference, as the other findings cite theirs.
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "analyse/node_ranking.hpp"
+#include "analyse/hosts/node_ranking.hpp"
 
 namespace fb {
 

@@ -1,4 +1,4 @@
-#include "analyse/nic_checks.hpp"
+#include "analyse/network/nic_checks.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,4 +1,4 @@
-#include "analyse/net_checks.hpp"
+#include "analyse/network/net_checks.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,7 +6,7 @@
 #include <set>
 
 #include "analyse/gpu_names.hpp"
-#include "analyse/nic_checks.hpp"
+#include "analyse/network/nic_checks.hpp"
 
 namespace fb {
 namespace {
