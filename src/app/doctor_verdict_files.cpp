@@ -89,7 +89,9 @@ Result DoctorVerdictFiles::failed(const std::string& failure, EventSink& events)
     said("results folder", e);
   }
   try {
-    write_textfiles(doc, false);
+    // A job its preflight refused has every rank alive and waiting: each host writes its own (the
+    // configuration's verdict, not the "not finished" one); after another failure only this host can.
+    write_textfiles(doc, doc.status == RunStatus::refused);
   } catch (const std::exception& e) {
     said("--prometheus file", e);
   }

@@ -98,7 +98,7 @@ std::vector<HostSeries> series_of(const Result& r, const std::vector<std::string
 void verdict_lines(std::string& out, const std::vector<HostSeries>& series) {
   header(out, "fabricbench_verdict",
          "The verdict per host: 1 for its status (PASS, INFO, UNKNOWN, WARNING, CRITICAL) and recommended "
-         "action (none, investigate, drain).");
+         "action (none, investigate, fix_configuration, drain).");
   for (const auto& s : series)
     out += fmt::format("fabricbench_verdict{{host=\"{}\",status=\"{}\",action=\"{}\"}} 1\n", label(s.host),
                        s.verdict.status, s.verdict.action);

@@ -54,7 +54,7 @@ for cmd in "run all_reduce --sizes 1M" "nodes --size 16M" "algos all_reduce --si
   echo "$name refused: exit $(rc "$name" 0) in $(cat "$tmp/$name.secs") s, rank 1 exit $(rc "$name" 1)"
 done
 
-job doctor LL doctor --quick --out "$tmp/doc"
+job doctor LL doctor --quick --out "$tmp/doc" --prometheus "$tmp/fb-%h.prom"
 expect_rc doctor 0 2
 expect_rc doctor 1 0
 says doctor 0 "$mismatch"
@@ -72,6 +72,11 @@ assert [h["name"] for h in d["hosts"]] == ["cpu0", "cpu1"], [h["name"] for h in 
 assert [s["stage"] for s in d["doctor"]["stages"]] == ["preflight"], d["doctor"]["stages"]
 print("doctor refused:", d["verdict"]["status"], d["verdict"]["action"], codes)
 PY
+# Each host's textfile says the job's configuration is at fault, not "not finished" (drain).
+for h in cpu0 cpu1; do
+  grep -q "^fabricbench_verdict{host=\"$h\",status=\"CRITICAL\",action=\"fix_configuration\"} 1$" "$tmp/fb-$h.prom" ||
+    { cat "$tmp/fb-$h.prom" 2> /dev/null | head -5; bad "doctor: $h's textfile does not say CRITICAL, fix_configuration"; }
+done
 grep -q "^# Refused: the hosts of this job disagree" "$tmp/doc/summary.md" ||
   grep -q "Refused: the hosts of this job disagree" "$tmp/doc/summary.md" || bad "summary.md does not say Refused"
 "$bin" report "$tmp/doc/result.json" --analyse > "$tmp/analyse.txt" 2>&1
