@@ -1,8 +1,8 @@
 #pragma once
 // The verdict contract (docs/verdicts.md, "The verdict contract"): the findings of analyse_result()
 // sorted into checks, each with one status (PASS, INFO, UNKNOWN, WARNING, CRITICAL) and a
-// recommended action (none, investigate, fix_configuration, drain); the document's verdict is the worst check.
-// error -> CRITICAL (drain; host_consistency: fix_configuration, a job's settings are not its hosts'
+// recommended action (none, investigate, fix_configuration, drain); the document's verdict is the worst
+// check. error -> CRITICAL (drain; host_consistency: fix_configuration, a job's settings are not its hosts'
 // fault), warning -> WARNING (investigate), info -> INFO (none); a check that
 // ran clean is PASS; one that could not run (its input missing, or no expectation for the machine)
 // is UNKNOWN (none). A check that does not apply to the document (scaling without scale runs) is
