@@ -64,9 +64,6 @@ StageOutput run_stage(const DoctorStage& stage, const DoctorContext& ctx) {
   }
 }
 
-// The document judged; under a job, each host on its own too (judge_result does both).
-void judge_doctor(Result& result) { judge_result(result); }
-
 // A stage failed: the document keeps every fact and is judged with what it has, naming the stage,
 // before the doctor fails with the stage's exit code.
 [[noreturn]] void fail_stage(const DoctorStage& stage, const StageOutput& out, Result& result,
@@ -74,7 +71,7 @@ void judge_doctor(Result& result) { judge_result(result); }
   result.finished = now_iso8601();
   result.status = RunStatus::failed;
   result.failure = fmt::format("{} stage: {}", stage.name, out.failure);
-  judge_doctor(result);
+  judge_result(result);  // under a job, each host on its own too
   progress.updated(result);
   throw Error(out.code, fmt::format("{} stage failed: {}", stage.name, out.failure));
 }
@@ -104,7 +101,7 @@ std::optional<JobPreflight> preflight_first(const DoctorRequest& request,
   result.finished = now_iso8601();
   result.status = RunStatus::refused;
   result.failure = preflight.refusal;
-  judge_doctor(result);
+  judge_result(result);  // under a job, each host on its own too
   progress.begun(result);
   throw Error(ExitCode::usage, preflight.refusal);
 }
@@ -130,7 +127,7 @@ Result doctor_header(const std::vector<std::string>& command_line, const NcclLib
   result.topology = probe_topology({});
   result.expectations = request.expectations;
   // Under a job the other hosts' GPUs are not known yet (the preflight gathers them): judged then.
-  if (job == nullptr) judge_doctor(result);
+  if (job == nullptr) judge_result(result);  // under a job, each host on its own too
   return result;
 }
 
@@ -210,7 +207,7 @@ Result run_doctor(const DoctorRequest& request, const std::vector<std::string>& 
                          ? "interrupted"
                          : fmt::format("interrupted during the {} stage", result.doctor->stages.back().stage),
                      events);
-  judge_doctor(result);
+  judge_result(result);  // under a job, each host on its own too
   progress.updated(result);
   return result;
 }

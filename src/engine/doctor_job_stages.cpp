@@ -9,7 +9,6 @@
 #include "core/units.hpp"
 #include "engine/estimates.hpp"
 #include "engine/host_sections.hpp"
-#include "engine/job_preflight.hpp"
 #include "engine/nodes_measurement.hpp"
 #include "engine/nodes_rounds.hpp"
 #include "engine/plan_builder.hpp"
@@ -17,17 +16,17 @@
 namespace fb {
 namespace {
 
-bool in_job(const DoctorContext& ctx) { return ctx.job != nullptr; }
+// Under a job the doctor compared the hosts before it opened the machine (engine/doctor).
+bool preflight_made(const DoctorContext& ctx) { return ctx.preflight != nullptr; }
 bool measures_network(const DoctorContext& ctx) {
   return ctx.job != nullptr && ctx.job->size() > 1 && !ctx.request.prolog && !ctx.request.passive;
 }
 
 // Every host as the preflight described it, before the machine was opened (engine/doctor: a job it
-// refused has ended there); gathered here where the doctor was given none.
+// refused has ended there).
 StageOutput run_preflight(const DoctorContext& ctx) {
   StageOutput out;
-  out.hosts = ctx.preflight != nullptr ? ctx.preflight->hosts
-                                       : preflight_job(*ctx.job, ctx.request.settings, ctx.events).hosts;
+  out.hosts = ctx.preflight->hosts;
   out.gpus = ranks_gpus(out.hosts);
   return out;
 }
@@ -184,7 +183,7 @@ DoctorStage preflight_stage() {
               "preflight: every host's NCCL, driver, NCCL_* settings, GPUs, NICs and NET plugin compared "
               "before any collective",
           .prior_s = prior_preflight_s,
-          .applies = in_job,
+          .applies = preflight_made,
           .plan = nullptr,
           .run = run_preflight,
           .learn = nullptr,
