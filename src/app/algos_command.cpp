@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "engine/algos_measurement.hpp"
+#include "engine/commands/algos_measurement.hpp"
 #include "report/algos_report.hpp"
 #include "report/json_reporter.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <iostream>
 
-#include "analyse/compare.hpp"
+#include "analyse/run/compare.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/units.hpp"

@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <iostream>
 
-#include "analyse/expectations_file.hpp"
-#include "analyse/gate_policy.hpp"
+#include "analyse/expect/expectations_file.hpp"
 #include "analyse/hosts/cluster_limit.hpp"
+#include "analyse/verdict/gate_policy.hpp"
 #include "app/doctor_verdict_files.hpp"
 #include "core/error.hpp"
-#include "engine/doctor.hpp"
+#include "engine/doctor/doctor.hpp"
 #include "report/doctor_output.hpp"
 #include "report/node_exclude.hpp"
 #include "report/verdict_console.hpp"

@@ -10,8 +10,8 @@
 #include "comm/job_session.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "engine/doctor_failure.hpp"
-#include "engine/host_textfiles.hpp"
+#include "engine/doctor/doctor_failure.hpp"
+#include "engine/job/host_textfiles.hpp"
 #include "report/prometheus_textfile.hpp"
 
 namespace fb {

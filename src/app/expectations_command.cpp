@@ -6,9 +6,9 @@
 #include <iostream>
 #include <set>
 
-#include "analyse/expectations.hpp"
-#include "analyse/expectations_file.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/expect/expectations_file.hpp"
+#include "analyse/judge.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "model/result_json.hpp"
@@ -33,7 +33,7 @@ void require_healthy(Result r, const std::string& file) {
   if (r.status != RunStatus::complete)
     FB_USAGE_ERROR(fmt::format(
         "{}: the run did not complete (status {}): not a baseline; --force takes it anyway", file, r.status));
-  judge_result(r);
+  judge(r);
   std::set<std::string> short_of;
   std::set<std::string> network;
   for (const auto& f : r.findings) {

@@ -44,8 +44,8 @@
 #include "core/interrupt.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
-#include "engine/job_main.hpp"
-#include "engine/worker.hpp"
+#include "engine/job/job_main.hpp"
+#include "engine/plans/worker.hpp"
 #include "launch/node_ranks.hpp"
 #include "launch/protocol.hpp"
 

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "app/reporter_progress.hpp"
-#include "engine/nodes_measurement.hpp"
+#include "engine/commands/nodes_measurement.hpp"
 #include "report/json_reporter.hpp"
 #include "report/node_exclude.hpp"
 #include "report/nodes_console.hpp"

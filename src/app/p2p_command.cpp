@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "app/reporter_progress.hpp"
-#include "engine/p2p_measurement.hpp"
+#include "engine/commands/p2p_measurement.hpp"
 #include "report/json_reporter.hpp"
 #include "report/p2p_reporters.hpp"
 

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "analyse/judge.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
@@ -86,6 +87,7 @@ int project_command(const ProjectOptions& o, const std::vector<std::string>& com
   result.projection = project_tensor_parallel(request, curves);
   result.command = command_line;
   result.finished = now_iso8601();
+  judge(result);  // the document it writes carries this build's verdict, as `report` gives it
   std::cout << projection_table(*result.projection);
   flush_stdout();
   if (!o.json_path.empty()) write_file_atomically(o.json_path, nlohmann::json(result).dump(2) + "\n");

@@ -5,9 +5,10 @@
 
 #include <iostream>
 
-#include "analyse/expectations_file.hpp"
-#include "analyse/gate_policy.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/expectations_file.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/gate_policy.hpp"
+#include "analyse/verdict/outcome.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "ingest/import_file.hpp"
@@ -53,7 +54,7 @@ int report_command(const ReportOptions& o) {
   // Judged by the current rules whatever the file says (the file's own findings of other rules are
   // shown apart); the exit code says whether an error was found, whatever the output format.
   const SavedFindings saved{r.rules_version, r.findings};
-  judge_result(r);
+  judge(r);
   const auto apart = saved_apart(saved, r);
   // An error-level finding, the document's or a host section's (the doctor's gate: --fail-on error).
   const int judged = fails_gate(r, FailOn::error) ? static_cast<int>(ExitCode::finding) : 0;
@@ -61,7 +62,7 @@ int report_command(const ReportOptions& o) {
     write_file_atomically(o.prometheus,
                           o.host.empty() ? prometheus_textfile(r) : host_prometheus_textfile(r, o.host));
   if (o.analyse && o.output.empty() && o.format.empty()) {
-    fmt::print(std::cout, "# {}\n# {}\n{}{}", report_outcome(r).words, judged_by_line(r, apart),
+    fmt::print(std::cout, "# {}\n# {}\n{}{}", headline_outcome(r).words, judged_by_line(r, apart),
                import_source_markdown(r), headline_text_table(r));
     print_findings(std::cout, r.findings);
     print_verdict(std::cout, *r.verdict);

@@ -1,6 +1,6 @@
 #pragma once
-// The engine's document callbacks (engine/command_outcome.hpp) bound to a command's reporters.
-#include "engine/command_outcome.hpp"
+// The engine's document callbacks (engine/commands/command_outcome.hpp) bound to a command's reporters.
+#include "engine/commands/command_outcome.hpp"
 #include "report/reporter.hpp"
 
 namespace fb {

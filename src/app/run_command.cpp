@@ -8,7 +8,7 @@
 
 #include "app/reporter_progress.hpp"
 #include "cli/run_request.hpp"
-#include "engine/run_measurement.hpp"
+#include "engine/commands/run_measurement.hpp"
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "app/reporter_progress.hpp"
-#include "engine/scale_measurement.hpp"
+#include "engine/commands/scale_measurement.hpp"
 #include "report/json_reporter.hpp"
 #include "report/scale_report.hpp"
 

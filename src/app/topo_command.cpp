@@ -4,13 +4,13 @@
 
 #include <iostream>
 
-#include "analyse/host_checks.hpp"
+#include "analyse/host/host_checks.hpp"
+#include "analyse/judge.hpp"
 #include "analyse/network/nic_checks.hpp"
-#include "analyse/verdicts.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
-#include "engine/result_header.hpp"
+#include "engine/machine/result_header.hpp"
 #include "model/result_json.hpp"
 #include "report/host_console.hpp"
 #include "report/json_reporter.hpp"
@@ -43,12 +43,9 @@ int topo_command(const TopoOptions& o, const std::vector<std::string>& command_l
   // Live NVML only where the topology is the live machine's too (not a captured tree).
   const bool live = o.nvml_file.empty() && o.sysfs_root == "/";
   result.host.config = probe_host(o.sysfs_root, result.topology->gpus, live);
-  result.findings = check_topology(*result.topology);
-  result.rules_version = kRulesVersion;  // a subset of the rules: this command's own
-  for (const auto& more : {check_host(result), check_nics(result)})
-    result.findings.insert(result.findings.end(), more.begin(), more.end());
   result.finished = now_iso8601();
   result.status = RunStatus::complete;
+  judge(result);
 
   print_topology(std::cout, *result.topology, result.findings);
   print_host_facts(std::cout, *result.host.config);

@@ -1,7 +1,7 @@
 #pragma once
 // What every point of a collective measurement shares, typed: the command line binds its flags
 // straight into it (cli/measure_options.cpp), a request embeds it, and the plan the workers
-// receive embeds the same struct unchanged (engine/plan_builder.cpp assigns it whole). A new
+// receive embeds the same struct unchanged (engine/plans/plan_builder.cpp assigns it whole). A new
 // setting is one field here, with its name in the JSON list below.
 #include <array>
 #include <map>

@@ -1,7 +1,7 @@
 #pragma once
 // The user's strings for a collective measurement turned into a typed request, once: every
 // syntax error (names, sizes, lists, sampling) is raised here, before any GPU is touched. What
-// needs the machine (GPU ids, data type support, fit) is checked by engine/plan_builder.hpp.
+// needs the machine (GPU ids, data type support, fit) is checked by engine/plans/plan_builder.hpp.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -4,11 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/nccl_setup.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/version.hpp"
-#include "engine/nccl_setup.hpp"
 #include "ingest/import_output.hpp"
 #include "ingest/topo_text.hpp"
 #include "model/result_json.hpp"

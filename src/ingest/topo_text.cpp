@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analyse/gpu_model.hpp"
+#include "analyse/scope/gpu_model.hpp"
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "topo/link_rates.hpp"

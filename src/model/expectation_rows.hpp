@@ -1,5 +1,5 @@
 #pragma once
-// What a machine of a given kind should reach, as rows (analyse/sku_table.cpp holds the built-in
+// What a machine of a given kind should reach, as rows (analyse/expect/sku_table.cpp holds the built-in
 // ones; `--expectations FILE` a site's own). A result judged against a site file carries its rows,
 // so `report --analyse` gives the same verdict later.
 #include <array>
@@ -19,7 +19,7 @@ enum class ExpectationKind {
 inline constexpr std::uint64_t kAnyBytes = ~0ULL;
 
 struct ExpectationRow {
-  std::string gpu;  // the GPU's model key ("H200", "MI300X", "A100 PCIe"): analyse/gpu_model.hpp
+  std::string gpu;  // the GPU's model key ("H200", "MI300X", "A100 PCIe"): analyse/scope/gpu_model.hpp
   int gpus = 0;     // GPUs in the job (0: any)
   int hosts = 1;    // hosts the job spans (0: any)
   // A collective's name (busbw), "pair", "host", "h2d_sm", "d2h_sm", "local_copy" (GB/s) or

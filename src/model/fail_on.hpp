@@ -1,7 +1,7 @@
 #pragma once
 // The gate's level (`doctor --fail-on`, docs/verdicts.md "The gate"): which findings fail it (exit 1).
 // error: an error-level finding (the verdict's action drain); warning: also a warning about the node
-// (action investigate), never one about a job's configuration (analyse/gate_policy.hpp).
+// (action investigate), never one about a job's configuration (analyse/verdict/gate_policy.hpp).
 #include <array>
 
 #include "core/enum_names.hpp"

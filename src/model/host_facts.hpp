@@ -2,7 +2,7 @@
 // The host's configuration as read: kernel settings, the IOMMU, PCIe ACS on the bridges above
 // the GPUs, /dev/shm, the kernel log's Xid lines and NVML's health readings per GPU. Each fact
 // keeps where it was read, so that a saved document is judged again the same way
-// (analyse/host_checks.hpp holds the rules; topo/host_probe.hpp reads the facts).
+// (analyse/host/host_checks.hpp holds the rules; topo/host_probe.hpp reads the facts).
 #include <string>
 #include <vector>
 

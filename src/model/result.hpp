@@ -145,6 +145,9 @@ struct Finding {
   std::string evidence;
   std::string expected;
   std::string hint;
+  // The host of a job it is about (1.5); "": the run, or the whole job. "= {}" lets the rules' aggregate
+  // initialisations leave it out without GCC's -Wmissing-field-initializers.
+  std::string host = {};  // NOLINT(readability-redundant-member-init)
 };
 
 // A start-up step: when it began, in ms since the launching process started (it lasts until
@@ -218,8 +221,8 @@ struct Result {
   std::vector<Run> runs;
   std::vector<P2pMeasurement> p2p;
   std::vector<Finding> findings;
-  // The verdict rules' version that wrote `findings` (analyse/verdicts.hpp, kRulesVersion); empty in
-  // documents written before 1.2, or by a command that judges nothing.
+  // The verdict rules' version that wrote `findings` (analyse/judge.hpp, kRulesVersion); empty in
+  // documents written before 1.2.
   std::string rules_version;
   std::vector<StartupPhase> startup;  // run: where the time before the first point went
   std::optional<DoctorInfo> doctor;

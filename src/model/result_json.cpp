@@ -27,6 +27,24 @@ double number_or_inf(const json& j) {
 }
 }  // namespace
 
+void to_json(json& j, const Finding& v) {
+  j = json{{"code", v.code},
+           {"severity", v.severity},
+           {"evidence", v.evidence},
+           {"expected", v.expected},
+           {"hint", v.hint}};
+  if (!v.host.empty()) j["host"] = v.host;
+}
+
+void from_json(const json& j, Finding& v) {
+  j.at("code").get_to(v.code);
+  j.at("severity").get_to(v.severity);
+  j.at("evidence").get_to(v.evidence);
+  j.at("expected").get_to(v.expected);
+  j.at("hint").get_to(v.hint);
+  v.host = j.value("host", std::string());
+}
+
 void to_json(json& j, const HostInfo& v) {
   j = json{{"hostname", v.hostname},
            {"driver", v.driver},

@@ -14,7 +14,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuInfo, index, rank, name, pci_bus_id, memor
                                    host)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(P2pMeasurement, test, src, dst, unit, value, min, max, samples, bytes,
                                    wrong, wire_gbps, ceiling_gbps, note)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, code, severity, evidence, expected, hint)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DoctorCut, stage, what, why)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DoctorStageTime, stage, estimate_s, took_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PointSampling, warmup_ops, warmup_ms, target_ci, ci_met, stop,
@@ -26,6 +25,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ImportSource, tool, version, file, converted,
 // choice: null) and accept documents written before some of their fields existed.
 // config is absent from documents written before host facts were read.
 // stages is absent from doctor documents written before stage times were kept.
+// host is written where a finding is about one host of a job (1.5).
+void to_json(nlohmann::json& j, const Finding& v);
+void from_json(const nlohmann::json& j, Finding& v);
 void to_json(nlohmann::json& j, const DoctorInfo& v);
 void from_json(const nlohmann::json& j, DoctorInfo& v);
 void to_json(nlohmann::json& j, const HostInfo& v);

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analyse/algo_selection.hpp"
+#include "analyse/run/algo_selection.hpp"
 #include "report/reporter.hpp"
 
 namespace fb {

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analyse/gpu_names.hpp"
+#include "analyse/scope/gpu_names.hpp"
 #include "bench/collective_spec.hpp"
 #include "core/units.hpp"
 

@@ -27,7 +27,7 @@ class DoctorFolderReporter final : public Reporter {
 };
 
 // The summary on `out` at the end, with the doctor's time and the files written. (Where the doctor
-// stands while it runs is said through events: engine/doctor.hpp.)
+// stands while it runs is said through events: engine/doctor/doctor.hpp.)
 class DoctorConsoleReporter final : public Reporter {
  public:
   // Elapsed time counts from construction.

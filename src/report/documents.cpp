@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "analyse/expectations.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/headline_figures.hpp"
+#include "analyse/verdict/outcome.hpp"
 #include "core/units.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/hosts_markdown.hpp"
@@ -29,7 +31,7 @@ std::string findings_list(const std::vector<Finding>& findings) {
 
 }  // namespace
 
-// The words of its cells are the headline's (analyse/headline_words.hpp): a figure without a row says
+// The words of its cells are the headline's (analyse/verdict/headline_words.hpp): a figure without a row says
 // so, and what healthy rings reach is a share of the ring's ceiling, its source beside it.
 std::string headline_text_table(const Result& r) {
   std::string md =
@@ -45,7 +47,7 @@ std::string headline_text_table(const Result& r) {
 }
 
 std::string markdown_summary(const Result& r, const std::optional<SavedFindings>& saved) {
-  const auto outcome = report_outcome(r);
+  const auto outcome = headline_outcome(r);
   std::string md = "# fabricbench summary\n\n" + verdict_markdown(r);  // the verdict and its action first
   md += fmt::format("{} · {} GPU{} · status {}\n\n**{}**\n\n{}\n\n", machine_line(r), r.gpus.size(),
                     r.gpus.size() == 1 ? "" : "s", r.status, outcome.words, judged_by_line(r, saved));

@@ -1,7 +1,7 @@
 #pragma once
-// What a report says about a document as a whole, the same on every page: the outcome and its words
-// (from the worst finding and the figure furthest below its expectation), which rules judged it,
-// and the document's own findings where other rules wrote them.
+// What a report says about a document as a whole, the same on every page, besides its outcome
+// (analyse/verdict/outcome.hpp): which rules judged it, and the document's own findings where other
+// rules wrote them.
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,14 +26,5 @@ std::string judged_by_line(const Result& judged, const std::optional<SavedFindin
 
 // The saved findings' rules in words: the version, or that the document did not record it.
 std::string rules_words(const std::string& rules_version);
-
-struct Outcome {
-  std::string key;    // "failed", "refused", "running", "errors", "warnings" or "healthy"
-  std::string words;  // the banner's headline
-};
-
-// A figure below its expectation is never "healthy"; the words follow the worst finding and how far
-// the weakest figure is from its expectation (analyse/expected_figure.hpp).
-Outcome report_outcome(const Result& r);
 
 }  // namespace fb

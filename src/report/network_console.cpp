@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "analyse/scope/gpu_names.hpp"
+
 namespace fb {
 namespace {
 

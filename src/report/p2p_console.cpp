@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "analyse/p2p_analysis.hpp"
+#include "analyse/run/p2p_analysis.hpp"
 #include "report/topology_console.hpp"
 
 namespace fb {

@@ -4,15 +4,14 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <ctime>
 #include <set>
 #include <string_view>
 #include <vector>
 
-#include "analyse/gpu_names.hpp"
-#include "analyse/verdict_contract.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/scope/gpu_names.hpp"
 #include "core/error.hpp"
 
 namespace fb {
@@ -43,37 +42,6 @@ double epoch_seconds(const std::string& iso) {
   return static_cast<double>(timegm(&t));
 }
 
-// Whether `evidence` names a GPU of `host` as host:index (the host name not part of a longer one).
-bool names_host(std::string_view evidence, const std::string& host) {
-  const auto part_of_name = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.';
-  };
-  for (auto at = evidence.find(host + ":"); at != std::string_view::npos;
-       at = evidence.find(host + ":", at + 1)) {
-    const auto after = at + host.size() + 1;
-    const bool starts = at == 0 || !part_of_name(evidence[at - 1]);
-    if (starts && after < evidence.size() && std::isdigit(static_cast<unsigned char>(evidence[after])))
-      return true;
-  }
-  return false;
-}
-
-// The findings of one host: those that name its GPUs, those that name no host's (they concern the
-// whole run) and, where the document has a section for it (the doctor across hosts), what was found
-// on that host alone.
-std::vector<Finding> host_findings(const Result& r, const std::string& host,
-                                   const std::vector<std::string>& hosts) {
-  std::vector<Finding> mine;
-  for (const auto& f : r.findings) {
-    bool names_any = false;
-    for (const auto& h : hosts) names_any = names_any || names_host(f.evidence, h);
-    if (!names_any || names_host(f.evidence, host)) mine.push_back(f);
-  }
-  for (const auto& section : r.hosts)
-    if (section.name == host) mine.insert(mine.end(), section.findings.begin(), section.findings.end());
-  return mine;
-}
-
 // What one host's series say: its verdict and the findings behind it.
 struct HostSeries {
   std::string host;
@@ -82,16 +50,9 @@ struct HostSeries {
 };
 
 std::vector<HostSeries> series_of(const Result& r, const std::vector<std::string>& wanted) {
-  const auto hosts = textfile_hosts(r);
   std::vector<HostSeries> out;
-  for (const auto& h : wanted) {
-    if (hosts.size() < 2) {  // one host: the document's own verdict
-      out.push_back({h, r.verdict ? *r.verdict : verdict_of(r, r.findings), r.findings});
-      continue;
-    }
-    auto mine = host_findings(r, h, hosts);
-    out.push_back({h, verdict_of(r, mine), std::move(mine)});
-  }
+  out.reserve(wanted.size());
+  for (const auto& h : wanted) out.push_back({h, host_verdict(r, h), host_findings(r, h)});
   return out;
 }
 

@@ -10,7 +10,7 @@
 
 namespace fb {
 
-// The hosts a judged document (r.verdict set, analyse/verdicts.hpp judge_result) has series for: its
+// The hosts a judged document (r.verdict set by analyse/judge.hpp) has series for: its
 // GPUs' hosts when they sit on 2 or more (a job across hosts), else its one host.
 std::vector<std::string> textfile_hosts(const Result& r);
 

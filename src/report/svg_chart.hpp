@@ -13,7 +13,7 @@ struct Series {
   bool dashed = false;                            // a reference series (baseline, the other run)
   int color = -1;                                 // palette index; -1: the series' position
   std::vector<bool> marked;                       // per point: drawn with a red ring (a regression)
-  // Per point: its expectation (a short bar in the series' colour, analyse/expected_figure.hpp) and
+  // Per point: its expectation (a short bar in the series' colour, analyse/expect/expected_figure.hpp) and
   // where it comes from; 0 where the point has none.
   std::vector<double> expected;
   std::vector<std::string> expected_source;

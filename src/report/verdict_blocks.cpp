@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analyse/verdict_contract.hpp"
+#include "analyse/verdict/verdict_contract.hpp"
 #include "core/units.hpp"
 #include "report/svg_chart.hpp"
 
@@ -25,7 +25,7 @@ std::string cell(const std::string& text) {
 
 }  // namespace
 
-Verdict shown_verdict(const Result& r) { return r.verdict ? *r.verdict : verdict_of(r, r.findings); }
+Verdict shown_verdict(const Result& r) { return r.verdict.value_or(Verdict{}); }
 
 std::string verdict_markdown(const Result& r) {
   const Verdict v = shown_verdict(r);

@@ -1,7 +1,7 @@
 #pragma once
 // What a command asks to measure, typed: sizes in bytes, element types, GPUs as a selection.
 // cli/ binds the user's flags straight into a request (every syntax error is raised there);
-// doctor, scale and algos build theirs directly. engine/plan_builder.hpp turns a request and
+// doctor, scale and algos build theirs directly. engine/plans/plan_builder.hpp turns a request and
 // the machine's facts into the immutable Plan, with the checks that need the machine.
 #include <cstdint>
 #include <string>
@@ -37,7 +37,7 @@ struct RunRequest {
   LauncherKind launcher = LauncherKind::processes;  // in an outside job the engine makes it `job`
   RunSettings settings;                             // handed to the plan whole
   // run: after the timed sweep, one logged operation per point records NCCL's transports,
-  // channels, NVLS and its algorithm and protocol at each size (engine/nccl_probe.hpp); not where
+  // channels, NVLS and its algorithm and protocol at each size (engine/plans/nccl_probe.hpp); not where
   // the ranks run NCCL in this process (threads, an outside job).
   bool read_nccl_log = true;
 };

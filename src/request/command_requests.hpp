@@ -69,7 +69,7 @@ struct DoctorRequest {
   // stages choose their own sizes, sampling and checks.
   RunSettings settings;
   // Seconds the whole doctor may take: later stages are estimated from the measured speed and
-  // cut to fit (engine/doctor_budget.hpp). Not given: the mode's default.
+  // cut to fit (engine/pricing/doctor_budget.hpp). Not given: the mode's default.
   std::optional<double> budget_s;
   // A site's baseline (--expectations FILE, read by app/): the verdicts judge against its rows.
   std::optional<ExpectationSet> expectations;

@@ -207,45 +207,41 @@ HostFact missing_call(const char* call) {
   return {"", fmt::format("NVML {}", call), "this driver's NVML lacks the call"};
 }
 
+// One fact from one NVML call that fills one value: missing where this driver's NVML lacks the call,
+// else the value formatted, or NVML's reason. `detail` names the call's arguments in the source.
+template <typename Value, typename Fn, typename Format, typename... Args>
+HostFact read_fact(const Nvml& n, Fn* fn, const char* call, const char* detail, Format format,
+                   nvmlDevice_t dev, Args... args) {
+  if (fn == nullptr) return missing_call(call);
+  Value value{};
+  const auto r = fn(dev, args..., &value);
+  return nvml_fact(n, fmt::format("{}{}", call, detail).c_str(), r, format(value));
+}
+
+std::string enabled_word(nvmlEnableState_t mode) { return mode == kEnabled ? "enabled" : "disabled"; }
+std::string enabled_flag(nvmlEnableState_t mode) { return mode == kEnabled ? "1" : "0"; }
+template <typename T>
+std::string decimal(T value) {
+  return std::to_string(value);
+}
+
 void read_clock_and_persistence(const Nvml& n, const NvmlHealthApi& h, nvmlDevice_t dev, GpuHostFacts& g) {
-  g.persistence_mode = missing_call("nvmlDeviceGetPersistenceMode");
-  if (h.PersistenceMode) {
-    nvmlEnableState_t mode = kDisabled;
-    const auto r = h.PersistenceMode(dev, &mode);
-    g.persistence_mode =
-        nvml_fact(n, "nvmlDeviceGetPersistenceMode", r, mode == kEnabled ? "enabled" : "disabled");
-  }
-  g.clocks_event_reasons = missing_call("nvmlDeviceGetCurrentClocksEventReasons");
-  if (h.ClocksEventReasons) {
-    unsigned long long reasons = 0;
-    const auto r = h.ClocksEventReasons(dev, &reasons);
-    g.clocks_event_reasons =
-        nvml_fact(n, "nvmlDeviceGetCurrentClocksEventReasons", r, fmt::format("{:#018x}", reasons));
-  }
   constexpr int kClockSm = 1;  // NVML_CLOCK_SM
-  g.sm_clock_max_mhz = missing_call("nvmlDeviceGetMaxClockInfo");
-  g.sm_clock_target_mhz = missing_call("nvmlDeviceGetApplicationsClock");
-  // Each call before its value is formatted (as arguments of one call they would be unordered).
-  if (h.MaxClockInfo) {
-    unsigned mhz = 0;
-    const auto r = h.MaxClockInfo(dev, kClockSm, &mhz);
-    g.sm_clock_max_mhz = nvml_fact(n, "nvmlDeviceGetMaxClockInfo(SM)", r, std::to_string(mhz));
-  }
-  if (h.ApplicationsClock) {
-    unsigned mhz = 0;
-    const auto r = h.ApplicationsClock(dev, kClockSm, &mhz);
-    g.sm_clock_target_mhz = nvml_fact(n, "nvmlDeviceGetApplicationsClock(SM)", r, std::to_string(mhz));
-  }
+  g.persistence_mode = read_fact<nvmlEnableState_t>(n, h.PersistenceMode, "nvmlDeviceGetPersistenceMode", "",
+                                                    enabled_word, dev);
+  g.clocks_event_reasons = read_fact<unsigned long long>(
+      n, h.ClocksEventReasons, "nvmlDeviceGetCurrentClocksEventReasons", "",
+      [](unsigned long long reasons) { return fmt::format("{:#018x}", reasons); }, dev);
+  g.sm_clock_max_mhz = read_fact<unsigned>(n, h.MaxClockInfo, "nvmlDeviceGetMaxClockInfo", "(SM)",
+                                           decimal<unsigned>, dev, kClockSm);
+  g.sm_clock_target_mhz = read_fact<unsigned>(n, h.ApplicationsClock, "nvmlDeviceGetApplicationsClock",
+                                              "(SM)", decimal<unsigned>, dev, kClockSm);
 }
 
 void read_memory_health(const Nvml& n, const NvmlHealthApi& h, nvmlDevice_t dev, GpuHostFacts& g) {
-  g.ecc_uncorrected_volatile = missing_call("nvmlDeviceGetTotalEccErrors");
-  if (h.TotalEccErrors) {
-    unsigned long long count = 0;
-    const auto r = h.TotalEccErrors(dev, kEccUncorrected, kEccVolatile, &count);
-    g.ecc_uncorrected_volatile =
-        nvml_fact(n, "nvmlDeviceGetTotalEccErrors(uncorrected, volatile)", r, std::to_string(count));
-  }
+  g.ecc_uncorrected_volatile = read_fact<unsigned long long>(
+      n, h.TotalEccErrors, "nvmlDeviceGetTotalEccErrors", "(uncorrected, volatile)",
+      decimal<unsigned long long>, dev, kEccUncorrected, kEccVolatile);
   g.remapped_rows_pending = missing_call("nvmlDeviceGetRemappedRows");
   g.remapped_rows_failure = g.remapped_rows_pending;
   if (h.RemappedRows) {
@@ -254,13 +250,8 @@ void read_memory_health(const Nvml& n, const NvmlHealthApi& h, nvmlDevice_t dev,
     g.remapped_rows_pending = nvml_fact(n, "nvmlDeviceGetRemappedRows", r, pending ? "1" : "0");
     g.remapped_rows_failure = nvml_fact(n, "nvmlDeviceGetRemappedRows", r, failure ? "1" : "0");
   }
-  g.retired_pages_pending = missing_call("nvmlDeviceGetRetiredPagesPendingStatus");
-  if (h.RetiredPagesPending) {
-    nvmlEnableState_t pending = kDisabled;
-    const auto r = h.RetiredPagesPending(dev, &pending);
-    g.retired_pages_pending =
-        nvml_fact(n, "nvmlDeviceGetRetiredPagesPendingStatus", r, pending == kEnabled ? "1" : "0");
-  }
+  g.retired_pages_pending = read_fact<nvmlEnableState_t>(
+      n, h.RetiredPagesPending, "nvmlDeviceGetRetiredPagesPendingStatus", "", enabled_flag, dev);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #pragma once
 // `n` GPUs of 141 GB that reduce every type: H200s, named by their gfx942 twin in the HIP build
 // (plan_builder asks the build's vendor whether a GPU has fp8, and sm_90 means nothing to AMD).
-#include "engine/machine_facts.hpp"
+#include "engine/machine/machine_facts.hpp"
 #include "gpu/vendor.hpp"
 
 inline fb::MachineFacts h200_facts(int n = 2) {

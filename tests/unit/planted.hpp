@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "analyse/verdicts.hpp"
+#include "analyse/judge.hpp"
 #include "core/file_io.hpp"
 #include "model/result_json.hpp"
 

@@ -6,11 +6,11 @@
 #include <limits>
 #include <sstream>
 
-#include "analyse/algo_selection.hpp"
+#include "analyse/run/algo_selection.hpp"
 #include "bench/collective_spec.hpp"
+#include "bench/nccl_setup.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
-#include "engine/nccl_setup.hpp"
 
 namespace {
 

@@ -6,9 +6,10 @@
 #include <filesystem>
 #include <sstream>
 
-#include "analyse/algo_selection.hpp"
-#include "analyse/p2p_analysis.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/run/algo_selection.hpp"
+#include "analyse/run/p2p_analysis.hpp"
+#include "analyse/run/scaling.hpp"
 #include "core/file_io.hpp"
 #include "golden.hpp"
 #include "model/result_json.hpp"

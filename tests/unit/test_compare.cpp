@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "analyse/compare.hpp"
+#include "analyse/run/compare.hpp"
 #include "core/error.hpp"
 #include "model/result_json.hpp"
 #include "sample_result.hpp"

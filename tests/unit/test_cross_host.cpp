@@ -5,9 +5,10 @@
 
 #include <sstream>
 
-#include "analyse/expectations.hpp"
-#include "analyse/gpu_names.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/scope/gpu_names.hpp"
+#include "analyse/verdict/headline_figures.hpp"
 #include "cluster_fixtures.hpp"
 #include "golden.hpp"
 #include "report/console_reporter.hpp"
@@ -26,7 +27,7 @@ const fb::Finding* find(const std::vector<fb::Finding>& findings, const std::str
 
 fb::Result two_hosts() {
   auto r = result_fixture("synthetic-2host-socket.json");
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 
@@ -36,7 +37,7 @@ fb::Result sixteen_on_two_hosts(double busbw) {
   spec.gpu = "NVIDIA H200";
   spec.busbw = busbw;
   auto r = cluster_result(spec);
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 
@@ -97,7 +98,7 @@ TEST(CrossHost, TheNicsJudgeWithoutTheRingCeiling) {
 
 TEST(CrossHost, OneGpuStillSaidOnOneHost) {
   auto r = result_fixture("h200x1-doctor.json");
-  fb::judge_result(r);
+  fb::judge(r);
   EXPECT_NE(find(r.findings, "ONE_GPU"), nullptr);
 }
 
@@ -118,7 +119,7 @@ TEST(CrossHost, ReportsNameTheHostsGpus) {
 // sockets on veth pairs): each host's GPU is index 0, as on two real single-GPU hosts.
 TEST(CrossHost, RealTorchrunRunOnTwoFakeHosts) {
   auto r = result_fixture("h200x1-fakehosts-torchrun-2x1.json");
-  fb::judge_result(r);
+  fb::judge(r);
   EXPECT_EQ(fb::document_gpu_names(r), (std::vector<std::string>{"fbhost0:0", "fbhost1:0"}));
   EXPECT_EQ(find(r.findings, "ONE_GPU"), nullptr);
   EXPECT_EQ(find(r.findings, "BUSBW_BELOW_CEILING"), nullptr);
@@ -136,7 +137,7 @@ TEST(CrossHost, RealTorchrunRunOnTwoFakeHosts) {
 TEST(CrossHost, FakeHostsSayThatSocketsHaveNoRate) {
   auto logged = result_fixture("h200x1-fakehosts-torchrun-2x1.json");
   logged.runs.front().nccl_transports = {"NET/Socket/0", "NET/Socket/0/Shared"};
-  fb::judge_result(logged);
+  fb::judge(logged);
   const auto* none = find(logged.findings, "NO_EXPECTATION");
   ASSERT_NE(none, nullptr);
   EXPECT_TRUE(contains(none->evidence,
@@ -150,7 +151,7 @@ TEST(CrossHost, FakeHostsSayThatSocketsHaveNoRate) {
     s.name = host;
     described.hosts.push_back(s);
   }
-  fb::judge_result(described);
+  fb::judge(described);
   none = find(described.findings, "NO_EXPECTATION");
   ASSERT_NE(none, nullptr);
   EXPECT_TRUE(contains(none->evidence,

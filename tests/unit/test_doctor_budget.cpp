@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "bench/sampler.hpp"
-#include "engine/algos_runner.hpp"
-#include "engine/doctor_budget.hpp"
+#include "engine/plans/algos_runner.hpp"
+#include "engine/pricing/doctor_budget.hpp"
 
 namespace {
 

@@ -1,8 +1,8 @@
-// The environment rules (analyse/environment_rules.hpp): the table, and severity from what the
+// The environment rules (analyse/run/environment_rules.hpp): the table, and severity from what the
 // run shows (nodes, GPUs, peer access, NCCL's fallback).
 #include <gtest/gtest.h>
 
-#include "analyse/environment_rules.hpp"
+#include "analyse/run/environment_rules.hpp"
 #include "host_fixtures.hpp"
 
 namespace {

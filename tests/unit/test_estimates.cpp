@@ -1,9 +1,9 @@
-// The up-front estimates (engine/estimates.hpp) on hand-made machines, against hand-computed
+// The up-front estimates (engine/pricing/estimates.hpp) on hand-made machines, against hand-computed
 // figures: one H200 on PCIe Gen5 x16, and an NV18 pair.
 #include <gtest/gtest.h>
 
 #include "bench/sampler.hpp"
-#include "engine/estimates.hpp"
+#include "engine/pricing/estimates.hpp"
 
 namespace {
 

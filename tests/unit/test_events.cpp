@@ -6,9 +6,9 @@
 
 #include "bench/plan.hpp"
 #include "comm/job_session.hpp"
-#include "engine/plan_runner.hpp"
-#include "engine/result_header.hpp"
-#include "engine/sweep_progress.hpp"
+#include "engine/machine/result_header.hpp"
+#include "engine/plans/plan_runner.hpp"
+#include "engine/plans/sweep_progress.hpp"
 #include "recording_sink.hpp"
 
 namespace {

@@ -7,9 +7,10 @@
 #include <algorithm>
 #include <regex>
 
-#include "analyse/expectations.hpp"
-#include "analyse/gpu_model.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/scope/gpu_model.hpp"
+#include "analyse/verdict/headline_figures.hpp"
 #include "cluster_fixtures.hpp"
 #include "comm/nccl_log.hpp"
 #include "core/file_io.hpp"
@@ -81,7 +82,7 @@ TEST(GpuModel, ExactModelKeysNotSubstrings) {
 // Acceptance (issue 32): an 8-GPU NVLS run at 372 GB/s warns against the NVLS row.
 TEST(ExpectationsByWhatRan, NvlsAt372WarnsAgainstTheNvlsRow) {
   auto r = all_reduce("NVIDIA H200", 8, 372, "NVLS");
-  fb::judge_result(r);
+  fb::judge(r);
   const auto below = with(r.findings, "BUSBW_BELOW_EXPECTED");
   ASSERT_EQ(below.size(), 1U);
   EXPECT_EQ(below[0].severity, fb::Severity::warning);
@@ -98,7 +99,7 @@ TEST(ExpectationsByWhatRan, NvlsAt372WarnsAgainstTheNvlsRow) {
 // ... and the same at 478 passes.
 TEST(ExpectationsByWhatRan, NvlsAt478Passes) {
   auto r = all_reduce("NVIDIA H200", 8, 478, "NVLS");
-  fb::judge_result(r);
+  fb::judge(r);
   EXPECT_TRUE(with(r.findings, "BUSBW_BELOW_EXPECTED").empty());
   EXPECT_TRUE(with(r.findings, "NVLS_OFF").empty());
   EXPECT_EQ(check(*r.verdict, "collectives_expected").status, fb::CheckStatus::pass);
@@ -119,7 +120,7 @@ TEST(ExpectationsByWhatRan, UnreadLogAssumesNcclsDefault) {
 TEST(ExpectationsByWhatRan, NvlsOffPassesAgainstTheRingRowWithTheInfo) {
   auto r = all_reduce("NVIDIA H200", 8, 372, "RING");
   r.env["NCCL_NVLS_ENABLE"] = "0";
-  fb::judge_result(r);
+  fb::judge(r);
   EXPECT_TRUE(with(r.findings, "BUSBW_BELOW_EXPECTED").empty());
   const auto off = with(r.findings, "NVLS_OFF");
   ASSERT_EQ(off.size(), 1U);
@@ -146,7 +147,7 @@ TEST(ExpectationsByWhatRan, NvlsTreeAboveTheNicSumIsLabelled) {
   spec.algo = "NVLSTree";
   spec.busbw = 480;
   auto r = cluster_result(spec);
-  fb::judge_result(r);
+  fb::judge(r);
   const auto label = with(r.findings, "BUSBW_ABOVE_NIC_SUM");
   ASSERT_EQ(label.size(), 1U);
   EXPECT_EQ(label[0].severity, fb::Severity::info);
@@ -171,7 +172,7 @@ TEST(ExpectationsByWhatRan, GpuWithoutARowHasNoExpectation) {
   EXPECT_FALSE(fb::expected_for("NVIDIA GH200 144G HBM3e", 0, "pair", 0));
   EXPECT_TRUE(fb::expected_for("NVIDIA H200", 2, "all_reduce", kGi));
   auto r = all_reduce("NVIDIA GH200 144G HBM3e", 8, 372, "NVLS");
-  fb::judge_result(r);
+  fb::judge(r);
   const auto none = with(r.findings, "NO_EXPECTATION");
   ASSERT_EQ(none.size(), 1U);
   EXPECT_NE(

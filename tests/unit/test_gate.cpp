@@ -1,4 +1,4 @@
-// The gate a scheduler uses (analyse/gate_policy.hpp, docs/verdicts.md "The gate"): the prolog's one
+// The gate a scheduler uses (analyse/verdict/gate_policy.hpp, docs/verdicts.md "The gate"): the prolog's one
 // all_reduce judged against its expectation, far below it an error that drains; --fail-on; the
 // policy table as data and in the docs; the verdict a failed or unfinished doctor leaves behind.
 #include <gtest/gtest.h>
@@ -8,17 +8,17 @@
 #include <set>
 #include <sstream>
 
-#include "analyse/gate_policy.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/gate_policy.hpp"
 #include "core/file_io.hpp"
 #include "core/text.hpp"
-#include "engine/doctor_failure.hpp"
+#include "engine/doctor/doctor_failure.hpp"
 #include "golden.hpp"
 
 namespace {
 
 fb::Result judged(fb::Result r) {
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 

@@ -7,8 +7,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "analyse/headline_words.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/headline_figures.hpp"
+#include "analyse/verdict/headline_words.hpp"
+#include "analyse/verdict/outcome.hpp"
 #include "golden.hpp"
 #include "report/documents.hpp"
 #include "report/html/html_report.hpp"
@@ -19,7 +21,7 @@ namespace {
 
 fb::Result judged(const std::string& name) {
   auto r = result_fixture(name);
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 
@@ -37,7 +39,7 @@ const fb::Finding* finding(const fb::Result& r, const std::string& code) {
 
 // The page's banner says what the summary says.
 void expect_same_banner(const fb::Result& r) {
-  const auto words = fb::report_outcome(r).words;
+  const auto words = fb::headline_outcome(r).words;
   EXPECT_NE(fb::markdown_summary(r).find("**" + words + "**"), std::string::npos) << words;
   EXPECT_NE(fb::html_report(r).find("<h1>" + fb::escape_html(words) + "</h1>"), std::string::npos) << words;
 }
@@ -49,7 +51,7 @@ void expect_same_banner(const fb::Result& r) {
 TEST(Headline, AModelWithoutARowIsNeverExpected) {
   const auto r = judged("synthetic-norow-2gpu.json");
   ASSERT_TRUE(finding(r, "NO_EXPECTATION"));
-  const auto words = fb::report_outcome(r).words;
+  const auto words = fb::headline_outcome(r).words;
   EXPECT_EQ(words.find("expected"), std::string::npos) << words;
   EXPECT_NE(words.find("of the ring's ceiling 373.5 GB/s (no expectation for this machine"),
             std::string::npos)
@@ -75,7 +77,7 @@ TEST(Headline, AModelWithoutARowIsNeverExpected) {
 TEST(Headline, NoExpectationAcrossHostsIsSaid) {
   const auto r = judged("synthetic-4host-noexp.json");
   ASSERT_TRUE(finding(r, "NO_EXPECTATION"));
-  const auto words = fb::report_outcome(r).words;
+  const auto words = fb::headline_outcome(r).words;
   EXPECT_EQ(words, "Warnings: no expectation for this machine; issues to look at below");
   EXPECT_EQ(fb::markdown_summary(r).find("meet their expectations"), std::string::npos);
   expect_same_banner(r);

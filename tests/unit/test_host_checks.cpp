@@ -1,12 +1,12 @@
-// The host rules (analyse/host_checks.hpp) on the fixture trees of tests/fixtures/host: each
+// The host rules (analyse/host/host_checks.hpp) on the fixture trees of tests/fixtures/host: each
 // fault caught with its code, severity and the evidence read; the healthy tree raises nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "analyse/host_checks.hpp"
-#include "analyse/host_scope.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/host/host_checks.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/scope/host_scope.hpp"
 #include "host_fixtures.hpp"
 #include "model/result_json.hpp"
 

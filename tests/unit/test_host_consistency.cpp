@@ -9,8 +9,8 @@
 
 #include "analyse/hosts/host_consistency.hpp"
 #include "analyse/hosts/must_agree.hpp"
-#include "analyse/verdict_contract.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/verdict_contract.hpp"
 
 namespace {
 
@@ -238,7 +238,7 @@ TEST(HostConsistency, FindingsReachTheVerdictUnderTheirOwnCheck) {
   r.status = fb::RunStatus::complete;
   r.hosts = four_hosts();
   r.hosts[3].host.comm.version = "2.27.5";
-  fb::judge_result(r);
+  fb::judge(r);
   ASSERT_EQ(with_code(r.findings, "HOST_MISMATCH_NCCL").size(), 1U);
   ASSERT_TRUE(r.verdict.has_value());
   const auto& checks = r.verdict->checks;
@@ -252,7 +252,7 @@ TEST(HostConsistency, FindingsReachTheVerdictUnderTheirOwnCheck) {
   for (const auto& c : checks)
     if (c.check == "host") EXPECT_TRUE(c.codes.empty());
   r.hosts.resize(1);  // one host: the check does not apply
-  fb::judge_result(r);
+  fb::judge(r);
   EXPECT_TRUE(std::none_of(r.verdict->checks.begin(), r.verdict->checks.end(),
                            [](const fb::CheckVerdict& c) { return c.check == "host_consistency"; }));
 }

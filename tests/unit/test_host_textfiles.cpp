@@ -1,5 +1,5 @@
 // Each host's own metrics file under a job (report/prometheus_textfile.hpp host_prometheus_textfile,
-// engine/host_textfiles.hpp): built from the judged document and the host's name alone, so that the
+// engine/job/host_textfiles.hpp): built from the judged document and the host's name alone, so that the
 // 2- and 4-host documents give one golden file per host, each holding only its host's series
 // (tests/cli/prometheus_promtool.sh runs promtool over them); the hand-off message and its writer.
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <sstream>
 
-#include "analyse/verdicts.hpp"
+#include "analyse/judge.hpp"
 #include "app/doctor_verdict_files.hpp"
 #include "core/file_io.hpp"
-#include "engine/host_textfiles.hpp"
+#include "engine/job/host_textfiles.hpp"
 #include "golden.hpp"
 #include "report/prometheus_textfile.hpp"
 
@@ -19,7 +19,7 @@ namespace {
 
 fb::Result judged(const std::string& name) {
   auto r = result_fixture(name);
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 
@@ -178,7 +178,7 @@ TEST(HostTextfiles, RankZeroHandsEveryHostItsOwnFile) {
   job.replies = "n2: cannot write /x/fb-n2.prom";
   job.sent.clear();
   first.status = fb::RunStatus::complete;
-  fb::judge_result(first);
+  fb::judge(first);
   EXPECT_THROW(files.ended(first), fb::Error);  // the doctor exits 4 naming n2
   std::filesystem::remove_all(dir);
 }

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <string>
 
-#include "analyse/expected_figure.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/expected_figure.hpp"
+#include "analyse/judge.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "golden.hpp"
@@ -67,7 +67,7 @@ TEST(ImportJudgement, H200NcclTestsJudgedLikeFabricbench) {
   EXPECT_NEAR(p.busbw_gbps / e->value * 100, q.busbw_gbps / f->value * 100, 1.0)
       << p.busbw_gbps << " vs " << q.busbw_gbps << " of " << e->value;
   auto judged = imported;
-  fb::judge_result(judged);
+  fb::judge(judged);
   EXPECT_FALSE(fb::has_error_finding(judged.findings));
   for (const auto& finding : judged.findings) EXPECT_NE(finding.code, "BUSBW_BELOW_EXPECTED");
 }
@@ -81,7 +81,7 @@ TEST(ImportJudgement, H200CutTo55PercentIsBelowExpectation) {
   text = replaced(text, "  3277.22  327.64  327.64",
                   fmt::format("  {:.2f}  {:.2f}  {:.2f}", 3277.22 / 0.55, 327.64 * 0.55, 327.64 * 0.55));
   auto r = fb::import_text(text, "cut.txt");
-  fb::judge_result(r);
+  fb::judge(r);
   bool below = false;
   for (const auto& f : r.findings)
     if (f.code == "BUSBW_BELOW_EXPECTED") {
@@ -124,7 +124,7 @@ TEST(ImportJudgement, TorchScriptWithoutGpuSaysWhichFlag) {
   const auto r = fb::load_result_or_output(kImports + "synthesised-torch-allreduce-h200x2-1GiB.txt");
   EXPECT_TRUE(has(r.source->unknown, "the GPU model: the output names none: pass --gpu"));
   auto judged = r;
-  fb::judge_result(judged);
+  fb::judge(judged);
   bool no_expectation = false;
   for (const auto& f : judged.findings) no_expectation |= f.code == "NO_EXPECTATION";
   EXPECT_TRUE(no_expectation);
@@ -162,7 +162,7 @@ TEST(ImportJudgement, Mi300xPodAgainstAmdRows) {
   EXPECT_DOUBLE_EQ(f->value, 314.7);
   EXPECT_NEAR(gib.busbw_gbps / f->value * 100, 99.67, 0.01);
   auto judged = r;
-  fb::judge_result(judged);
+  fb::judge(judged);
   EXPECT_FALSE(fb::has_error_finding(judged.findings));
   for (const auto& finding : judged.findings) EXPECT_NE(finding.code, "BUSBW_BELOW_EXPECTED");
 }

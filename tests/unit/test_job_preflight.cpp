@@ -8,10 +8,11 @@
 #include <vector>
 
 #include "analyse/hosts/cluster_limit.hpp"
-#include "analyse/verdicts.hpp"
-#include "engine/doctor_budget.hpp"
-#include "engine/estimates.hpp"
-#include "engine/job_preflight.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/outcome.hpp"
+#include "engine/job/job_preflight.hpp"
+#include "engine/pricing/doctor_budget.hpp"
+#include "engine/pricing/estimates.hpp"
 #include "golden.hpp"
 #include "report/documents.hpp"
 #include "report/judgement.hpp"
@@ -114,7 +115,7 @@ TEST(JobPreflight, ARefusedJobIsJudgedAsAConfigurationFault) {
   hosts[1].env["NCCL_PROTO"] = "LL";
   const auto p = fb::judge_preflight(hosts, fb::RunSettings{}, "torchrun");
   auto r = refused_document(p.hosts, p.refusal);
-  fb::judge_result(r);
+  fb::judge(r);
   ASSERT_NE(find(r.findings, "HOST_MISMATCH_ENV"), nullptr);
   EXPECT_EQ(find(r.findings, "HOST_MISMATCH_ENV")->severity, fb::Severity::error);
   ASSERT_NE(find(r.findings, "RUN_REFUSED"), nullptr);
@@ -127,7 +128,7 @@ TEST(JobPreflight, ARefusedJobIsJudgedAsAConfigurationFault) {
   EXPECT_EQ(r.verdict->status, fb::CheckStatus::critical);
   EXPECT_EQ(r.verdict->action, fb::CheckAction::fix_configuration);
   for (const auto& s : r.hosts) ASSERT_TRUE(s.verdict.has_value()) << s.name;  // each host judged alone
-  const auto outcome = fb::report_outcome(r);
+  const auto outcome = fb::headline_outcome(r);
   EXPECT_EQ(outcome.key, "refused");
   EXPECT_TRUE(outcome.words.starts_with("Refused:")) << outcome.words;
   EXPECT_TRUE(contains(fb::markdown_summary(r), "CRITICAL (fix_configuration)")) << fb::markdown_summary(r);
@@ -140,7 +141,7 @@ TEST(JobPreflight, ARealRefusedJobIsJudgedAgainTheSame) {
   const auto saved = r.findings;
   const auto saved_verdict = r.verdict;
   ASSERT_TRUE(saved_verdict.has_value());
-  fb::judge_result(r);
+  fb::judge(r);
   ASSERT_EQ(r.findings.size(), saved.size());
   for (std::size_t i = 0; i < saved.size(); ++i) {
     EXPECT_EQ(r.findings[i].code, saved[i].code);
@@ -161,7 +162,7 @@ TEST(JobPreflight, AFailedJobKeepsEveryHostsJudgement) {
   r.failure =
       "collectives stage: rank 1 (fbhost1) lost its connection to rank 0 (the process died or was "
       "killed) during 'all_reduce float sum 256 MiB out-of-place'";
-  fb::judge_result(r);
+  fb::judge(r);
   ASSERT_NE(find(r.findings, "RUN_FAILED"), nullptr);
   EXPECT_TRUE(contains(find(r.findings, "RUN_FAILED")->evidence, "collectives stage: rank 1 (fbhost1)"));
   EXPECT_EQ(find(r.findings, "ONE_GPU"), nullptr);
@@ -204,7 +205,7 @@ fb::Result four_hosts_one_slow() {
 // the slow host is named in the cluster's words and in its own section, nowhere else.
 TEST(JobPreflight, TheSlowHostIsNamedFromThePairsItHolds) {
   auto r = four_hosts_one_slow();
-  fb::judge_result(r);
+  fb::judge(r);
   const auto* slow = find(r.findings, "NODE_SLOW");
   ASSERT_NE(slow, nullptr);
   EXPECT_TRUE(slow->evidence.starts_with("fbhost2:")) << slow->evidence;
@@ -218,7 +219,7 @@ TEST(JobPreflight, TheSlowHostIsNamedFromThePairsItHolds) {
   r.nodes->pairs[2].busbw_gbps = 0.88;
   r.nodes->pairs[5].busbw_gbps = 0.91;
   r.nodes->named.clear();
-  fb::judge_result(r);
+  fb::judge(r);
   EXPECT_EQ(find(r.findings, "NODE_SLOW"), nullptr);
   EXPECT_EQ(fb::slow_host_words(r),
             "no host is slow: 6 pairs at 0.88-0.91 GB/s against the reference 0.90 GB/s (slow below 0.72)");

@@ -1,8 +1,8 @@
 // NET_SOCKET and NET_NO_GDR from the transports NCCL logged (names as in NCCL 2.28's INFO lines).
 #include <gtest/gtest.h>
 
+#include "analyse/judge.hpp"
 #include "analyse/network/net_checks.hpp"
-#include "analyse/verdicts.hpp"
 
 namespace {
 

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
+#include "analyse/judge.hpp"
 #include "analyse/network/net_checks.hpp"
 #include "analyse/network/nic_checks.hpp"
-#include "analyse/verdict_contract.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/verdict/verdict_contract.hpp"
 #include "nic_fixtures.hpp"
 
 namespace {

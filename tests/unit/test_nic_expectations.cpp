@@ -1,5 +1,5 @@
 // The network judged by its NICs (issue 42): cross-host figures held against the bound computed from
-// every host's IB/RoCE ports (analyse/network/network_bound.hpp, analyse/network/cross_host_expectation.hpp),
+// every host's IB/RoCE ports (analyse/expect/network_bound.hpp, analyse/expect/cross_host_expectation.hpp),
 // at 2, 4, 16 and 128 hosts, on documents built from the NIC sysfs fixture trees
 // (tests/unit/cluster_fixtures.hpp). The expected bounds are computed by hand below from the trees
 // (tests/fixtures/topo/README.md).
@@ -7,16 +7,18 @@
 
 #include <algorithm>
 
-#include "analyse/expectations.hpp"
-#include "analyse/expected_figure.hpp"
-#include "analyse/gpu_names.hpp"
-#include "analyse/headline_words.hpp"
+#include "analyse/expect/cross_host_expectation.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/expect/expected_figure.hpp"
+#include "analyse/expect/network_bound.hpp"
+#include "analyse/expect/port_figures.hpp"
 #include "analyse/hosts/cluster_limit.hpp"
-#include "analyse/network/cross_host_expectation.hpp"
-#include "analyse/network/network_bound.hpp"
+#include "analyse/judge.hpp"
 #include "analyse/network/nic_checks.hpp"
-#include "analyse/network/port_figures.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/scope/gpu_names.hpp"
+#include "analyse/verdict/headline_figures.hpp"
+#include "analyse/verdict/headline_words.hpp"
+#include "analyse/verdict/outcome.hpp"
 #include "cluster_fixtures.hpp"
 #include "report/judgement.hpp"
 
@@ -46,7 +48,7 @@ std::size_t gpus_of(const std::string& tree) { return tree == "ib2-far" ? 2 : 8;
 
 fb::Result judged(ClusterSpec spec) {
   auto r = cluster_result(spec);
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 
@@ -86,7 +88,7 @@ TEST(NicExpectations, HealthyPassesAndSixtyFivePercentWarnsAtAnyHostCount) {
       EXPECT_NEAR(lowest->share, 0.98, 1e-9) << what;
       EXPECT_FALSE(lowest->below_floor) << what;
       // roce4's 200G port (NIC_RATE_MISMATCH) and ib2-far's GPU 1 (NIC_FAR_FROM_GPU) warn of their own.
-      if (c.tree == "ib8") EXPECT_EQ(fb::report_outcome(healthy).key, "healthy") << what;
+      if (c.tree == "ib8") EXPECT_EQ(fb::headline_outcome(healthy).key, "healthy") << what;
       spec.busbw = 0.65 * c.bound;
       const auto sick = judged(spec);
       const auto* below = find(sick.findings, "BUSBW_BELOW_EXPECTED");
@@ -94,7 +96,7 @@ TEST(NicExpectations, HealthyPassesAndSixtyFivePercentWarnsAtAnyHostCount) {
       EXPECT_EQ(below->severity, fb::Severity::warning);
       EXPECT_TRUE(contains(below->evidence, "is 65% of the expected")) << below->evidence;
       EXPECT_TRUE(contains(below->evidence, "every host (node")) << below->evidence;
-      EXPECT_NE(fb::report_outcome(sick).key, "healthy") << what;
+      EXPECT_NE(fb::headline_outcome(sick).key, "healthy") << what;
       EXPECT_EQ(sick.verdict->status, fb::CheckStatus::warning) << what;
     }
 }
@@ -116,7 +118,7 @@ TEST(NicExpectations, FourHostsOfH100JudgedAgainstTheirNics) {
                        "(rail-optimised: each GPU has its own port under its PCIe switch; GPUDirect RDMA "
                        "possible (nvidia_peermem)); per port: 400 Gb/s: NVIDIA, nccl-tests #290 and #267"))
       << heads[0].expected_source;
-  EXPECT_EQ(fb::report_outcome(ok).words,
+  EXPECT_EQ(fb::headline_outcome(ok).words,
             "Healthy: no problem found; the lowest figure: all_reduce busbw at 16 GiB: 365.8 GB/s, 95% of "
             "expected 384.0 GB/s");
 
@@ -130,11 +132,11 @@ TEST(NicExpectations, FourHostsOfH100JudgedAgainstTheirNics) {
                        "384.0 GB/s"))
       << below->evidence;
   EXPECT_EQ(
-      fb::report_outcome(sick).words.rfind(
+      fb::headline_outcome(sick).words.rfind(
           "Warnings: below expectation; all_reduce busbw at 16 GiB: 250.0 GB/s, 65% of expected 384.0 GB/s",
           0),
       0U)
-      << fb::report_outcome(sick).words;
+      << fb::headline_outcome(sick).words;
 }
 
 // A faulty host (a port down, one at 200G, no GPUDirect RDMA) lowers the bound and is named: the
@@ -299,14 +301,14 @@ TEST(NicExpectations, NoRateIsSaidWithItsReason) {
   auto no_rate =
       cluster_result(ClusterSpec{trees(2, "ib8"), "NVIDIA H100 80GB HBM3", "all_reduce", 16 * kGi, 300});
   no_rate.hosts[1].host.config->network.ports[2].rate_gbps = 0;
-  fb::judge_result(no_rate);
+  fb::judge(no_rate);
   EXPECT_TRUE(contains(find(no_rate.findings, "NO_EXPECTATION")->evidence,
                        "NIC rate unknown: mlx5_2:1 on node02 reads no rate"));
 
   auto unread =
       cluster_result(ClusterSpec{trees(2, "ib8"), "NVIDIA H100 80GB HBM3", "all_reduce", 16 * kGi, 300});
   for (auto& s : unread.hosts) s.host.config.reset();
-  fb::judge_result(unread);
+  fb::judge(unread);
   EXPECT_TRUE(contains(find(unread.findings, "NO_EXPECTATION")->evidence,
                        "NIC rate unknown: NCCL's network is IB but the hosts' ports were not read"));
 }

@@ -4,13 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "analyse/hosts/cluster_limit.hpp"
-#include "analyse/hosts/host_verdicts.hpp"
+#include "analyse/judge.hpp"
 #include "cli/nodes_cli.hpp"
 #include "cli_args.hpp"
 #include "comm/group_bootstrap.hpp"
 #include "core/error.hpp"
-#include "engine/host_sections.hpp"
-#include "engine/nodes_measurement.hpp"
+#include "engine/commands/nodes_measurement.hpp"
+#include "engine/job/host_sections.hpp"
 #include "report/hosts_markdown.hpp"
 #include "report/html/html_hosts.hpp"
 
@@ -123,7 +123,7 @@ TEST(HostSections, EachHostIsJudgedAloneWithoutOneGpu) {
     r.hosts.push_back(s);
   }
   r.hosts[1].host.comm.version = "2.27.5";
-  fb::judge_host_sections(r);
+  fb::judge(r);
   for (const auto& s : r.hosts) {
     ASSERT_TRUE(s.verdict.has_value()) << s.name;
     for (const auto& f : s.findings) EXPECT_NE(f.code, "ONE_GPU") << s.name;

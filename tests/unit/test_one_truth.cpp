@@ -6,11 +6,12 @@
 #include <regex>
 #include <string>
 
-#include "analyse/compare.hpp"
-#include "analyse/expectations.hpp"
-#include "analyse/expected_figure.hpp"
-#include "analyse/host_checks.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/expect/expected_figure.hpp"
+#include "analyse/host/host_checks.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/run/compare.hpp"
+#include "analyse/verdict/outcome.hpp"
 #include "cli/foreign_flags.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -26,7 +27,7 @@ namespace {
 
 fb::Result judged(const std::string& name) {
   auto r = result_fixture(name);
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 
@@ -51,9 +52,9 @@ TEST(JudgedByDefault, FarBelowItsExpectationIsNeverHealthy) {
   auto r = result_fixture("synthetic-mi300x8.json");
   // Even with the file's own single info finding (what issue 30 saw under "Healthy"), a figure below
   // its expectation's floor does not sit under a healthy banner.
-  EXPECT_EQ(fb::report_outcome(r).key, "warnings");
-  fb::judge_result(r);
-  const auto o = fb::report_outcome(r);
+  EXPECT_EQ(fb::headline_outcome(r).key, "warnings");
+  fb::judge(r);
+  const auto o = fb::headline_outcome(r);
   // Judged, its all_reduce at 15% of the MI300X row is an error (BUSBW_BELOW_EXPECTED below 60% of its
   // expectation, issues 44 and 45). The furthest below: sendrecv 38.1 GB/s; MI300X has no sendrecv
   // row, so it is said against the ring's ceiling (38.1 / 336.0 = 11.3%), never as expected (issue 43).
@@ -67,14 +68,14 @@ TEST(JudgedByDefault, FarBelowItsExpectationIsNeverHealthy) {
 TEST(JudgedByDefault, WordsFollowTheWorstFinding) {
   fb::Result r;
   r.status = fb::RunStatus::complete;
-  EXPECT_EQ(fb::report_outcome(r).words,
+  EXPECT_EQ(fb::headline_outcome(r).words,
             "Healthy: no problem found; no expected figure for this machine, held against its path ceilings "
             "and peers only");
   r.findings.push_back({"X", fb::Severity::warning, "", "", ""});
-  EXPECT_EQ(fb::report_outcome(r).words,
+  EXPECT_EQ(fb::headline_outcome(r).words,
             "Warnings: no expectation for this machine; issues to look at below");
   r.findings.push_back({"Y", fb::Severity::error, "", "", ""});
-  EXPECT_EQ(fb::report_outcome(r).words, "Errors: not fit for use as measured");
+  EXPECT_EQ(fb::headline_outcome(r).words, "Errors: not fit for use as measured");
 }
 
 TEST(JudgedByDefault, TheRulesVersionIsRecordedAndSavedFindingsOfOthersShownApart) {
@@ -82,7 +83,7 @@ TEST(JudgedByDefault, TheRulesVersionIsRecordedAndSavedFindingsOfOthersShownApar
   const fb::SavedFindings saved{saved_doc.rules_version, saved_doc.findings};
   EXPECT_EQ(saved.rules_version, "");  // written before 1.2
   auto r = saved_doc;
-  fb::judge_result(r);
+  fb::judge(r);
   EXPECT_EQ(r.rules_version, fb::kRulesVersion);
   const auto apart = fb::saved_apart(saved, r);
   ASSERT_TRUE(apart);

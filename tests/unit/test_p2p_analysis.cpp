@@ -1,7 +1,7 @@
 // p2p analysis: ceilings from the topology, efficiency, and the outlier rule.
 #include <gtest/gtest.h>
 
-#include "analyse/p2p_analysis.hpp"
+#include "analyse/run/p2p_analysis.hpp"
 #include "p2p_builders.hpp"
 
 namespace {

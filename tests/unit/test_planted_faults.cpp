@@ -5,7 +5,8 @@
 
 #include <limits>
 
-#include "analyse/expectations.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/verdict/headline_figures.hpp"
 #include "planted.hpp"
 #include "topology_fixtures.hpp"
 

@@ -3,8 +3,9 @@
 // host's verdict from the findings that name its GPUs.
 #include <gtest/gtest.h>
 
-#include "analyse/verdict_contract.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/host_judgement.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/verdict_contract.hpp"
 #include "golden.hpp"
 #include "report/prometheus_textfile.hpp"
 
@@ -14,7 +15,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 
 fb::Result judged(const std::string& name) {
   auto r = result_fixture(name);
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 
@@ -34,21 +35,26 @@ TEST(Prometheus, TwoHostsGolden) {
       contains(text, "fabricbench_check_status{host=\"node-b\",check=\"transports\",status=\"WARNING\""));
 }
 
-TEST(Prometheus, EachHostJudgedByTheFindingsNamingItsGpus) {
+// Each host's series read the host the judge gave each finding (analyse/host_judgement.hpp), never
+// the evidence's text.
+TEST(Prometheus, EachHostJudgedByTheFindingsAboutIt) {
   auto r = judged("synthetic-2host-socket.json");
   r.findings.push_back({"GPU_LOST", fb::Severity::error, "GPU node-b:0 fell off the bus", "", ""});
   r.findings.push_back({"RUN_FAILED", fb::Severity::error, "node-bb:0 is another host", "", ""});
-  r.verdict = fb::verdict_of(r, r.findings);
+  fb::name_finding_hosts(r);  // as the judge does
   const auto text = fb::prometheus_textfile(r);
-  // node-bb names no host of the run, so it counts for both: node-a is CRITICAL by it alone.
-  EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-b\",status=\"CRITICAL\",action=\"drain\"} 1"));
+  // node-bb names no host of the run, so it is about the whole job: node-a is CRITICAL by it alone.
+  EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-a\",status=\"CRITICAL\",action=\"drain\"} 1"));
   r.findings.pop_back();
-  r.verdict = fb::verdict_of(r, r.findings);
   const auto only_b = fb::prometheus_textfile(r);
   EXPECT_TRUE(
       contains(only_b, "fabricbench_verdict{host=\"node-b\",status=\"CRITICAL\",action=\"drain\"} 1"));
   EXPECT_FALSE(contains(only_b, "fabricbench_verdict{host=\"node-a\",status=\"CRITICAL\"")) << only_b;
   EXPECT_TRUE(contains(only_b, "fabricbench_verdict_level{host=\"node-b\"} 4\n"));
+  r.findings.back().host = "node-a";  // the same words, about node-a: the field decides
+  const auto about_a = fb::prometheus_textfile(r);
+  EXPECT_TRUE(contains(about_a, "fabricbench_verdict_level{host=\"node-a\"} 4\n")) << about_a;
+  EXPECT_FALSE(contains(about_a, "fabricbench_verdict_level{host=\"node-b\"} 4\n")) << about_a;
 }
 
 TEST(Prometheus, LabelValuesAreEscaped) {

@@ -8,7 +8,7 @@
 #include "cli_args.hpp"
 #include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
-#include "engine/plan_builder.hpp"
+#include "engine/plans/plan_builder.hpp"
 #include "expect_error.hpp"
 #include "gpu/vendor.hpp"
 #include "h200_facts.hpp"

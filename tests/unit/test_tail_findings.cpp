@@ -1,4 +1,4 @@
-// RESULT_TAIL (analyse/run_health.cpp): single operations' p99 against their p50, planted in the real
+// RESULT_TAIL (analyse/run/run_health.cpp): single operations' p99 against their p50, planted in the real
 // 2 x H200 doctor document (tests/fixtures/results/h200x2-doctor-quick.json).
 #include <gtest/gtest.h>
 

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "analyse/p2p_analysis.hpp"
-#include "analyse/run_health.hpp"
-#include "analyse/vendor_tools.hpp"
+#include "analyse/run/p2p_analysis.hpp"
+#include "analyse/run/run_health.hpp"
+#include "analyse/scope/vendor_tools.hpp"
 #include "p2p_builders.hpp"
 #include "planted.hpp"
 #include "topology_fixtures.hpp"

@@ -7,10 +7,10 @@
 #include <regex>
 #include <set>
 
-#include "analyse/expectations.hpp"
-#include "analyse/expectations_file.hpp"
-#include "analyse/verdict_contract.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/expect/expectations_file.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/verdict_contract.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "model/result_json.hpp"
@@ -96,7 +96,7 @@ TEST(VerdictContract, ChecksThatCouldNotRunAreUnknown) {
 TEST(VerdictContract, RoundTripsThroughTheDocument) {
   auto r = eight_h200(372);
   r.expectations = fb::parse_expectations(kSite, "site.json");
-  fb::judge_result(r);
+  fb::judge(r);
   const auto back = fb::parse_result(nlohmann::json(r).dump());
   ASSERT_TRUE(back.verdict);
   EXPECT_EQ(back.verdict->status, r.verdict->status);
@@ -111,18 +111,18 @@ TEST(VerdictContract, RoundTripsThroughTheDocument) {
 // its rows replace the built-in rows of each model and figure it names.
 TEST(SiteBaseline, ChangesTheVerdictAsDocumented) {
   auto builtin = eight_h200(372);
-  fb::judge_result(builtin);
+  fb::judge(builtin);
   EXPECT_EQ(builtin.verdict->status, fb::CheckStatus::warning);
 
   auto site = eight_h200(372);
   site.expectations = fb::parse_expectations(kSite, "site.json");
-  fb::judge_result(site);
+  fb::judge(site);
   EXPECT_EQ(check(*site.verdict, "collectives_expected")->status, fb::CheckStatus::pass);
   EXPECT_EQ(site.verdict->expectations, "site.json");
 
   auto below = eight_h200(355);  // 380 less 5% is 361
   below.expectations = site.expectations;
-  fb::judge_result(below);
+  fb::judge(below);
   const auto& f = below.findings;
   const auto it =
       std::find_if(f.begin(), f.end(), [](const auto& x) { return x.code == "BUSBW_BELOW_EXPECTED"; });

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "analyse/verdict_contract.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/verdict_contract.hpp"
 #include "golden.hpp"
 #include "report/documents.hpp"
 #include "report/verdict_blocks.hpp"
@@ -15,7 +15,7 @@ namespace {
 
 fb::Result judged(const std::string& name) {
   auto r = result_fixture(name);
-  fb::judge_result(r);
+  fb::judge(r);
   return r;
 }
 
@@ -51,10 +51,14 @@ TEST(VerdictViews, HtmlOpensWithTheSameVerdict) {
         << c.check;
 }
 
-TEST(VerdictViews, AnUnjudgedDocumentShowsTheContractOverItsFindings) {
+// The views show the judge's verdict and never make one: a document nobody judged shows no checks.
+TEST(VerdictViews, AnUnjudgedDocumentShowsNoChecksOfItsOwn) {
   auto r = result_fixture("h200x2-doctor-quick.json");
   r.verdict.reset();
-  EXPECT_EQ(fb::shown_verdict(r).checks.size(), fb::verdict_of(r, r.findings).checks.size());
+  EXPECT_TRUE(fb::shown_verdict(r).checks.empty());
+  fb::judge(r);
+  EXPECT_EQ(fb::shown_verdict(r).checks.size(), r.verdict->checks.size());
+  EXPECT_FALSE(r.verdict->checks.empty());
 }
 
 TEST(VerdictViews, APageAcrossHostsDrawsItsHosts) {

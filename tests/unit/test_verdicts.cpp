@@ -4,9 +4,14 @@
 
 #include <algorithm>
 
-#include "analyse/collective_verdicts.hpp"
-#include "analyse/run_health.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/ceilings.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/run/algo_selection.hpp"
+#include "analyse/run/collective_verdicts.hpp"
+#include "analyse/run/environment_rules.hpp"
+#include "analyse/run/run_health.hpp"
+#include "analyse/run/scaling.hpp"
+#include "analyse/run/transports.hpp"
 #include "p2p_builders.hpp"
 #include "topology_fixtures.hpp"
 
@@ -88,7 +93,7 @@ TEST(Verdicts, NcclOverridesInTheEnvironment) {
   EXPECT_EQ(f[0].severity, fb::Severity::warning);
   EXPECT_NE(f[0].evidence.find("NCCL_PROTO=LL"), std::string::npos);
   EXPECT_EQ(f[0].evidence.find("NCCL_DEBUG"), std::string::npos);  // says, does not change
-  // NVLS off on 8 x H100: NVLS_OFF says it (analyse/what_ran.hpp), not "matters little to this run".
+  // NVLS off on 8 x H100: NVLS_OFF says it (analyse/expect/what_ran.hpp), not "matters little to this run".
   r.env = {{"NCCL_NVLS_ENABLE", "0"}};
   EXPECT_TRUE(fb::check_environment(r).empty());
   EXPECT_TRUE(has(fb::analyse_result(r), "NVLS_OFF"));
@@ -118,7 +123,7 @@ TEST(Verdicts, BusbwFarBelowTheRingCeiling) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].evidence.find("33% of the ring's path ceiling 373.5 GB/s"), std::string::npos)
       << f[0].evidence;
-  EXPECT_DOUBLE_EQ(fb::ring_sm_ceiling(*r.topology, {0, 1}), 373.5);
+  EXPECT_DOUBLE_EQ(fb::ring_ceiling(*r.topology, {0, 1}).gbps, 373.5);
   r.runs[0].points[1].busbw_gbps = 331;  // healthy
   EXPECT_TRUE(fb::check_ceilings(r).empty());
 }

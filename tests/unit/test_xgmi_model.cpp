@@ -5,9 +5,10 @@
 
 #include <algorithm>
 
-#include "analyse/ceilings.hpp"
-#include "analyse/expectations.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/ceilings.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/headline_figures.hpp"
 #include "model/result_json.hpp"
 #include "topo/link_rates.hpp"
 #include "topology_fixtures.hpp"

@@ -7,7 +7,7 @@
 #include <set>
 #include <utility>
 
-#include "analyse/network/network_bound.hpp"
+#include "analyse/expect/network_bound.hpp"
 
 namespace fb {
 namespace {

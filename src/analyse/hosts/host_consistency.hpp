@@ -18,7 +18,7 @@
 //                             hangs), a warning for the others. Variables that differ per host by
 //                             design are not compared (kHostSpecificEnv below)
 // The errors are configuration faults: their check's action is "fix the job's configuration"
-// (analyse/verdict_contract.hpp), never "drain".
+// (analyse/verdict/verdict_contract.hpp), never "drain".
 //   HOST_MISMATCH_GPUS        the GPUs' count or model (warning)
 //   HOST_MISMATCH_NICS        the up IB/RoCE ports' count or rates (warning: a ring across hosts runs at
 //                             its slowest host's network); the up Ethernet ports' (info: management

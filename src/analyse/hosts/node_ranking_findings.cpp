@@ -52,7 +52,8 @@ Finding slow_host_finding(const NamedHost& host, const NodeRanking& r, const std
                           std::size_t pair_count, const RankingRule& rule) {
   const auto name = host_name(host.host, names);
   return {
-      "NODE_SLOW", Severity::error,
+      "NODE_SLOW",
+      Severity::error,
       fmt::format("{}: {} of its {} pairs below {:.1f} GB/s ({:.0f}% of {}): {}; its median {:.0f}% of the "
                   "reference; {}",
                   name, host.slow_pairs, host.pairs.size(), r.slow_below_gbs, rule.slow_share * 100,
@@ -61,7 +62,8 @@ Finding slow_host_finding(const NamedHost& host, const NodeRanking& r, const std
       expected_words(r, rule),
       fmt::format("leave {} out of jobs (the exclude file) and check its NICs, their link state and PCIe "
                   "path (fabricbench doctor on {})",
-                  name, name)};
+                  name, name),
+      name};
 }
 
 Finding slow_link_finding(const PairFigure& pair, const NodeRanking& r, const std::vector<std::string>& names,

@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "analyse/gpu_names.hpp"
 #include "analyse/network/nic_checks.hpp"
+#include "analyse/scope/gpu_names.hpp"
 
 namespace fb {
 namespace {

@@ -7,7 +7,7 @@
 #include <array>
 #include <map>
 
-#include "analyse/host_scope.hpp"
+#include "analyse/scope/host_scope.hpp"
 
 namespace fb {
 namespace {

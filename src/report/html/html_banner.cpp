@@ -7,7 +7,8 @@
 #include <map>
 #include <set>
 
-#include "analyse/gpu_names.hpp"
+#include "analyse/scope/gpu_names.hpp"
+#include "analyse/verdict/outcome.hpp"
 #include "core/units.hpp"
 #include "report/judgement.hpp"
 #include "report/svg_chart.hpp"
@@ -78,7 +79,7 @@ std::string top_findings(const Result& r) {
 
 }  // namespace
 
-std::string outcome(const Result& r) { return report_outcome(r).key; }
+std::string outcome(const Result& r) { return headline_outcome(r).key; }
 
 std::string machine_line(const Result& r) {
   std::vector<std::string> parts{gpu_summary(r)};
@@ -98,7 +99,7 @@ std::string machine_line(const Result& r) {
 }
 
 std::string banner_html(const Result& r, const std::optional<SavedFindings>& saved) {
-  const auto o = report_outcome(r);
+  const auto o = headline_outcome(r);
   std::string html = fmt::format(
       "<section class=\"banner outcome-{0}\" data-outcome=\"{0}\">\n<h1>{1}</h1>\n<p "
       "class=\"machine\">{2}</p>\n<p class=\"rules\" data-rules=\"{3}\">{4}</p>\n",

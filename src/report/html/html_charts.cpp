@@ -8,10 +8,11 @@
 #include <optional>
 #include <set>
 
-#include "analyse/ceilings.hpp"
-#include "analyse/expectations.hpp"
-#include "analyse/expected_figure.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/ceilings.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/expect/expected_figure.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/scope/gpu_names.hpp"
 #include "core/text.hpp"
 #include "report/html/html_heatmap.hpp"
 #include "report/svg_chart.hpp"
@@ -53,7 +54,7 @@ std::vector<ReferenceLine> ceiling_lines(const Result& r) {
   return out;
 }
 
-// Each out-of-place point's expectation, as every other view shows it (analyse/expected_figure.hpp).
+// Each out-of-place point's expectation, as every other view shows it (analyse/expect/expected_figure.hpp).
 void add_expectations(Series& s, const Result& r, const Run& run) {
   for (const auto& p : run.points) {
     if (p.in_place) continue;

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "analyse/gpu_names.hpp"
+#include "analyse/scope/gpu_names.hpp"
 #include "comm/hostlist.hpp"
 #include "report/svg_chart.hpp"
 

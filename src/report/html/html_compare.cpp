@@ -9,7 +9,7 @@
 namespace fb {
 namespace {
 
-// compare's keys start "collective <name> ..." (analyse/compare.cpp); the chart marks those points.
+// compare's keys start "collective <name> ..." (analyse/run/compare.cpp); the chart marks those points.
 std::vector<std::pair<std::string, std::uint64_t>> regressed_points(const CompareReport& report) {
   std::vector<std::pair<std::string, std::uint64_t>> out;
   for (const auto& row : report.rows) {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analyse/ceilings.hpp"
+#include "analyse/expect/ceilings.hpp"
 #include "report/svg_chart.hpp"
 
 namespace fb {

@@ -6,9 +6,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "analyse/expectations.hpp"
-#include "analyse/host_checks.hpp"
-#include "analyse/host_scope.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/host/host_checks.hpp"
+#include "analyse/scope/host_scope.hpp"
+#include "analyse/verdict/headline_figures.hpp"
 #include "report/svg_chart.hpp"
 
 namespace fb {

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "analyse/p2p_analysis.hpp"
+#include "analyse/run/p2p_analysis.hpp"
 #include "report/html/html_heatmap.hpp"
 #include "report/html/html_tables.hpp"
 #include "report/svg_chart.hpp"

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analyse/gpu_names.hpp"
+#include "analyse/scope/gpu_names.hpp"
 #include "report/html/html_banner.hpp"
 #include "report/html/html_charts.hpp"
 #include "report/html/html_cluster.hpp"

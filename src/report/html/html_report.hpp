@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "analyse/compare.hpp"
+#include "analyse/run/compare.hpp"
 #include "model/result.hpp"
 #include "report/judgement.hpp"
 

@@ -7,9 +7,10 @@
 #include <map>
 #include <set>
 
-#include "analyse/ceilings.hpp"
-#include "analyse/expectations.hpp"
-#include "analyse/verdicts.hpp"
+#include "analyse/expect/ceilings.hpp"
+#include "analyse/expect/expectations.hpp"
+#include "analyse/judge.hpp"
+#include "analyse/verdict/headline_figures.hpp"
 #include "core/units.hpp"
 #include "report/svg_chart.hpp"
 
@@ -89,8 +90,8 @@ std::string headline_row(const HeadlineFigure& h) {
 }  // namespace
 
 // Each collective's largest size (and a size below its expectation's floor, before it): busbw, what it
-// is held against with the source (analyse/expected_figure.hpp: the one every view and the findings
-// use) in the headline's words (analyse/headline_words.hpp), and the ring's SM ceiling, as a ceiling.
+// is held against with the source (analyse/expect/expected_figure.hpp: the one every view and the findings
+// use) in the headline's words (analyse/verdict/headline_words.hpp), and the ring's SM ceiling, as a ceiling.
 std::string headline_table(const Result& r) {
   auto figures = headline_figures(r);
   for (const auto& run : r.runs)  // one GPU: its figure shown, nothing to hold it against
@@ -131,7 +132,7 @@ std::string findings_html(const Result& r) {
 }
 
 // Pairs that read alike share one row ("28 pairs: every pair of GPU0-GPU7"); the ceilings are the ones
-// the verdicts use (analyse/ceilings.hpp: xGMI and PCIe from their shares of the wire).
+// the verdicts use (analyse/expect/ceilings.hpp: xGMI and PCIe from their shares of the wire).
 std::string topology_table(const Result& r) {
   if (!r.topology || r.topology->pairs.empty()) return "";
   std::map<std::string, std::vector<const TopoPair*>> alike;  // the row's cells -> its pairs
