@@ -9,11 +9,11 @@
 #                  source (github.com/NVIDIA/nvbandwidth) in that git-ignored folder, with
 #                  scripts/build-nvbandwidth.sh SOURCE (on the development machine; carried over)
 #   ROUNDS=N       alternated rounds (default 3); each round's host links are also compared on their own
-#                  (the round table: every host-link figure within HOST_BAND, default 1%, of nvbandwidth's)
+#                  (the round table: each host link within HOST_BAND, default 1%, of nvbandwidth's in at
+#                  least HOST_NEED rounds, default all; rounds where nvbandwidth itself moved are marked)
 #   ONLY=fidelity  the rounds against nvbandwidth only (no estimates, no doctor)
-#   VARIANTS="SM_COPY/HOST_ALLOC ..."  also run p2p in each round under these settings of the
-#                  experiment's variables (FABRICBENCH_EXPERIMENT_SM_COPY / _HOST_ALLOC, issue 43;
-#                  e.g. "per-copy/register looped/hostalloc"): one round table per variant, reported apart
+#   ALSO="DIR ..." other builds' fabricbench (another commit, a candidate method) also run p2p in each
+#                  round, after BUILD_DIR's: one round table per build, reported apart
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -28,30 +28,33 @@ export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
 
 rounds=${ROUNDS:-3}
 band=${HOST_BAND:-0.01}
-variants=${VARIANTS:-}
+also=${ALSO:-}
+need=${HOST_NEED:-$rounds}
+for b in $also; do [[ -x $b/fabricbench ]] || { echo "error: no $b/fabricbench (ALSO)"; exit 2; }; done
+label() { local d=${1%/}; d=${d//\//_}; echo "${d//./_}"; }  # a build folder as a file-name part
 echo "== fidelity: fabricbench p2p against nvbandwidth, $rounds alternated rounds"
 tests=(host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_memcpy_sm device_to_host_memcpy_sm
   device_local_copy host_device_latency_sm)
 for ((k = 1; k <= rounds; k++)); do
   "$nvb" -t "${tests[@]}" -j > "$out/nvbandwidth_$k.json" 2> "$out/nvbandwidth_$k.err" || status=1
   "$bin" p2p -q --json "$out/p2p_$k.json" > "$out/p2p_$k.txt" || status=1
-  for v in $variants; do
-    FABRICBENCH_EXPERIMENT_SM_COPY=${v%/*} FABRICBENCH_EXPERIMENT_HOST_ALLOC=${v#*/} \
-      "$bin" p2p -q --json "$out/p2p_${v//\//_}_$k.json" > "$out/p2p_${v//\//_}_$k.txt" || status=1
+  for b in $also; do
+    "$b/fabricbench" p2p -q --json "$out/p2p_$(label "$b")_$k.json" > "$out/p2p_$(label "$b")_$k.txt" || status=1
   done
 done
 nvb_files=() fb_files=()
 for ((k = 1; k <= rounds; k++)); do nvb_files+=("$out/nvbandwidth_$k.json") fb_files+=("$out/p2p_$k.json"); done
 python3 scripts/compare_nvbandwidth.py --nvbandwidth "${nvb_files[@]}" \
   --fabricbench "${fb_files[@]}" > "$out/compare_nvbandwidth.txt" || status=1
-python3 scripts/compare_nvbandwidth.py --per-round --host-band "$band" --nvbandwidth "${nvb_files[@]}" \
-  --fabricbench "${fb_files[@]}" > "$out/rounds.txt" || status=1
-for v in $variants; do
+{ echo "-- $bin"
+  python3 scripts/compare_nvbandwidth.py --per-round --host-band "$band" --need "$need" \
+    --nvbandwidth "${nvb_files[@]}" --fabricbench "${fb_files[@]}"; } > "$out/rounds.txt" || status=1
+for b in $also; do
   files=()
-  for ((k = 1; k <= rounds; k++)); do files+=("$out/p2p_${v//\//_}_$k.json"); done
-  { echo "-- variant $v (FABRICBENCH_EXPERIMENT_SM_COPY=${v%/*} FABRICBENCH_EXPERIMENT_HOST_ALLOC=${v#*/})"
-    python3 scripts/compare_nvbandwidth.py --per-round --host-band "$band" --nvbandwidth "${nvb_files[@]}" \
-      --fabricbench "${files[@]}"; } >> "$out/variants.txt"
+  for ((k = 1; k <= rounds; k++)); do files+=("$out/p2p_$(label "$b")_$k.json"); done
+  { echo "-- $b/fabricbench (ALSO: reported, not checked)"
+    python3 scripts/compare_nvbandwidth.py --per-round --host-band "$band" --need "$need" \
+      --nvbandwidth "${nvb_files[@]}" --fabricbench "${files[@]}"; } >> "$out/also.txt"
 done
 python3 - "${fb_files[@]}" > "$out/verified.txt" <<'PY' || status=1
 import json, sys
@@ -70,7 +73,7 @@ PY
 if [[ ${ONLY:-} == fidelity ]]; then
   grep -v ': ok' "$out/verified.txt" || true
   cat "$out/compare_nvbandwidth.txt" "$out/rounds.txt"
-  [[ -z $variants ]] || cat "$out/variants.txt"
+  [[ -z $also ]] || cat "$out/also.txt"
   [[ $status -eq 0 ]] && echo "one-gpu-check (fidelity): all checks passed" || echo "one-gpu-check (fidelity): FAILED (above)"
   exit $status
 fi
@@ -109,6 +112,6 @@ estimate p2p p2p
 echo "== results"
 cat "$out/verified.txt" | grep -v ': ok' || true
 cat "$out/compare_nvbandwidth.txt" "$out/rounds.txt" "$out/estimates.txt"
-[[ -z $variants ]] || cat "$out/variants.txt"
+[[ -z $also ]] || cat "$out/also.txt"
 [[ $status -eq 0 ]] && echo "one-gpu-check: all checks passed" || echo "one-gpu-check: FAILED (above)"
 exit $status

@@ -48,6 +48,7 @@
 #include "engine/plans/worker.hpp"
 #include "launch/node_ranks.hpp"
 #include "launch/protocol.hpp"
+#include "launch/worker_handle.hpp"
 
 namespace {
 
@@ -175,7 +176,15 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
       return fb::job_main(job, fb::timeout_from_args(args, 120), *events,
                           [&] { return front_end(argc, argv, *events); });
     }
-    return front_end(argc, argv, *events);
+    const int rc = front_end(argc, argv, *events);
+    if (fb::in_process_worker_started()) {
+      // The threads launcher drove the GPUs from this process: it ends as a worker process does,
+      // leaving NCCL's teardown and the CUDA context to the driver (about 0.2 s more on an H100,
+      // issue 52). Every output was written and flushed by now; nothing after this could fail.
+      std::fflush(nullptr);
+      std::_Exit(rc);
+    }
+    return rc;
   } catch (const fb::Error& e) {  // an unknown --launcher or --progress, before the command line is parsed
     fb::print_error(e.what());
     return static_cast<int>(e.code());

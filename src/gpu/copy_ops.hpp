@@ -18,11 +18,11 @@ void copy_peer_async(void* dst, int dst_device, const void* src, int src_device,
 void copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s);  // host<->device
 
 // SM copy kernel (16-byte loads and stores), launched on the current device: `bytes` copied `repeats`
-// times back to back in one launch (a timed batch of copies with one kernel boundary).
+// times back to back in one launch (a timed batch of copies with one kernel boundary, as nvbandwidth).
 void sm_copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s, int repeats = 1);
 
-// Page-locked host memory, first touched from the CPUs in `cpulist` (so that it lands on
-// their NUMA node), registered with the runtime and mapped for device access.
+// Page-locked host memory allocated by the driver from a thread on the CPUs in `cpulist` (so that it
+// lands on their NUMA node), mapped for device access.
 class PinnedBuffer {
  public:
   PinnedBuffer(std::size_t bytes, const std::string& cpulist);
@@ -35,7 +35,6 @@ class PinnedBuffer {
  private:
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
-  bool driver_allocated_ = false;  // cudaHostAlloc'd (an experiment's variant) rather than registered
 };
 
 // Holds streams until release(): each stream waits on a spinning kernel, so the work queued

@@ -1,19 +1,11 @@
 // Host side of gpu/copy_ops.hpp (CUDA).
-#include <fmt/format.h>
-#include <sched.h>
-#include <sys/mman.h>
-
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
-#include <initializer_list>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
-#include "core/units.hpp"
 #include "gpu/copy_ops.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/gpu_api.hpp"
@@ -36,33 +28,8 @@ int sm_count() {
   return sms > 0 ? sms : 1;
 }
 
-// TEMPORARY, for issue 43's measurement against nvbandwidth (both variables go once the figures
-// choose): FABRICBENCH_EXPERIMENT_SM_COPY says how a batch of SM copies is launched (per-copy: one
-// launch per copy, the landed method and the default until a GPU run has measured the others; looped:
-// one launch repeating the copy, 4 blocks of 512 threads per SM; looped-narrow: one launch, one block of
-// 512 threads per SM, nvbandwidth's grid). No GPU was lent in the session that wrote them (2026-12-04),
-// so the default measures as before. And
-// FABRICBENCH_EXPERIMENT_HOST_ALLOC how pinned host memory is made (register: first touched on the
-// GPU's CPUs, then registered, the default; hostalloc: allocated by the driver from a thread on them).
-std::string experiment(const char* variable, const char* fallback, std::initializer_list<const char*> known) {
-  const char* value = std::getenv(variable);
-  const std::string chosen = value != nullptr && *value != '\0' ? value : fallback;
-  for (const char* k : known)
-    if (chosen == k) return chosen;
-  throw Error(ExitCode::usage, fmt::format("{}: unknown variant '{}'", variable, chosen));
-}
-
-const std::string& sm_copy_variant() {
-  static const std::string v =
-      experiment("FABRICBENCH_EXPERIMENT_SM_COPY", "per-copy", {"per-copy", "looped", "looped-narrow"});
-  return v;
-}
-
-bool driver_allocates_host_memory() {
-  static const bool v =
-      experiment("FABRICBENCH_EXPERIMENT_HOST_ALLOC", "register", {"register", "hostalloc"}) == "hostalloc";
-  return v;
-}
+// Blocks of 512 threads per SM of an SM copy's grid.
+constexpr int kSmCopyBlocksPerSm = 4;
 
 }  // namespace
 
@@ -89,59 +56,34 @@ void copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s) 
   FB_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, as_stream(s)));
 }
 
+// A batch of SM copies is one launch that repeats the copy (as nvbandwidth's copy kernel loops), so
+// the link never waits at a kernel boundary for the last copy's writes (docs/metrics.md, p2p).
 void sm_copy_async(void* dst, const void* src, std::size_t bytes, const Stream& s, int repeats) {
-  const auto& variant = sm_copy_variant();
-  const int blocks = sm_count() * (variant == "looped-narrow" ? 1 : 4);
-  if (variant == "per-copy")
-    for (int r = 0; r < repeats; ++r) kernels::sm_copy(dst, src, bytes, 1, blocks, as_stream(s));
-  else
-    kernels::sm_copy(dst, src, bytes, repeats, blocks, as_stream(s));
+  kernels::sm_copy(dst, src, bytes, repeats, sm_count() * kSmCopyBlocksPerSm, as_stream(s));
   FB_CUDA_LAUNCH("SM copy kernel");
 }
 
+// Allocated by the driver (cudaHostAlloc, as nvbandwidth allocates with cuMemHostAlloc) from a thread
+// on the GPU's local CPUs, so that the pages land on their NUMA node. Registering pages that were
+// first touched there instead (mmap + cudaHostRegister) ran the GPU's SM writes to host memory 3-12%
+// below nvbandwidth's on an H100 (issue 52; docs/metrics.md, p2p).
 PinnedBuffer::PinnedBuffer(std::size_t bytes, const std::string& cpulist) : bytes_(bytes) {
-  if (driver_allocates_host_memory()) {
-    int device = 0;
-    FB_CUDA(cudaGetDevice(&device));
-    void* p = nullptr;
-    cudaError_t err = cudaSuccess;
-    std::thread allocator([&] {  // from the GPU's CPUs, as nvbandwidth allocates (its NUMA node)
-      bind_to_cpus(parse_cpulist(cpulist));
-      err = cudaSetDevice(device);
-      if (err == cudaSuccess) err = cudaHostAlloc(&p, bytes, cudaHostAllocPortable | cudaHostAllocMapped);
-    });
-    allocator.join();
-    check_allocation(err, bytes, Memory::pinned_host, "cudaHostAlloc(&p, bytes, ...)", __FILE__, __LINE__);
-    ptr_ = p;
-    driver_allocated_ = true;
-    return;
-  }
-  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
-    raise(ExitCode::environment,
-          fmt::format("cannot allocate {} of host memory: {}; use a smaller --size", format_bytes(bytes),
-                      std::strerror(errno)),
-          __FILE__, __LINE__, "mmap");
-  // First touch from a thread on the GPU's local CPUs: Linux places the pages on their node.
-  std::thread toucher([&] {
+  int device = 0;
+  FB_CUDA(cudaGetDevice(&device));
+  void* p = nullptr;
+  cudaError_t err = cudaSuccess;
+  std::thread allocator([&] {
     bind_to_cpus(parse_cpulist(cpulist));
-    std::memset(p, 0, bytes);
+    err = cudaSetDevice(device);
+    if (err == cudaSuccess) err = cudaHostAlloc(&p, bytes, cudaHostAllocPortable | cudaHostAllocMapped);
   });
-  toucher.join();
-  const cudaError_t err = cudaHostRegister(p, bytes, cudaHostRegisterMapped | cudaHostRegisterPortable);
-  if (err != cudaSuccess) ::munmap(p, bytes);
-  check_allocation(err, bytes, Memory::pinned_host, "cudaHostRegister(p, bytes, ...)", __FILE__, __LINE__);
+  allocator.join();
+  check_allocation(err, bytes, Memory::pinned_host, "cudaHostAlloc(&p, bytes, ...)", __FILE__, __LINE__);
   ptr_ = p;
 }
 
 PinnedBuffer::~PinnedBuffer() {
-  if (!ptr_) return;
-  if (driver_allocated_) {
-    (void)cudaFreeHost(ptr_);
-    return;
-  }
-  (void)cudaHostUnregister(ptr_);
-  ::munmap(ptr_, bytes_);
+  if (ptr_) (void)cudaFreeHost(ptr_);
 }
 
 StartGate::StartGate() {
