@@ -236,12 +236,7 @@ void from_json(const json& j, Result& v) {
 }
 
 Result parse_result(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
-    FB_USAGE_ERROR(fmt::format("not a JSON document: {}", e.what()));
-  }
+  const json j = parse_input_json(text);  // parse_error, a number like 1e999, nesting: one line each
   if (!j.is_object())
     FB_USAGE_ERROR(fmt::format("$: expected a result document (an object), got {}", j.type_name()));
   check_result_schema(j.contains("schema") ? j.at("schema") : json());
