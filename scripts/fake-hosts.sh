@@ -29,6 +29,9 @@ shift 2
 out=${OUT:-fake-hosts-out}
 mkdir -p "$out"
 export CUDA_VISIBLE_DEVICES=0 NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo
+# The "hosts" meet over fabricbench's TCP rendezvous as hosts do: with the job's secret (docs/security.md).
+FABRICBENCH_JOB_SECRET=${FABRICBENCH_JOB_SECRET:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')}
+export FABRICBENCH_JOB_SECRET
 netns=${NETNS:-0}
 if [[ -n ${SLOW_HOST:-} ]]; then
   [[ $SLOW_HOST =~ ^[0-9]+$ && $SLOW_HOST -lt $hosts ]] ||
