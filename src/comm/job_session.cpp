@@ -20,13 +20,9 @@ constexpr std::array<std::string_view, 8> kPlanVariables{
 
 // NCCL's syntax for these values: "Ring,Tree", "allreduce:ring;broadcast:^tree", "4194304".
 bool plan_value(std::string_view value) {
-  if (value.size() > 256) return false;
-  for (const char c : value) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ',' ||
-                    c == ';' || c == ':' || c == '^' || c == '_' || c == '-' || c == '=';
-    if (!ok) return false;
-  }
-  return true;
+  constexpr std::string_view kAllowed =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,;:^_-=";
+  return value.size() <= 256 && value.find_first_not_of(kAllowed) == std::string_view::npos;
 }
 
 }  // namespace

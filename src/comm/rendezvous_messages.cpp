@@ -117,32 +117,43 @@ std::string welcome_payload(const Welcome& welcome) {
   return json{{"hosts", welcome.hosts}, {"local_ranks", welcome.local_ranks}}.dump();
 }
 
+namespace {
+
+// The welcome's hosts (each a host name) and local ranks (each in 0..size-1, or none), into `w`.
+bool read_welcome_lists(const json& hosts, const json& locals, int size, Welcome& w, std::string& why) {
+  for (const auto& h : hosts) {
+    if (!h.is_string() || !valid_host_name(h.get_ref<const std::string&>())) {
+      why = "a host that is not a host name";
+      return false;
+    }
+    w.hosts.push_back(h.get<std::string>());
+  }
+  for (const auto& l : locals) {
+    if (!l.is_number_integer() || l.get<std::int64_t>() < 0 || l.get<std::int64_t>() >= size) {
+      why = "a local rank out of range";
+      return false;
+    }
+    w.local_ranks.push_back(l.get<int>());
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<Welcome> parse_welcome(const std::string& payload, int size, std::string& why) {
   const auto j = object_of(payload, why);
   if (!j) return std::nullopt;
   const auto hosts = j->find("hosts");
   const auto locals = j->find("local_ranks");
-  if (hosts == j->end() || !hosts->is_array() || hosts->size() != static_cast<std::size_t>(size) ||
-      locals == j->end() || !locals->is_array() ||
-      (!locals->empty() && locals->size() != static_cast<std::size_t>(size))) {
+  const auto n = static_cast<std::size_t>(size);
+  const bool shaped = hosts != j->end() && hosts->is_array() && hosts->size() == n && locals != j->end() &&
+                      locals->is_array() && (locals->empty() || locals->size() == n);
+  if (!shaped) {
     why = fmt::format("not {} hosts and local ranks", size);
     return std::nullopt;
   }
   Welcome w;
-  for (const auto& h : *hosts) {
-    if (!h.is_string() || !valid_host_name(h.get_ref<const std::string&>())) {
-      why = "a host that is not a host name";
-      return std::nullopt;
-    }
-    w.hosts.push_back(h.get<std::string>());
-  }
-  for (const auto& l : *locals) {
-    if (!l.is_number_integer() || l.get<std::int64_t>() < 0 || l.get<std::int64_t>() >= size) {
-      why = "a local rank out of range";
-      return std::nullopt;
-    }
-    w.local_ranks.push_back(l.get<int>());
-  }
+  if (!read_welcome_lists(*hosts, *locals, size, w, why)) return std::nullopt;
   return w;
 }
 
