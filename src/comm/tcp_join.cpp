@@ -22,8 +22,8 @@ constexpr auto kRetry = std::chrono::milliseconds(200);
 // when nothing listens by `deadline` and no earlier attempt said why; rank 0's refusal of the job as
 // an Error of its code.
 std::optional<Welcome> TcpSession::try_join(SteadyClock::time_point deadline, std::string& why) {
-  std::string key = secret_.key;
-  if (!secret_.key_file.empty() && (key = read_host_key(secret_.key_file)).empty()) {
+  const std::string key = secret_.key_file.empty() ? secret_.key : read_host_key(secret_.key_file);
+  if (key.empty() && !secret_.key_file.empty()) {
     why = fmt::format("no key in {} (rank 0 writes it before it listens)", secret_.key_file);
     return std::nullopt;
   }
