@@ -24,8 +24,15 @@ int ms_until(SteadyClock::time_point t) {
 
 }  // namespace
 
-HelloDesk::HelloDesk(int listener, std::string key, double hello_limit_s)
-    : listener_(listener), key_(std::move(key)), hello_limit_s_(hello_limit_s) {}
+void say(const RendezvousLog& log, const std::string& line) {
+  if (log)
+    log(line);
+  else
+    fmt::print(stderr, "fabricbench: {}\n", line);
+}
+
+HelloDesk::HelloDesk(int listener, std::string key, double hello_limit_s, RendezvousLog log)
+    : listener_(listener), key_(std::move(key)), hello_limit_s_(hello_limit_s), log_(std::move(log)) {}
 
 HelloDesk::~HelloDesk() {
   if (listener_ >= 0) ::close(listener_);
@@ -37,9 +44,9 @@ void HelloDesk::ignore(Pending& p, const std::string& why) {
   ++ignored_;
   last_ignored_ = fmt::format("a connection from {}: {}", p.from, why);
   if (ignored_ <= kLoggedLines)
-    fmt::print(stderr, "fabricbench: rendezvous: ignored {}\n", last_ignored_);
+    say(log_, "rendezvous: ignored " + last_ignored_);
   else if (ignored_ == kLoggedLines + 1)
-    fmt::print(stderr, "fabricbench: rendezvous: ignoring more connections (not said one by one)\n");
+    say(log_, "rendezvous: ignoring more connections (not said one by one)");
 }
 
 void HelloDesk::accept_waiting() {

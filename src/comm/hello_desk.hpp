@@ -8,6 +8,7 @@
 // (the first 20 of them; then a count): the job goes on. The other side of the handshake,
 // join_root, checks the listener's proof before it gives its own. A group of ranks' star
 // (comm/group_bootstrap) uses the same two sides with a key of its own.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,10 +32,15 @@ struct JoinedRank {
 std::unique_ptr<Link> join_root(int fd, const std::string& key, Hello mine, SteadyClock::time_point deadline,
                                 std::string& why);
 
+// Where the rendezvous's notes go (a connection ignored, where rank 0 listens): one line each, without
+// the "fabricbench: " prefix. Empty: standard error.
+using RendezvousLog = std::function<void(const std::string& line)>;
+void say(const RendezvousLog& log, const std::string& line);
+
 class HelloDesk {
  public:
   // Takes over `listener`. `key` "" reads hellos without a handshake (--insecure-rendezvous, one rank).
-  HelloDesk(int listener, std::string key, double hello_limit_s);
+  HelloDesk(int listener, std::string key, double hello_limit_s, RendezvousLog log = {});
   ~HelloDesk();
   HelloDesk(const HelloDesk&) = delete;
   HelloDesk& operator=(const HelloDesk&) = delete;
@@ -65,6 +71,7 @@ class HelloDesk {
   int listener_;
   std::string key_;
   double hello_limit_s_;
+  RendezvousLog log_;
   std::vector<Pending> pending_;
   int ignored_ = 0;
   std::string last_ignored_;

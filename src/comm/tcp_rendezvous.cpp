@@ -29,15 +29,13 @@ std::string missing_ranks(const std::vector<std::unique_ptr<Link>>& links) {
 // Where rank 0 listens: FABRICBENCH_RENDEZVOUS_BIND where set ("*" every address), else the
 // rendezvous address itself; every address where that names only loopback ones here (an /etc/hosts
 // line such as "127.0.1.1 HOST") while the ranks are on several hosts.
-std::string bind_address(const TcpJobEnv& job, bool one_host) {
+std::string bind_address(const TcpJobEnv& job, bool one_host, const RendezvousLog& log) {
   if (const char* bind = std::getenv("FABRICBENCH_RENDEZVOUS_BIND"); bind != nullptr && *bind != '\0')
     return std::string(bind) == "*" ? "" : bind;
   if (!one_host && names_loopback(job.master_addr)) {
-    fmt::print(
-        stderr,
-        "fabricbench: rendezvous: {} names only loopback addresses on rank 0's host: listening on every "
-        "address (set FABRICBENCH_RENDEZVOUS_BIND to choose one)\n",
-        job.master_addr);
+    say(log, fmt::format("rendezvous: {} names only loopback addresses on rank 0's host: listening on every "
+                         "address (set FABRICBENCH_RENDEZVOUS_BIND to choose one)",
+                         job.master_addr));
     return "";
   }
   return job.master_addr;
@@ -45,10 +43,11 @@ std::string bind_address(const TcpJobEnv& job, bool one_host) {
 
 }  // namespace
 
-TcpSession& TcpSession::start(const TcpJobEnv& job, double timeout_s) {
+TcpSession& TcpSession::start(const TcpJobEnv& job, double timeout_s, RendezvousLog log) {
   require_host_name(job_host_name(), "this rank's host name (NCCL_HOSTID, else gethostname)");
   auto secret = job_secret(job, process_env);
-  auto* s = new TcpSession(job, std::move(secret), timeout_s);  // lives until the process ends
+  auto* s =
+      new TcpSession(job, std::move(secret), timeout_s, std::move(log));  // lives until the process ends
   s->links_.resize(static_cast<std::size_t>(job.rank == 0 ? job.size : 1));
   s->inbox_.resize(static_cast<std::size_t>(job.size));
   s->steps_.resize(static_cast<std::size_t>(job.size));
@@ -105,8 +104,8 @@ void TcpSession::rendezvous_as_root(double timeout_s) {
   local_ranks[0] = job_.local_rank;
   last_heard_.assign(static_cast<std::size_t>(job_.size), SteadyClock::now());
   if (job_.size > 1) {
-    HelloDesk desk(listen_on(bind_address(job_, job_on_one_host(job_, process_env)), job_.port), secret_.key,
-                   std::min(kHelloLimitS, timeout_s));
+    HelloDesk desk(listen_on(bind_address(job_, job_on_one_host(job_, process_env), log_), job_.port),
+                   secret_.key, std::min(kHelloLimitS, timeout_s), log_);
     for (int joined = 1; joined < job_.size;) {
       if (SteadyClock::now() >= deadline) {
         const auto why = fmt::format(

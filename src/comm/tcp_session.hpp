@@ -31,7 +31,8 @@ class TcpSession final : public JobSession {
   // Throws Error: usage for variables that disagree (WORLD_SIZE, a rank twice), a host name that is
   // not one, a job across hosts without a secret; environment for a rank 0 that cannot be reached
   // or proves no secret, or ranks that never came.
-  static TcpSession& start(const TcpJobEnv& job, double timeout_s);
+  // `log` takes rank 0's notes on the connections it ignored (standard error when empty).
+  static TcpSession& start(const TcpJobEnv& job, double timeout_s, RendezvousLog log = {});
 
   [[nodiscard]] Bootstrap& bootstrap() override { return exchange_; }
   [[nodiscard]] JobLauncher launcher_kind() const override { return job_.launcher; }
@@ -60,8 +61,12 @@ class TcpSession final : public JobSession {
     SteadyClock::time_point since = SteadyClock::now();
   };
 
-  TcpSession(TcpJobEnv job, JobSecret secret, double timeout_s)
-      : job_(std::move(job)), secret_(std::move(secret)), timeout_s_(timeout_s), exchange_(*this) {}
+  TcpSession(TcpJobEnv job, JobSecret secret, double timeout_s, RendezvousLog log)
+      : job_(std::move(job)),
+        secret_(std::move(secret)),
+        timeout_s_(timeout_s),
+        log_(std::move(log)),
+        exchange_(*this) {}
   void rendezvous_as_root(double timeout_s);
   void rendezvous_as_peer(double timeout_s);
   std::optional<Welcome> try_join(SteadyClock::time_point deadline, std::string& why);
@@ -84,6 +89,7 @@ class TcpSession final : public JobSession {
   TcpJobEnv job_;
   JobSecret secret_;
   double timeout_s_;
+  RendezvousLog log_;
   Exchange exchange_;
   std::vector<std::unique_ptr<Link>> links_;  // rank 0: one per rank (none for itself); others: rank 0's
   mutable std::mutex mutex_;
