@@ -22,6 +22,15 @@ int ms_until(SteadyClock::time_point t) {
   return static_cast<int>(std::clamp<long long>(left, 0, 100));
 }
 
+// Why a listener's answer is no proof of the secret: another frame, a broken link, or nothing in time.
+std::string no_proof(const std::optional<Frame>& f, const Link& link) {
+  if (f)
+    return fmt::format("the process there answered with a frame '{}', not a proof of the job's secret",
+                       f->type);
+  if (!link.broken().empty()) return "the process there sent " + link.broken();
+  return "the process there gave no proof of the job's secret in time";
+}
+
 }  // namespace
 
 void say(const RendezvousLog& log, const std::string& line) {
@@ -146,9 +155,7 @@ std::unique_ptr<Link> join_root(int fd, const std::string& key, Hello mine, Stea
     throw Error(c.code, "rank 0 refused the job: " + c.text);
   }
   if (!f || f->type != frame::challenge || f->payload.size() != kNonceBytes + kHmacBytes) {
-    why = f ? fmt::format("the process there answered with a frame '{}', not a proof of the job's secret",
-                          f->type)
-            : "the process there gave no proof of the job's secret in time";
+    why = no_proof(f, *link);
     return nullptr;
   }
   const auto root_nonce = f->payload.substr(0, kNonceBytes);
