@@ -124,12 +124,17 @@ else
     env RANK=$r WORLD_SIZE=2 LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR="$addr" MASTER_PORT=$((p + 13)) \
       FABRICBENCH_JOB_SECRET=0123456789abcdef0123 timeout 60 "$check" exchange --timeout 10 > "$tmp/m$r.out" 2>&1 &
     eval "pid_m$r=$!"
+    if [[ $r == 0 ]]; then  # rank 0 listens where MASTER_ADDR points, not on every address
+      sleep 1
+      bound=$(ss -ltnH "sport = :$((p + 14))" 2> /dev/null | awk '{print $4}')
+      [[ $bound == "$addr:$((p + 14))" ]] || bad "rank 0 listens at '$bound', not $addr:$((p + 14))"
+      echo "   rank 0 listens at $bound"
+    fi
   done
   ends "$pid_m0" secret0
   ends "$pid_m1" secret1
   expect_rc secret0 0 "$tmp/m0.out"
   expect_rc secret1 0 "$tmp/m1.out"
-  # Rank 0 listens where MASTER_ADDR points, not on every address.
   [[ $(grep -c "^ok rank" "$tmp/m0.out") -eq 1 ]] || bad "secret across hosts: rank 0 not ok"
 fi
 
