@@ -5,12 +5,13 @@
 # ends as documented: refused with one line, or ignored and logged while the job goes on; never a
 # write the impostor chose, a crash, an unbounded wait or an exit 0 for a failure. Every process runs
 # under `timeout 60`: a 124 means a wait that did not end (a failure).
-#   rendezvous_security.sh IMPOSTOR TCP_SESSION_CHECK FABRICBENCH RESULTS_FIXTURES
+#   rendezvous_security.sh IMPOSTOR TCP_SESSION_CHECK FABRICBENCH RESULTS_FIXTURES MARKER_LIB
 set -u
 impostor=$1
 check=$2
 bin=$3
 fixtures=$4
+marker_lib=$5
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 fail=0
@@ -237,6 +238,23 @@ grep -rl "victim-node" "$tmp"/forged* "$tmp/forged" 2> /dev/null | grep -v "forg
   { grep -rn "victim-node" "$tmp/forged" "$tmp"/forged.*.prom 2> /dev/null | head -3; bad "forged: a host named by another rank's section reached the outputs"; }
 [[ $(rc forged) -ne 0 ]] || bad "forged: exit 0"
 echo "   the doctor with a forged section: exit $(rc forged); $(status_of "$tmp/forged")"
+
+t "a rank 0 that holds the secret names a path and a library: rank 1 writes at its own --prometheus, loads nothing it named"
+p=$(port)
+export FABRICBENCH_JOB_SECRET=0123456789abcdef0123456789abcdef
+timeout 60 "$impostor" root $((p + 1)) "$tmp/pwned.%h.prom" "$marker_lib" > "$tmp/root.imp" 2>&1 &
+imp=$!
+sleep 0.5
+FB_LOADED_MARKER=$tmp/loaded rank 1 2 "$p" "$bin" doctor --quick --timeout 10 --out "$tmp/r1" --prometheus "$tmp/own.%h.prom"
+ends "$pid_1" root1
+wait "$imp"
+unset FABRICBENCH_JOB_SECRET
+sed 's/^/   /' "$tmp/root.imp"
+[[ -e $tmp/own.cpu1.prom && $(cat "$tmp/own.cpu1.prom") == "pwned 1" ]] || bad "rank 1 did not write its host's text at its own --prometheus"
+ls "$tmp" | grep -q "^pwned" && bad "rank 1 wrote at the path rank 0 named"
+[[ -e $tmp/loaded ]] && bad "rank 1 loaded the library rank 0 named"
+[[ $(rc root1) == 4 ]] || { show "$tmp/1.out"; bad "rank 1 after a message that is no request: exit $(rc root1), expected 4"; }
+says "$tmp/1.out" "rank 0's message is not a plan"
 
 t "a host name with a newline: that rank refuses to start (2), in one line"
 out=$(env RANK=1 WORLD_SIZE=2 LOCAL_RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$(port) NCCL_HOSTID=$'evil\n# forged' \

@@ -17,6 +17,9 @@
 //   rendezvous_impostor silent PORT RANK SIZE     joins, then says nothing
 //   rendezvous_impostor follow PORT RANK SIZE FILE  joins and answers rank 0's exchanges as a rank
 //                                   does, with FILE's text as its host's section
+//   rendezvous_impostor root PORT PATH LIB   rank 0 of 2 that holds the secret: hands rank 1 its
+//                                   textfile naming PATH, then asks it to describe its host with LIB;
+//                                   prints what rank 1 answered
 #include <fmt/format.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -28,6 +31,7 @@
 
 #include "comm/hello_desk.hpp"
 #include "comm/job_secret.hpp"
+#include "comm/rendezvous_messages.hpp"
 #include "comm/tcp_link.hpp"
 #include "core/file_io.hpp"
 
@@ -159,6 +163,36 @@ int follow(Link& link, const std::string& section) {
   return 0;
 }
 
+// Rank 0's side of one exchange with rank 1: its part, then everyone's.
+std::string exchange(Link& link, const std::string& mine) {
+  const auto theirs = link.receive(in_seconds(60));
+  if (!theirs || theirs->type != fb::frame::data) {
+    fmt::print("rank 1 sent no exchange: {}\n", theirs ? theirs->payload.substr(0, 200) : link.broken());
+    return "";
+  }
+  link.send(fb::frame::data, fb::encode_strings({mine, theirs->payload}));
+  return theirs->payload;
+}
+
+int root(int port, const std::string& path, const std::string& lib) {
+  fb::HelloDesk desk(fb::listen_on("127.0.0.1", port), secret(port), 10);
+  std::vector<fb::JoinedRank> joined;
+  while (joined.empty()) joined = desk.serve(in_seconds(30));
+  auto& link = *joined[0].link;
+  const auto& host = joined[0].hello.host;
+  link.send(fb::frame::welcome, fb::welcome_payload({{"impostor", host}, {0, 0}}));
+  fmt::print("rank 1 joined from {}\n", host);
+  exchange(link, fmt::format("host textfiles\n{{\"path\":\"{}\",\"texts\":{{\"{}\":\"pwned 1\\n\"}}}}", path,
+                             host));
+  fmt::print("rank 1's textfile: '{}'\n", exchange(link, ""));
+  exchange(link, "describe hosts\n" + lib);
+  const auto last = link.receive(in_seconds(30));
+  fmt::print("rank 1 then sent: {}\n",
+             last ? std::string(1, last->type) + " " + last->payload.substr(0, 300) : "nothing");
+  std::fflush(stdout);
+  return 0;
+}
+
 int with_secret(const std::string& mode, const std::vector<std::string>& a) {
   const int port = std::stoi(a.at(2));
   auto link = join(port, std::stoi(a.at(3)), std::stoi(a.at(4)));
@@ -191,6 +225,7 @@ int main(int argc, char** argv) {
       return unproven_hello(std::stoi(a.at(2)), std::stoi(a.at(3)), std::stoi(a.at(4)), mode == "forged");
     if (mode == "idle") return idle(std::stoi(a.at(2)), std::stoi(a.at(3)), std::stod(a.at(4)));
     if (mode == "big-hello") return big_hello(std::stoi(a.at(2)));
+    if (mode == "root") return root(std::stoi(a.at(2)), a.at(3), a.at(4));
     return with_secret(mode, a);
   } catch (const std::exception& e) {
     fmt::print("impostor: {}\n", e.what());
