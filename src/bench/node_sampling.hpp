@@ -26,4 +26,10 @@ std::vector<PairRound> sampling_rounds(int hosts, const SamplingPlan& plan);
 std::vector<PairRound> retest_rounds(int hosts, const std::vector<int>& suspects,
                                      const std::vector<HostPair>& measured, const SamplingPlan& plan);
 
+// The same, with the partners drawn from `partners` only (the hosts a first pass found good, so that
+// a slow re-pair can only be the suspect's), each partner in one pair per round. Two suspects that
+// met are split this way, each half beside a good host: the bisection of a slow pair.
+std::vector<PairRound> repair_rounds(const std::vector<int>& suspects, const std::vector<int>& partners,
+                                     const std::vector<HostPair>& measured, const SamplingPlan& plan);
+
 }  // namespace fb
