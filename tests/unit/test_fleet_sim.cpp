@@ -1,9 +1,8 @@
 // The fleet simulator (tools/fleet, docs/nodes.md "The fleet simulator"): the slow-host search's
 // pieces against hand-computed figures, and the table's recall and false names at the seeds
 // docs/nodes.md gives (seeded: the same figures on every machine).
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
@@ -60,7 +59,8 @@ TEST(FleetSearch, SlowShareIsFourSpreadsBelowButNeverLessThanFivePercent) {
 // 6 hosts, round robin; host 3 is slow in 2 of its 5 pairs (with hosts 0 and 4), healthy in the
 // others: no majority, but two slow links sharing host 3 name it, and no link is said.
 TEST(FleetSearch, SlowLinksSharingOneHostNameThatHost) {
-  const auto measure = [](const std::vector<fb::PairRound>& rounds, int first, std::vector<fb::PairFigure>& out) {
+  const auto measure = [](const std::vector<fb::PairRound>& rounds, int first,
+                          std::vector<fb::PairFigure>& out) {
     for (std::size_t r = 0; r < rounds.size(); ++r)
       for (const auto& [a, b] : rounds[r]) {
         const bool slow = (a == 0 && b == 3) || (a == 3 && b == 4);
@@ -74,14 +74,16 @@ TEST(FleetSearch, SlowLinksSharingOneHostNameThatHost) {
   EXPECT_EQ(out.ranking.named[0].slow_pairs, 2);
   EXPECT_TRUE(out.ranking.slow_links.empty());
   ASSERT_EQ(out.ranking.findings.size(), 1U);
-  EXPECT_TRUE(out.ranking.findings[0].evidence.starts_with("node03: 2 of its 5 pairs below")) << out.ranking.findings[0].evidence;
+  EXPECT_TRUE(out.ranking.findings[0].evidence.starts_with("node03: 2 of its 5 pairs below"))
+      << out.ranking.findings[0].evidence;
   EXPECT_EQ(out.hosts[3].first_pairs, 5);
   EXPECT_EQ(out.hosts[3].slow_pairs, 2);
 }
 
 // One slow link alone stays a link: neither end is named.
 TEST(FleetSearch, OneSlowLinkNamesNoHost) {
-  const auto measure = [](const std::vector<fb::PairRound>& rounds, int first, std::vector<fb::PairFigure>& out) {
+  const auto measure = [](const std::vector<fb::PairRound>& rounds, int first,
+                          std::vector<fb::PairFigure>& out) {
     for (const auto& round : rounds)
       for (const auto& [a, b] : round) out.push_back({a, b, a == 1 && b == 2 ? 30.0 : 48.0, first});
     return true;
@@ -96,7 +98,8 @@ TEST(FleetSearch, SuspectsAreRePairedOnlyWithHostsTheFirstPassFoundGood) {
   s.slow_hosts = 4;
   fb::FleetModel fleet(s, 7);
   std::vector<std::vector<fb::PairRound>> asked;
-  const auto measure = [&](const std::vector<fb::PairRound>& rounds, int first, std::vector<fb::PairFigure>& out) {
+  const auto measure = [&](const std::vector<fb::PairRound>& rounds, int first,
+                           std::vector<fb::PairFigure>& out) {
     asked.push_back(rounds);
     return fleet.measure(rounds, first, out);
   };

@@ -73,8 +73,10 @@ bool FleetModel::measure(const std::vector<PairRound>& rounds, int first, std::v
     for (const auto& [a, b] : rounds[r]) {
       // A flaky host is slow in a round with probability flaky_rounds, drawn for each of its pairs
       // (one a round).
-      const double ra = host_rate(a, flaky_[static_cast<std::size_t>(a)] && uniform() < scenario_.flaky_rounds);
-      const double rb = host_rate(b, flaky_[static_cast<std::size_t>(b)] && uniform() < scenario_.flaky_rounds);
+      const double ra =
+          host_rate(a, flaky_[static_cast<std::size_t>(a)] && uniform() < scenario_.flaky_rounds);
+      const double rb =
+          host_rate(b, flaky_[static_cast<std::size_t>(b)] && uniform() < scenario_.flaky_rounds);
       const double share = std::min(ra, rb) * link(a, b) * (1.0 + scenario_.noise * normal());
       figures.push_back({a, b, scenario_.nominal_gbs * share, number});
     }

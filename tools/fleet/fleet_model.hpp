@@ -26,11 +26,11 @@ struct FleetScenario {
   int slow_hosts = 0;
   double slow_by = 0.10;  // each slow host this share slower (0.03-0.50)
   int flaky_hosts = 0;
-  double flaky_by = 0.20;          // a flaky host this share slower ...
-  double flaky_rounds = 1.0 / 3;   // ... in this share of the rounds, drawn per round
-  int slow_links = 0;              // pairs of otherwise healthy hosts whose path is slow
-  double link_factor = 0.70;       // a slow link's factor on its pair
-  double nominal_gbs = 48.0;       // a healthy pair's busbw (the ranking's figures are in GB/s)
+  double flaky_by = 0.20;         // a flaky host this share slower ...
+  double flaky_rounds = 1.0 / 3;  // ... in this share of the rounds, drawn per round
+  int slow_links = 0;             // pairs of otherwise healthy hosts whose path is slow
+  double link_factor = 0.70;      // a slow link's factor on its pair
+  double nominal_gbs = 48.0;      // a healthy pair's busbw (the ranking's figures are in GB/s)
 };
 
 // One fleet drawn from a scenario: which hosts are slow, flaky or joined by a slow link.
@@ -41,7 +41,7 @@ class FleetModel {
   // The figure of every pair of `rounds`, numbered from `first` (MeasureRounds' form).
   bool measure(const std::vector<PairRound>& rounds, int first, std::vector<PairFigure>& figures);
 
-  [[nodiscard]] const std::vector<int>& slow() const { return slow_; }    // slow and flaky hosts
+  [[nodiscard]] const std::vector<int>& slow() const { return slow_; }         // slow and flaky hosts
   [[nodiscard]] const std::vector<HostPair>& links() const { return links_; }  // slow links
 
  private:
@@ -52,7 +52,7 @@ class FleetModel {
 
   FleetScenario scenario_;
   std::mt19937_64 rng_;
-  std::vector<double> rate_;   // each host's own rate (1 = nominal)
+  std::vector<double> rate_;  // each host's own rate (1 = nominal)
   std::vector<bool> flaky_;
   std::vector<int> slow_;
   std::vector<HostPair> links_;

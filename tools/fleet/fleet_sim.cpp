@@ -3,9 +3,9 @@
 // time per scenario and size as the Markdown table docs/nodes.md holds.
 //   fleet_sim [--hosts 16,64,256,1024,4096] [--trials 200] [--seed 1] [--noise 0.01]
 //             [--host-spread 0.03] [--seconds-per-round 3]
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,13 +26,12 @@ std::string cell(const fb::FleetScenario& s, const fb::FleetStats& st, double se
 
 std::string mode_cell(int hosts, const fb::TrialPlan& plan) {
   const auto t = fb::nodes_time(hosts, plan.seconds_per_round, plan.sampling, plan.budget_s);
-  return t.mode == fb::NodesMode::sampling ? fmt::format("search, {}+ rounds", plan.sampling.passes * plan.sampling.peers)
-                                           : fmt::format("round robin, {} rounds", t.rounds);
+  return t.mode == fb::NodesMode::sampling
+             ? fmt::format("search, {}+ rounds", plan.sampling.passes * plan.sampling.peers)
+             : fmt::format("round robin, {} rounds", t.rounds);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int simulate(int argc, char** argv) {
   CLI::App app{"The slow-host search of `fabricbench nodes` against simulated fleets"};
   std::vector<int> sizes{16, 64, 256, 1024, 4096};
   fb::TrialPlan plan;
@@ -42,8 +41,10 @@ int main(int argc, char** argv) {
   app.add_option("--trials", plan.trials, "fleets per scenario and size")->check(CLI::Range(1, 100000));
   app.add_option("--seed", plan.seed, "the first fleet's seed");
   app.add_option("--noise", noise, "a pair's relative sd between runs")->check(CLI::Range(0.0, 0.5));
-  app.add_option("--host-spread", host_spread, "healthy hosts' rates within +-this")->check(CLI::Range(0.0, 0.5));
-  app.add_option("--seconds-per-round", plan.seconds_per_round, "the cost of a round")->check(CLI::Range(0.01, 600.0));
+  app.add_option("--host-spread", host_spread, "healthy hosts' rates within +-this")
+      ->check(CLI::Range(0.0, 0.5));
+  app.add_option("--seconds-per-round", plan.seconds_per_round, "the cost of a round")
+      ->check(CLI::Range(0.01, 600.0));
   CLI11_PARSE(app, argc, argv);
 
   std::string head = "| scenario |";
@@ -70,4 +71,15 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return simulate(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fleet_sim: %s\n", e.what());
+    return 4;
+  }
 }

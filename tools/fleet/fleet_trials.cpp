@@ -36,7 +36,9 @@ void count_trial(const FleetModel& fleet, const SearchOutcome& outcome, FleetSta
   for (const auto& link : fleet.links()) {
     ++stats.links_planted;
     stats.links_reported += std::any_of(outcome.ranking.slow_links.begin(), outcome.ranking.slow_links.end(),
-                                        [&](const PairFigure& p) { return HostPair{p.a, p.b} == link; })
+                                        [&](const PairFigure& p) {
+                                          return HostPair{p.a, p.b} == link;
+                                        })
                                 ? 1
                                 : 0;
   }
@@ -75,7 +77,9 @@ std::vector<FleetScenario> standard_scenarios(int hosts) {
   std::vector<FleetScenario> out;
   out.push_back({.name = "healthy", .hosts = hosts});
   for (const double by : {0.03, 0.05, 0.10, 0.20, 0.50})
-    out.push_back({.name = fmt::format("1 host {:.0f}% slower", by * 100), .hosts = hosts, .slow_hosts = 1,
+    out.push_back({.name = fmt::format("1 host {:.0f}% slower", by * 100),
+                   .hosts = hosts,
+                   .slow_hosts = 1,
                    .slow_by = by});
   const int several = std::max(2, hosts / 100);
   out.push_back({.name = "1% of hosts (at least 2) 10% slower", .hosts = hosts, .slow_hosts = several});

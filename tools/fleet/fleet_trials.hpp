@@ -35,7 +35,9 @@ struct FleetStats {
 
   [[nodiscard]] double recall() const { return planted > 0 ? static_cast<double>(found) / planted : 0; }
   // The share of the names that are healthy hosts (0 where nothing was named).
-  [[nodiscard]] double false_share() const { return named > 0 ? static_cast<double>(named_healthy) / named : 0; }
+  [[nodiscard]] double false_share() const {
+    return named > 0 ? static_cast<double>(named_healthy) / named : 0;
+  }
   [[nodiscard]] double mean_rounds() const { return trials > 0 ? static_cast<double>(rounds) / trials : 0; }
 };
 

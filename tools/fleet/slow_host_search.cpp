@@ -111,7 +111,8 @@ NamedHost intermittent_host(int host, const std::vector<PairFigure>& figures, co
                    [](const auto& x, const auto& y) { return x.busbw_gbs < y.busbw_gbs; });
   n.share = median_share(n.pairs, r.reference_gbs);
   for (const auto& p : figures) {
-    if (named.contains(p.a) || named.contains(p.b) || (!peers.contains(p.a) && !peers.contains(p.b))) continue;
+    if (named.contains(p.a) || named.contains(p.b) || (!peers.contains(p.a) && !peers.contains(p.b)))
+      continue;
     const double share = p.busbw_gbs / r.reference_gbs;
     n.peer_min_share = n.peer_pairs == 0 ? share : std::min(n.peer_min_share, share);
     n.peer_max_share = n.peer_pairs == 0 ? share : std::max(n.peer_max_share, share);
@@ -123,35 +124,41 @@ NamedHost intermittent_host(int host, const std::vector<PairFigure>& figures, co
 // Slow links that share one host, each with another partner whose other pairs are healthy: that
 // host is slow now and then (a flaky host), not each of its links. It is named with its pairs, and
 // its links are no longer said.
+// The hosts in the most slow links (at least kIntermittentPartners partners) that no named host explains.
+std::vector<int> most_linked(const std::vector<PairFigure>& links, const std::set<int>& named) {
+  std::map<int, std::set<int>> partners;
+  for (const auto& p : links) {
+    if (named.contains(p.a) || named.contains(p.b)) continue;
+    partners[p.a].insert(p.b);
+    partners[p.b].insert(p.a);
+  }
+  std::size_t most = kIntermittentPartners;
+  std::vector<int> top;
+  for (const auto& [host, with] : partners) {
+    if (with.size() < most) continue;
+    if (with.size() > most) top.clear();
+    most = with.size();
+    top.push_back(host);
+  }
+  return top;
+}
+
 void name_intermittent(NodeRanking& r, const std::vector<PairFigure>& figures,
                        const std::vector<std::string>& names, const RankingRule& rule) {
   std::set<int> named;
   for (const auto& n : r.named) named.insert(n.host);
   const auto first_new = r.named.size();
-  for (;;) {  // as the ranking explains away: the hosts of the most such links first, then look again
-    std::map<int, std::set<int>> partners;
-    for (const auto& p : r.slow_links) {
-      if (named.contains(p.a) || named.contains(p.b)) continue;
-      partners[p.a].insert(p.b);
-      partners[p.b].insert(p.a);
-    }
-    std::size_t most = kIntermittentPartners;
-    std::vector<int> top;
-    for (const auto& [host, with] : partners) {
-      if (with.size() < most) continue;
-      if (with.size() > most) top.clear();
-      most = with.size();
-      top.push_back(host);
-    }
-    if (top.empty()) break;
+  // As the ranking explains away: the hosts of the most such links first, then look again.
+  for (auto top = most_linked(r.slow_links, named); !top.empty(); top = most_linked(r.slow_links, named))
     for (const int h : top) {
       named.insert(h);
       r.named.emplace_back().host = h;
     }
-  }
   if (r.named.size() == first_new) return;
-  for (auto i = first_new; i < r.named.size(); ++i) r.named[i] = intermittent_host(r.named[i].host, figures, r, named);
-  std::erase_if(r.slow_links, [&](const PairFigure& p) { return named.contains(p.a) || named.contains(p.b); });
+  for (auto i = first_new; i < r.named.size(); ++i)
+    r.named[i] = intermittent_host(r.named[i].host, figures, r, named);
+  std::erase_if(r.slow_links,
+                [&](const PairFigure& p) { return named.contains(p.a) || named.contains(p.b); });
   r.findings.clear();
   for (const auto& n : r.named) r.findings.push_back(slow_host_finding(n, r, names, figures.size(), rule));
   for (const auto& p : r.slow_links) r.findings.push_back(slow_link_finding(p, r, names, rule));
