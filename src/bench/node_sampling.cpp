@@ -38,14 +38,6 @@ std::vector<PairRound> sampling_rounds(int hosts, const SamplingPlan& plan) {
   return rounds;
 }
 
-std::vector<PairRound> retest_rounds(int hosts, const std::vector<int>& suspects,
-                                     const std::vector<HostPair>& measured, const SamplingPlan& plan) {
-  auto partners = all_hosts(hosts);
-  const std::set<int> suspect_set(suspects.begin(), suspects.end());
-  std::erase_if(partners, [&](int h) { return suspect_set.contains(h); });
-  return repair_rounds(suspects, partners, measured, plan);
-}
-
 std::vector<PairRound> repair_rounds(const std::vector<int>& suspects, const std::vector<int>& partners,
                                      const std::vector<HostPair>& measured, const SamplingPlan& plan) {
   std::set<HostPair> met(measured.begin(), measured.end());

@@ -1,22 +1,16 @@
-// The fleet simulator (tools/fleet, docs/nodes.md "The fleet simulator"): the slow-host search's
-// pieces against hand-computed figures, and the table's recall and false names at the seeds
-// docs/nodes.md gives (seeded: the same figures on every machine).
+// The slow-host search (analyse/hosts/slow_host_search) and the fleet simulator (tools/fleet,
+// docs/nodes.md "The fleet simulator"): the search's passes, and the table's recall and false names at
+// the seed docs/nodes.md gives (the same figures on every machine).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 
+#include "analyse/hosts/slow_host_search.hpp"
 #include "fleet_trials.hpp"
-#include "slow_host_search.hpp"
 
 namespace {
-
-std::vector<fb::PairFigure> figures_of(const std::vector<double>& gbs) {
-  std::vector<fb::PairFigure> out;
-  for (std::size_t i = 0; i < gbs.size(); ++i) out.push_back({0, static_cast<int>(i) + 1, gbs[i], 1});
-  return out;
-}
 
 std::vector<std::string> host_names(int n) {
   std::vector<std::string> out;
@@ -40,59 +34,6 @@ fb::TrialPlan plan_of(int trials, std::uint64_t seed) {
 
 }  // namespace
 
-TEST(FleetSearch, HealthySpreadIsTheLowerQuartileOfThePairsAtOrAboveTheSlowFloor) {
-  // 14 pairs: 10 at 95..104 and 4 slow ones at 80, which the 5% floor below the reference 99
-  // (94.05) leaves out. Left: median 99.5, lower quartile 97.25 (at 2.25 of 0..9):
-  // (99.5 - 97.25) / 99.5 / 0.6745 = 3.35%.
-  const auto pairs = figures_of({80, 80, 80, 80, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104});
-  EXPECT_NEAR(fb::healthy_spread(pairs, 99), (99.5 - 97.25) / 99.5 / 0.6745, 1e-12);
-  EXPECT_EQ(fb::healthy_spread(pairs, 120), 0) << "no pair within 5% of a reference of 120: too few to say";
-  EXPECT_EQ(fb::healthy_spread(figures_of({100, 100, 100}), 100), 0) << "too few pairs to say";
-}
-
-TEST(FleetSearch, SlowShareIsFourSpreadsBelowButNeverLessThanFivePercent) {
-  EXPECT_DOUBLE_EQ(fb::slow_share_from_spread(0.003), 0.95);  // the fake hosts' 0.6% range: the floor
-  EXPECT_DOUBLE_EQ(fb::slow_share_from_spread(0.02), 0.92);
-  EXPECT_DOUBLE_EQ(fb::slow_share_from_spread(0.5), 0.5) << "below half a pair is slow whatever the spread";
-}
-
-// 6 hosts, round robin; host 3 is slow in 2 of its 5 pairs (with hosts 0 and 4), healthy in the
-// others: no majority, but two slow links sharing host 3 name it, and no link is said.
-TEST(FleetSearch, SlowLinksSharingOneHostNameThatHost) {
-  const auto measure = [](const std::vector<fb::PairRound>& rounds, int first,
-                          std::vector<fb::PairFigure>& out) {
-    for (std::size_t r = 0; r < rounds.size(); ++r)
-      for (const auto& [a, b] : rounds[r]) {
-        const bool slow = (a == 0 && b == 3) || (a == 3 && b == 4);
-        out.push_back({a, b, slow ? 30.0 : 48.0 + 0.01 * (a + b), first + static_cast<int>(r)});
-      }
-    return true;
-  };
-  const auto out = fb::search_round_robin(6, host_names(6), {.slow_share = 0}, measure);
-  ASSERT_EQ(out.ranking.named.size(), 1U);
-  EXPECT_EQ(out.ranking.named[0].host, 3);
-  EXPECT_EQ(out.ranking.named[0].slow_pairs, 2);
-  EXPECT_TRUE(out.ranking.slow_links.empty());
-  ASSERT_EQ(out.ranking.findings.size(), 1U);
-  EXPECT_TRUE(out.ranking.findings[0].evidence.starts_with("node03: 2 of its 5 pairs below"))
-      << out.ranking.findings[0].evidence;
-  EXPECT_EQ(out.hosts[3].first_pairs, 5);
-  EXPECT_EQ(out.hosts[3].slow_pairs, 2);
-}
-
-// One slow link alone stays a link: neither end is named.
-TEST(FleetSearch, OneSlowLinkNamesNoHost) {
-  const auto measure = [](const std::vector<fb::PairRound>& rounds, int first,
-                          std::vector<fb::PairFigure>& out) {
-    for (const auto& round : rounds)
-      for (const auto& [a, b] : round) out.push_back({a, b, a == 1 && b == 2 ? 30.0 : 48.0, first});
-    return true;
-  };
-  const auto out = fb::search_round_robin(6, host_names(6), {.slow_share = 0}, measure);
-  EXPECT_TRUE(out.ranking.named.empty());
-  ASSERT_EQ(out.ranking.slow_links.size(), 1U);
-}
-
 TEST(FleetSearch, SuspectsAreRePairedOnlyWithHostsTheFirstPassFoundGood) {
   fb::FleetScenario s = scenario_named(256, "1% of hosts");
   s.slow_hosts = 4;
@@ -104,7 +45,7 @@ TEST(FleetSearch, SuspectsAreRePairedOnlyWithHostsTheFirstPassFoundGood) {
     return fleet.measure(rounds, first, out);
   };
   const fb::SamplingPlan plan{};
-  const auto out = fb::search_sampled(256, host_names(256), plan, {.slow_share = 0}, measure);
+  const auto out = fb::search_sampled(256, host_names(256), plan, fb::RankingRule{}, measure);
   ASSERT_EQ(asked.size(), 2U) << "a first pass, then the re-pairs";
   EXPECT_EQ(asked[0].size(), static_cast<std::size_t>(plan.passes * plan.peers));
   EXPECT_EQ(asked[1].size(), static_cast<std::size_t>(plan.retest_peers));

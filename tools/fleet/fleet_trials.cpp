@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "slow_host_search.hpp"
+#include "analyse/hosts/slow_host_search.hpp"
 
 namespace fb {
 namespace {
@@ -53,8 +53,7 @@ FleetStats run_trials(const FleetScenario& scenario, const TrialPlan& plan) {
   std::vector<std::string> names;
   names.reserve(static_cast<std::size_t>(scenario.hosts));
   for (int h = 0; h < scenario.hosts; ++h) names.push_back(fmt::format("host{}", h));
-  RankingRule rule;
-  rule.slow_share = 0;  // from the pairs' spread
+  const RankingRule rule;  // the threshold from the pairs' spread, as `nodes` takes it
   for (int t = 0; t < plan.trials; ++t) {
     const auto seed = trial_seed(plan.seed, t);
     FleetModel fleet(scenario, seed);

@@ -15,16 +15,20 @@
 namespace fb {
 namespace {
 
-std::string section_text(const JobSession& job, const std::string& nccl_lib) {
+std::string section_text(const JobSession& job, const std::string& nccl_lib,
+                         const std::vector<std::string>& command_line) {
   if (job.local_rank() != 0) return {};
-  return nlohmann::json(describe_this_host(job, nccl_lib)).dump();
+  return nlohmann::json(describe_this_host(job, nccl_lib, command_line)).dump();
 }
 
 }  // namespace
 
-HostSection describe_this_host(const JobSession& job, const std::string& nccl_lib) {
+HostSection describe_this_host(const JobSession& job, const std::string& nccl_lib,
+                               const std::vector<std::string>& command_line) {
   HostSection s;
   s.name = job.host();
+  // The arguments, not the binary's path: hosts may install it in different places.
+  if (!command_line.empty()) s.command.assign(command_line.begin() + 1, command_line.end());
   for (int r = 0; r < job.size(); ++r)
     if (job.hosts()[static_cast<std::size_t>(r)] == s.name) s.ranks.push_back(r);
   std::shared_ptr<const NcclLibrary> lib;
@@ -68,16 +72,17 @@ std::optional<std::string> describe_hosts_request(const std::string& message) {
   return message.substr(head.size());
 }
 
-std::vector<HostSection> gather_host_sections(JobSession& job, const std::string& nccl_lib) {
+std::vector<HostSection> gather_host_sections(JobSession& job, const std::string& nccl_lib,
+                                              const std::vector<std::string>& command_line) {
   job.bootstrap().broadcast(describe_hosts_message(nccl_lib), 0);
   std::vector<HostSection> sections;
-  for (const auto& text : job.bootstrap().allgather(section_text(job, nccl_lib)))
+  for (const auto& text : job.bootstrap().allgather(section_text(job, nccl_lib, command_line)))
     if (!text.empty()) sections.push_back(nlohmann::json::parse(text).get<HostSection>());
   return sections;
 }
 
-void answer_describe_hosts(JobSession& job, const std::string& nccl_lib) {
-  job.bootstrap().allgather(section_text(job, nccl_lib));
+void answer_describe_hosts(JobSession& job, const std::string& nccl_lib, const std::vector<std::string>& command_line) {
+  job.bootstrap().allgather(section_text(job, nccl_lib, command_line));
 }
 
 std::vector<GpuInfo> ranks_gpus(const std::vector<HostSection>& sections) {

@@ -45,11 +45,11 @@ class RankProgress final : public ProgressSink {
   std::string step_ = "start-up";
 };
 
-int follow(JobSession& session, EventSink& events) {
+int follow(JobSession& session, EventSink& events, const std::vector<std::string>& command_line) {
   for (;;) {
     const auto text = session.bootstrap().broadcast(std::string(), 0);
     if (const auto nccl_lib = describe_hosts_request(text)) {
-      answer_describe_hosts(session, *nccl_lib);
+      answer_describe_hosts(session, *nccl_lib, command_line);
       continue;
     }
     if (const auto files = host_textfiles_request(text)) {  // each host's own metrics file
@@ -104,8 +104,8 @@ bool runs_in_job(const std::string& command) {
          command == "topo" || command == "report" || command == "compare";
 }
 
-int job_main(JobLauncher launcher, double timeout_s, EventSink& events,
-             const std::function<int()>& front_end) {
+int job_main(JobLauncher launcher, double timeout_s, EventSink& events, const std::function<int()>& front_end,
+             const std::vector<std::string>& command_line) {
   JobSession* session = nullptr;
   try {
     session = &start_session(launcher, timeout_s);
@@ -121,7 +121,7 @@ int job_main(JobLauncher launcher, double timeout_s, EventSink& events,
       code = front_end();
       release_other_ranks(*session, code, events);
     } else {
-      code = follow(*session, events);
+      code = follow(*session, events, command_line);
     }
   } catch (const std::exception& e) {  // a garbled hand-off: no rank may be left waiting
     events.emit(

@@ -5,6 +5,7 @@
 // rank 0 broadcasts on its own GPU until rank 0 says it is done.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "comm/launch_env.hpp"
 #include "core/events.hpp"
@@ -14,8 +15,9 @@ namespace fb {
 // Starts the job's session (`timeout_s` bounds the rendezvous), then runs `front_end` (the
 // command line) on rank 0 and returns its exit code. What the ranks other than 0 have to say (their
 // warnings, their failures) and the session's own failures go to `events`.
-int job_main(JobLauncher launcher, double timeout_s, EventSink& events,
-             const std::function<int()>& front_end);
+// `command_line` is this rank's own: each host's first rank says it when the hosts describe themselves.
+int job_main(JobLauncher launcher, double timeout_s, EventSink& events, const std::function<int()>& front_end,
+             const std::vector<std::string>& command_line);
 
 // The commands that can run in such a job (the others are refused with a usage error there).
 bool runs_in_job(const std::string& command);
