@@ -77,7 +77,9 @@ void explained_hang(std::vector<Finding>& findings) {
   for (auto& f : findings)
     if (f.code == "RUN_FAILED" && f.evidence.find(kRanPastTimeout) != std::string::npos) {
       f.severity = Severity::warning;
-      f.hint = "the hosts differ in NCCL settings (HOST_MISMATCH_HANG): the likely cause of the hang, the job's to fix";
+      f.hint =
+          "the hosts differ in NCCL settings (HOST_MISMATCH_HANG): the likely cause of the hang, the job's "
+          "to fix";
     }
 }
 

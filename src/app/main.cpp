@@ -174,7 +174,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
       if (const int ranks = fb::node_ranks_to_start(job, fb::process_env); ranks > 0)
         return fb::start_node_ranks(ranks, args);  // one process per pod: this node's ranks
       return fb::job_main(
-          job, fb::timeout_from_args(args, 120), *events, [&] { return front_end(argc, argv, *events); }, args);
+          job, fb::timeout_from_args(args, 120), *events, [&] { return front_end(argc, argv, *events); },
+          args);
     }
     const int rc = front_end(argc, argv, *events);
     if (fb::in_process_worker_started()) {

@@ -2,8 +2,8 @@
 // The sampling mode of `fabricbench nodes` for jobs too large for the full round robin
 // (docs/nodes.md, "Sampling"): in each of `passes` passes the hosts are shuffled and meet `peers`
 // peers each (the first rounds of the round robin over the shuffled order), then every suspect is
-// re-paired with `retest_peers` hosts the first pass found good that it has not met. Seeded with our own shuffle on
-// std::mt19937_64 (whose output the standard fixes), so a seed gives the same pairs everywhere.
+// re-paired with `retest_peers` hosts the first pass found good that it has not met. Seeded with our own
+// shuffle on std::mt19937_64 (whose output the standard fixes), so a seed gives the same pairs everywhere.
 #include <cstdint>
 #include <vector>
 

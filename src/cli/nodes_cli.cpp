@@ -24,9 +24,10 @@ void add_ranking_options(CLI::App* nodes, NodesOptions& o) {
       ->check(CLI::Range(1e-3, 1e6).description("GB/s in [0.001, 1000000]"))
       ->group(grp);
   nodes
-      ->add_option("--slow-share", r.slow_share,
-                   "A pair is slow below this share of the reference (default: 5% below it, or 4 of the healthy "
-                   "pairs' spreads where they spread wider)")
+      ->add_option(
+          "--slow-share", r.slow_share,
+          "A pair is slow below this share of the reference (default: 5% below it, or 4 of the healthy "
+          "pairs' spreads where they spread wider)")
       ->check(CLI::Range(0.05, 1.0))
       ->group(grp);
   nodes

@@ -27,13 +27,16 @@ class FakeJob final : public fb::JobSession {
   }
   [[nodiscard]] fb::Bootstrap& bootstrap() override { throw std::logic_error("not exchanged"); }
   [[nodiscard]] fb::JobLauncher launcher_kind() const override { return fb::JobLauncher::torchrun; }
-  [[noreturn]] void abort(fb::ExitCode /*code*/, const std::string& why) override { throw std::runtime_error(why); }
+  [[noreturn]] void abort(fb::ExitCode /*code*/, const std::string& why) override {
+    throw std::runtime_error(why);
+  }
   void finish() override {}
 };
 
 const fb::DoctorStage& stage(std::string_view name) {
   const auto& stages = fb::doctor_stages();
-  return *std::find_if(stages.begin(), stages.end(), [&](const fb::DoctorStage& s) { return s.name == name; });
+  return *std::find_if(stages.begin(), stages.end(),
+                       [&](const fb::DoctorStage& s) { return s.name == name; });
 }
 
 struct JobDoctor {

@@ -144,11 +144,26 @@ TEST(HostConsistency, EachNcclVariableThatDiffersIsOneFinding) {
 
 // The list itself: what decides a choice every rank makes alike, and nothing that is per host.
 TEST(HostConsistency, MustAgreeListsTheChoicesRanksMakeAlike) {
-  for (const char* name : {"NCCL_ALGO", "NCCL_PROTO", "NCCL_BUFFSIZE", "NCCL_NTHREADS", "NCCL_MAX_NCHANNELS",
-                           "NCCL_MIN_NCHANNELS", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE", "NCCL_NET",
-                           "NCCL_IB_DISABLE", "NCCL_NET_PLUGIN", "NCCL_TUNER_PLUGIN", "NCCL_P2P_NET_CHUNKSIZE",
-                           "NCCL_P2P_PCI_CHUNKSIZE", "NCCL_P2P_NVL_CHUNKSIZE", "NCCL_CHUNK_SIZE", "NCCL_P2P_LL_THRESHOLD",
-                           "NCCL_LL_BUFFSIZE", "NCCL_LL128_BUFFSIZE", "NCCL_ALLOC_P2P_NET_LL_BUFFERS"})
+  for (const char* name : {"NCCL_ALGO",
+                           "NCCL_PROTO",
+                           "NCCL_BUFFSIZE",
+                           "NCCL_NTHREADS",
+                           "NCCL_MAX_NCHANNELS",
+                           "NCCL_MIN_NCHANNELS",
+                           "NCCL_NVLS_ENABLE",
+                           "NCCL_COLLNET_ENABLE",
+                           "NCCL_NET",
+                           "NCCL_IB_DISABLE",
+                           "NCCL_NET_PLUGIN",
+                           "NCCL_TUNER_PLUGIN",
+                           "NCCL_P2P_NET_CHUNKSIZE",
+                           "NCCL_P2P_PCI_CHUNKSIZE",
+                           "NCCL_P2P_NVL_CHUNKSIZE",
+                           "NCCL_CHUNK_SIZE",
+                           "NCCL_P2P_LL_THRESHOLD",
+                           "NCCL_LL_BUFFSIZE",
+                           "NCCL_LL128_BUFFSIZE",
+                           "NCCL_ALLOC_P2P_NET_LL_BUFFERS"})
     EXPECT_NE(fb::must_agree(name), nullptr) << name;
   for (const char* name : {"NCCL_IB_HCA", "NCCL_SOCKET_IFNAME", "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE",
                            "NCCL_HOSTID", "NCCL_DEBUG", "NCCL_CROSS_NIC", "NCCL_PROTOCOL"})
@@ -300,16 +315,17 @@ TEST(HostConsistency, AHangBetweenHostsThatDifferIsTheConfigurations) {
   auto hosts = four_hosts();
   hosts.resize(2);
   hosts[1].env["NCCL_IB_SPLIT_DATA_ON_QPS"] = "1";
-  const std::string hang = fmt::format("collectives stage: rank 8 (node02) {} 30 s during 'alltoall'",
-                                       fb::kRanPastTimeout);
+  const std::string hang =
+      fmt::format("collectives stage: rank 8 (node02) {} 30 s during 'alltoall'", fb::kRanPastTimeout);
   auto r = hung_job(hosts, hang);
   fb::judge(r);
   const auto explained = with_code(r.findings, "HOST_MISMATCH_HANG");
   ASSERT_EQ(explained.size(), 1U);
   EXPECT_EQ(explained[0].severity, fb::Severity::error);
-  EXPECT_NE(explained[0].evidence.find("NCCL_IB_SPLIT_DATA_ON_QPS differs between hosts: not set on node01; 1 on "
-                                       "node02; the likely cause"),
-            std::string::npos)
+  EXPECT_NE(
+      explained[0].evidence.find("NCCL_IB_SPLIT_DATA_ON_QPS differs between hosts: not set on node01; 1 on "
+                                 "node02; the likely cause"),
+      std::string::npos)
       << explained[0].evidence;
   const auto failed = with_code(r.findings, "RUN_FAILED");
   ASSERT_EQ(failed.size(), 1U);

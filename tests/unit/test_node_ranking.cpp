@@ -213,7 +213,6 @@ TEST(NodeRanking, SlowShareIsFourSpreadsBelowButNeverLessThanFivePercent) {
   EXPECT_DOUBLE_EQ(fb::slow_share_from_spread(0.5), 0.5) << "below half a pair is slow whatever the spread";
 }
 
-
 // The doctor's rounds stopped after the first (its budget): every host in one pair, none judged. The
 // document says so, and the nodes check is UNKNOWN, not PASS.
 TEST(NodeRanking, HostsLeftWithFewerThanTwoPairsAreSaidNotJudged) {

@@ -270,7 +270,9 @@ void compare_command(const std::vector<HostSection>& hosts, std::vector<Finding>
 }  // namespace
 
 bool run_hung(const Result& r) {
-  const auto hung = [](const std::string& failure) { return failure.find(kRanPastTimeout) != std::string::npos; };
+  const auto hung = [](const std::string& failure) {
+    return failure.find(kRanPastTimeout) != std::string::npos;
+  };
   if (hung(r.failure)) return true;
   for (const auto& run : r.runs)
     if (hung(run.failure)) return true;
@@ -284,14 +286,15 @@ std::vector<Finding> explain_hang(const Result& r, const std::vector<Finding>& c
   for (const auto& f : compared)
     if (f.code == "HOST_MISMATCH_ENV") differences.push_back(f.evidence);
   if (differences.empty()) return {};
-  return {{"HOST_MISMATCH_HANG", Severity::error,
-           fmt::format("the job hung ({}) while its hosts differ in {} NCCL setting{}: {}; the likely cause is "
-                       "that difference (NCCL makes its choices on each rank from that rank's own settings)",
-                       r.failure.empty() ? std::string("a rank did not finish within --timeout") : r.failure,
-                       differences.size(), differences.size() == 1 ? "" : "s", fmt::join(differences, "; ")),
-           "hosts that agree on every NCCL_* and RCCL_* setting",
-           fmt::format("{}: {}, then run again; the hosts themselves are not known to be at fault",
-                       kFixConfiguration, kWhereToSet)}};
+  return {
+      {"HOST_MISMATCH_HANG", Severity::error,
+       fmt::format("the job hung ({}) while its hosts differ in {} NCCL setting{}: {}; the likely cause is "
+                   "that difference (NCCL makes its choices on each rank from that rank's own settings)",
+                   r.failure.empty() ? std::string("a rank did not finish within --timeout") : r.failure,
+                   differences.size(), differences.size() == 1 ? "" : "s", fmt::join(differences, "; ")),
+       "hosts that agree on every NCCL_* and RCCL_* setting",
+       fmt::format("{}: {}, then run again; the hosts themselves are not known to be at fault",
+                   kFixConfiguration, kWhereToSet)}};
 }
 
 std::vector<Finding> compare_hosts(const std::vector<HostSection>& hosts) {

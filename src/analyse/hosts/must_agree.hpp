@@ -30,17 +30,20 @@ inline constexpr std::string_view kChannelsDisagree =
     "different numbers of channels and wait on channels their peers never use";
 inline constexpr std::string_view kStepsDisagree =
     "each rank takes its own send/receive step from it (NCCL's init.cc computeBuffSizes; never exchanged): "
-    "ranks that differ post receives of one size and send another, which a socket network truncates (\"message "
+    "ranks that differ post receives of one size and send another, which a socket network truncates "
+    "(\"message "
     "truncated\") and then waits on forever (NVIDIA/nccl PR #2410); RCCL fixed ranks diverging on the same "
     "value (ROCm/rocm-systems PR #6516); alltoall hung with it on one of 2 hosts (fabricbench issue 50)";
 inline constexpr std::string_view kChunkDisagrees =
-    "each rank cuts its sends and receives into chunks of this size on its own (NCCL's enqueue.cc addP2pToPlan): "
+    "each rank cuts its sends and receives into chunks of this size on its own (NCCL's enqueue.cc "
+    "addP2pToPlan): "
     "a peer's chunk larger than the receiver's step gives wrong data or a hang (NVIDIA/nccl #2408, PR #2410)";
 inline constexpr std::string_view kP2pProtocolDisagrees =
     "each rank picks LL or Simple for each send and receive by its own threshold (NCCL's enqueue.cc "
     "addP2pToPlan): a sender on LL and a receiver on Simple wait for each other";
 inline constexpr std::string_view kLlBuffersDisagree =
-    "each side of a network connection allocates LL buffers by its own setting (NCCL's transport/net.cc), and "
+    "each side of a network connection allocates LL buffers by its own setting (NCCL's transport/net.cc), "
+    "and "
     "uses LL only where its own connection has them (enqueue.cc): one end on LL, the other on Simple";
 inline constexpr std::string_view kTransportDisagree =
     "the ranks choose their network transport on their own: a rank on one cannot connect to a peer on "

@@ -111,8 +111,8 @@ std::vector<std::pair<int, bool>> name_slow_hosts(const std::vector<PairFigure>&
   }
 }
 
-NamedHost describe_host(int host, bool intermittent, const std::vector<PairFigure>& pairs, const NodeRanking& r,
-                        const std::set<int>& named) {
+NamedHost describe_host(int host, bool intermittent, const std::vector<PairFigure>& pairs,
+                        const NodeRanking& r, const std::set<int>& named) {
   NamedHost n;
   n.host = host;
   n.intermittent = intermittent;
@@ -161,8 +161,8 @@ namespace {
 // The reference: given, an earlier ranking's (with how that one took it), the median of 10 pairs or
 // more, else the fastest pair.
 void take_reference(const std::vector<PairFigure>& pairs, const RankingRule& rule, NodeRanking& r) {
-  r.reference_from = rule.reference_from ? *rule.reference_from
-                     : r.reference_given ? ReferenceFrom::given
+  r.reference_from = rule.reference_from                  ? *rule.reference_from
+                     : r.reference_given                  ? ReferenceFrom::given
                      : pairs.size() >= kMinPairsForMedian ? ReferenceFrom::median
                                                           : ReferenceFrom::fastest;
   r.reference_gbs = rule.reference_gbs > 0                      ? rule.reference_gbs
@@ -191,7 +191,8 @@ NodeRanking rank_hosts(const std::vector<PairFigure>& pairs, const std::vector<s
   const auto order = name_slow_hosts(pairs, r.slow_below_gbs, rule.min_pairs_per_host);
   std::set<int> named;
   for (const auto& [h, intermittent] : order) named.insert(h);
-  for (const auto& [h, intermittent] : order) r.named.push_back(describe_host(h, intermittent, pairs, r, named));
+  for (const auto& [h, intermittent] : order)
+    r.named.push_back(describe_host(h, intermittent, pairs, r, named));
   sort_unexplained(pairs, named, rule.min_pairs_per_host, r);
   for (const auto& n : r.named) r.findings.push_back(slow_host_finding(n, r, names));
   for (const auto& p : r.slow_links) r.findings.push_back(slow_link_finding(p, r, names));

@@ -51,10 +51,10 @@ struct NamedHost {
   int host = 0;
   std::vector<PairFigure> pairs;  // its pairs, slowest first
   int slow_pairs = 0;
-  bool intermittent = false;    // named for slow pairs with otherwise healthy partners, not a majority
-  double healthy_chance = -1;   // the chance a healthy host shows as many slow pairs (-1: unknown)
-  double share = 0;    // the median of its pairs / the reference
-  int peer_pairs = 0;  // its peers' other pairs (none with a named host)
+  bool intermittent = false;   // named for slow pairs with otherwise healthy partners, not a majority
+  double healthy_chance = -1;  // the chance a healthy host shows as many slow pairs (-1: unknown)
+  double share = 0;            // the median of its pairs / the reference
+  int peer_pairs = 0;          // its peers' other pairs (none with a named host)
   double peer_min_share = 0, peer_max_share = 0;
 };
 
@@ -63,8 +63,8 @@ struct NodeRanking {
   bool reference_given = false;
   ReferenceFrom reference_from = ReferenceFrom::median;
   double slow_below_gbs = 0;
-  double slow_share = 0;  // slow_below_gbs / reference_gbs: the rule's, or from the spread
-  double spread = 0;      // the healthy pairs' relative spread (slow_threshold); 0: too few pairs
+  double slow_share = 0;            // slow_below_gbs / reference_gbs: the rule's, or from the spread
+  double spread = 0;                // the healthy pairs' relative spread (slow_threshold); 0: too few pairs
   std::size_t reference_pairs = 0;  // the pairs the reference was taken from
   bool too_few_pairs = false;
   std::vector<NamedHost> named;        // in the order named: the largest share of slow pairs first

@@ -10,7 +10,8 @@ constexpr std::size_t kPairsCited = 8;  // a 1024-host round robin gives a host 
 std::string reference_words(const NodeRanking& r) {
   if (r.reference_given) return fmt::format("the given reference {:.1f} GB/s", r.reference_gbs);
   if (r.reference_from == ReferenceFrom::fastest)
-    return fmt::format("the reference {:.1f} GB/s, the fastest of {} pairs", r.reference_gbs, r.reference_pairs);
+    return fmt::format("the reference {:.1f} GB/s, the fastest of {} pairs", r.reference_gbs,
+                       r.reference_pairs);
   return fmt::format("the reference {:.1f} GB/s, the median of {} pairs", r.reference_gbs, r.reference_pairs);
 }
 
@@ -56,17 +57,18 @@ std::string host_name(int host, const std::vector<std::string>& names) {
   return i < names.size() ? names[i] : fmt::format("host {}", host);
 }
 
-Finding slow_host_finding(const NamedHost& host, const NodeRanking& r, const std::vector<std::string>& names) {
+Finding slow_host_finding(const NamedHost& host, const NodeRanking& r,
+                          const std::vector<std::string>& names) {
   const auto name = host_name(host.host, names);
   return {
       "NODE_SLOW",
       Severity::error,
-      fmt::format("{}: {} of its {} pairs below {:.1f} GB/s ({:.0f}% of {}){}: {}; its median {:.0f}% of the "
-                  "reference; {}{}",
-                  name, host.slow_pairs, host.pairs.size(), r.slow_below_gbs, r.slow_share * 100,
-                  reference_words(r),
-                  host.intermittent ? ", each with a partner whose other pairs are not slow: slow now and then" : "",
-                  cited_pairs(host, r, names), host.share * 100, peer_words(host), chance_words(host)),
+      fmt::format(
+          "{}: {} of its {} pairs below {:.1f} GB/s ({:.0f}% of {}){}: {}; its median {:.0f}% of the "
+          "reference; {}{}",
+          name, host.slow_pairs, host.pairs.size(), r.slow_below_gbs, r.slow_share * 100, reference_words(r),
+          host.intermittent ? ", each with a partner whose other pairs are not slow: slow now and then" : "",
+          cited_pairs(host, r, names), host.share * 100, peer_words(host), chance_words(host)),
       expected_words(r),
       fmt::format("leave {} out of jobs (the exclude file) and check its NICs, their link state and PCIe "
                   "path (fabricbench doctor on {})",
@@ -74,7 +76,8 @@ Finding slow_host_finding(const NamedHost& host, const NodeRanking& r, const std
       name};
 }
 
-Finding slow_link_finding(const PairFigure& pair, const NodeRanking& r, const std::vector<std::string>& names) {
+Finding slow_link_finding(const PairFigure& pair, const NodeRanking& r,
+                          const std::vector<std::string>& names) {
   return {
       "NODE_SLOW_LINK", Severity::warning,
       fmt::format("{}: {:.1f} GB/s is {:.0f}% of the reference {:.1f} GB/s; both hosts' other pairs are not "

@@ -42,7 +42,8 @@ RankingRule recorded_rule(const NodesInfo& n) {
                                     std::pair{"the fastest of ", ReferenceFrom::fastest}})
     if (n.mode == "sampling" && n.reference_from.starts_with(words)) {
       rule.reference_from = from;
-      rule.reference_pairs = static_cast<std::size_t>(std::atoi(n.reference_from.c_str() + std::strlen(words)));
+      rule.reference_pairs =
+          static_cast<std::size_t>(std::atoi(n.reference_from.c_str() + std::strlen(words)));
     }
   return rule;
 }

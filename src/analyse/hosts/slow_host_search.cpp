@@ -43,8 +43,8 @@ std::vector<int> known_good_of(int hosts, const std::vector<PairFigure>& figures
   return good;
 }
 
-std::vector<HostMeasured> count_pairs(int hosts, const std::vector<PairFigure>& figures, std::size_t first_pass,
-                                      double slow_below) {
+std::vector<HostMeasured> count_pairs(int hosts, const std::vector<PairFigure>& figures,
+                                      std::size_t first_pass, double slow_below) {
   std::vector<HostMeasured> out(static_cast<std::size_t>(hosts));
   for (std::size_t i = 0; i < figures.size(); ++i)
     for (const int h : {figures[i].a, figures[i].b}) {

@@ -127,7 +127,8 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
         "or srun (docs/nodes.md has examples)");
   const JobHosts hosts = job_hosts(job->hosts());
   check_hosts(hosts, *job);
-  auto sections = require_agreeing_hosts(request.measure.settings, events, command_line);  // before any GPU is touched
+  auto sections =
+      require_agreeing_hosts(request.measure.settings, events, command_line);  // before any GPU is touched
   const OpenedMachine machine = open_machine(request.measure.settings.nccl_lib);
   const int per_host = static_cast<int>(hosts.ranks[0].size());
   Plan plan = nodes_pair_plan(request, machine.facts, 2 * per_host);

@@ -80,8 +80,9 @@ bool NodesRounds::run(const std::vector<PairRound>& rounds, int first, int total
       return false;
     }
     if (gate && rounds_run_ > 0 && !gate(rounds_run_, seconds_per_round())) {
-      info.cut = fmt::format("stopped after round {} of {}: the next would not fit the time left ({:.1f} s a round)",
-                             rounds_run_, total, seconds_per_round());
+      info.cut =
+          fmt::format("stopped after round {} of {}: the next would not fit the time left ({:.1f} s a round)",
+                      rounds_run_, total, seconds_per_round());
       events_.emit(make_event(EventKind::note, "nodes: " + info.cut));
       return false;
     }

@@ -30,5 +30,4 @@ double prior_job_collectives_s(const DoctorContext& ctx);
 // Describing a host reads its sysfs, NVML and NCCL's library: about 0.1 s, the hosts at once.
 inline constexpr double kPreflightPriorS = 0.5;
 
-
 }  // namespace fb

@@ -47,11 +47,12 @@ StagePlan plan_nodes(const DoctorContext& ctx) {
   const double budget = nodes_budget_s(ctx);
   if (planned(ctx, plan.pair_window_s).seconds > budget && plan.pair_window_s > kDoctorPairMinWindowS) {
     const auto full = planned(ctx, plan.pair_window_s);
-    plan.cuts.push_back({"nodes",
-                         fmt::format("{:.1f} s window per round, {:.1f} s instead", kDoctorPairWindowS,
-                                     kDoctorPairMinWindowS),
-                         fmt::format("{} rounds estimated {:.0f} s at {:.1f} s a round; {:.0f} s for the stage",
-                                     full.rounds, full.seconds, round_prior_s(ctx, kDoctorPairWindowS), budget)});
+    plan.cuts.push_back(
+        {"nodes",
+         fmt::format("{:.1f} s window per round, {:.1f} s instead", kDoctorPairWindowS,
+                     kDoctorPairMinWindowS),
+         fmt::format("{} rounds estimated {:.0f} s at {:.1f} s a round; {:.0f} s for the stage", full.rounds,
+                     full.seconds, round_prior_s(ctx, kDoctorPairWindowS), budget)});
     plan.pair_window_s = kDoctorPairMinWindowS;
   }
   plan.estimate_s = std::min(planned(ctx, plan.pair_window_s).seconds, std::max(budget, 0.0));
@@ -125,8 +126,9 @@ double nodes_budget_s(const DoctorContext& ctx) {
 
 DoctorStage nodes_stage() {
   return {.name = "nodes",
-          .what = "nodes: pairs of hosts before the sweeps (the round robin, or each host in a few pairs and the "
-                  "suspects re-paired with hosts known good): the slow host named",
+          .what =
+              "nodes: pairs of hosts before the sweeps (the round robin, or each host in a few pairs and the "
+              "suspects re-paired with hosts known good): the slow host named",
           .prior_s = prior_nodes_s,
           .applies = nodes_apply,
           .plan = plan_nodes,

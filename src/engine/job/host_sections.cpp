@@ -81,7 +81,8 @@ std::vector<HostSection> gather_host_sections(JobSession& job, const std::string
   return sections;
 }
 
-void answer_describe_hosts(JobSession& job, const std::string& nccl_lib, const std::vector<std::string>& command_line) {
+void answer_describe_hosts(JobSession& job, const std::string& nccl_lib,
+                           const std::vector<std::string>& command_line) {
   job.bootstrap().allgather(section_text(job, nccl_lib, command_line));
 }
 

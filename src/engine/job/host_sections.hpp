@@ -31,6 +31,7 @@ std::optional<std::string> describe_hosts_request(const std::string& message);
 std::vector<GpuInfo> ranks_gpus(const std::vector<HostSection>& sections);
 
 // On a rank other than 0, in answer to that message, with its own command line.
-void answer_describe_hosts(JobSession& job, const std::string& nccl_lib, const std::vector<std::string>& command_line);
+void answer_describe_hosts(JobSession& job, const std::string& nccl_lib,
+                           const std::vector<std::string>& command_line);
 
 }  // namespace fb
