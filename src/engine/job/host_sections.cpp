@@ -20,9 +20,10 @@
 namespace fb {
 namespace {
 
-std::string section_text(const JobSession& job, const std::string& nccl_lib) {
+std::string section_text(const JobSession& job, const std::string& nccl_lib,
+                         const std::vector<std::string>& command_line) {
   if (job.local_rank() != 0) return {};
-  return nlohmann::json(describe_this_host(job, nccl_lib)).dump();
+  return nlohmann::json(describe_this_host(job, nccl_lib, command_line)).dump();
 }
 
 // Rank r's section as rank 0 takes it: parsed with its nesting bounded and every field checked, then
@@ -52,9 +53,12 @@ HostSection section_from_rank(const JobSession& job, std::size_t r, const std::s
 
 }  // namespace
 
-HostSection describe_this_host(const JobSession& job, const std::string& nccl_lib) {
+HostSection describe_this_host(const JobSession& job, const std::string& nccl_lib,
+                               const std::vector<std::string>& command_line) {
   HostSection s;
   s.name = job.host();
+  // The arguments, not the binary's path: hosts may install it in different places.
+  if (!command_line.empty()) s.command.assign(command_line.begin() + 1, command_line.end());
   for (int r = 0; r < job.size(); ++r)
     if (job.hosts()[static_cast<std::size_t>(r)] == s.name) s.ranks.push_back(r);
   std::shared_ptr<const NcclLibrary> lib;
@@ -92,9 +96,10 @@ std::string describe_hosts_message() { return kJobDescribeHosts; }
 
 bool describe_hosts_request(const std::string& message) { return message == kJobDescribeHosts; }
 
-std::vector<HostSection> gather_host_sections(JobSession& job, const std::string& nccl_lib) {
+std::vector<HostSection> gather_host_sections(JobSession& job, const std::string& nccl_lib,
+                                              const std::vector<std::string>& command_line) {
   job.bootstrap().broadcast(describe_hosts_message(), 0);
-  const auto all = job.bootstrap().allgather(section_text(job, nccl_lib));
+  const auto all = job.bootstrap().allgather(section_text(job, nccl_lib, command_line));
   std::vector<HostSection> sections;
   std::set<std::string> described;
   for (std::size_t r = 0; r < all.size(); ++r) {
@@ -106,8 +111,9 @@ std::vector<HostSection> gather_host_sections(JobSession& job, const std::string
   return sections;
 }
 
-void answer_describe_hosts(JobSession& job, const std::string& nccl_lib) {
-  job.bootstrap().allgather(section_text(job, nccl_lib));
+void answer_describe_hosts(JobSession& job, const std::string& nccl_lib,
+                           const std::vector<std::string>& command_line) {
+  job.bootstrap().allgather(section_text(job, nccl_lib, command_line));
 }
 
 std::vector<GpuInfo> ranks_gpus(const std::vector<HostSection>& sections) {

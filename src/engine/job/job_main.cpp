@@ -58,7 +58,7 @@ int follow(JobSession& session, const RankOwnFlags& own, EventSink& events) {
   for (;;) {
     const auto text = session.bootstrap().broadcast(std::string(), 0);
     if (describe_hosts_request(text)) {
-      answer_describe_hosts(session, own.nccl_lib);
+      answer_describe_hosts(session, own.nccl_lib, own.command_line);
       continue;
     }
     if (const auto texts = host_textfiles_request(text)) {  // each host's own metrics file
@@ -116,8 +116,8 @@ bool runs_in_job(const std::string& command) {
 }
 
 RankOwnFlags rank_own_flags(const std::vector<std::string>& args) {
-  return {option_from_args(args, "--nccl-lib").value_or(""),
-          option_from_args(args, "--prometheus").value_or("")};
+  return {option_from_args(args, "--nccl-lib").value_or(""), option_from_args(args, "--prometheus").value_or(""),
+          args};
 }
 
 int job_main(JobLauncher launcher, double timeout_s, const RankOwnFlags& own, EventSink& events,

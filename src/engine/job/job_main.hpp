@@ -14,10 +14,13 @@
 namespace fb {
 
 // What a rank takes from its own command line, never from another rank: the NCCL library it loads
-// (--nccl-lib, "" the loader's) and where its host's metrics file goes (--prometheus, "" none).
+// (--nccl-lib, "" the loader's), where its host's metrics file goes (--prometheus, "" none), and the
+// command line itself (each host's first rank says it when the hosts describe themselves, and the
+// preflight compares every host's with rank 0's).
 struct RankOwnFlags {
   std::string nccl_lib;
   std::string prometheus;
+  std::vector<std::string> command_line;
 };
 RankOwnFlags rank_own_flags(const std::vector<std::string>& args);
 
