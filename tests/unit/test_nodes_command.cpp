@@ -123,7 +123,7 @@ std::string forged_section(const std::string& name) {
 TEST(HostSections, ASectionIsTheHostOfTheRankThatSentIt) {
   SectionsJob job;
   job.answers = {"", forged_section("victim-node"), forged_section("n1")};
-  const auto sections = fb::gather_host_sections(job, "");
+  const auto sections = fb::gather_host_sections(job, "", {});
   ASSERT_EQ(sections.size(), 2u);
   EXPECT_EQ(sections[0].name, "n1");  // from rank 1, n1's first rank here
   EXPECT_EQ(sections[1].name, "n2");  // rank 2 said "n1": it is n2's
@@ -137,7 +137,7 @@ TEST(HostSections, ASectionIsTheHostOfTheRankThatSentIt) {
   }
   job.answers = {"", "", "{\"name\": " + std::string(300000, '[') + std::string(300000, ']') + "}"};
   try {
-    fb::gather_host_sections(job, "");
+    fb::gather_host_sections(job, "", {});
     ADD_FAILURE() << "a section nested 300,000 deep was taken";
   } catch (const fb::Error& e) {
     EXPECT_EQ(e.code(), fb::ExitCode::run_failed);
@@ -146,7 +146,7 @@ TEST(HostSections, ASectionIsTheHostOfTheRankThatSentIt) {
     EXPECT_NE(std::string(e.what()).find("nested deeper than 64 levels"), std::string::npos) << e.what();
   }
   job.answers = {"", "", R"({"name": 5, "gpus": "x"})"};
-  EXPECT_THROW(fb::gather_host_sections(job, ""), fb::Error);
+  EXPECT_THROW(fb::gather_host_sections(job, "", {}), fb::Error);
 }
 
 // The hand-off names no library: each rank describes its host with its own --nccl-lib.
