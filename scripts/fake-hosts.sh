@@ -123,6 +123,18 @@ if [[ -n $starve_host ]]; then
   trap 'kill "${spinners[@]}" 2> /dev/null; [[ $netns == 1 ]] && cleanup' EXIT
   echo "fbhost$starve_host: its processes pinned to CPU $starve_core beside ${#spinners[@]} busy loops"
 fi
+# The launcher's own wall time, from its start to its last rank's exit (the namespaces' set-up and
+# removal left out): what a user of the job waits, in $out/launcher_seconds.
+launch_start=$(date +%s.%N)
+# STAMP=1: every line of a host's log begins with the seconds since the launcher's start (written a
+# moment after the rank's exit: for reading later, not by the checks that follow the run).
+stamp() {
+  while IFS= read -r line; do
+    printf '%s %s\n' "$(awk -v s="$launch_start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%7.2f", e - s }')" "$line"
+  done
+}
+log_to() { if [[ ${STAMP:-0} == 1 ]]; then echo "> >(stamp > $1) 2>&1"; else echo "> $1 2>&1"; fi; }
+launch_took() { awk -v s="$launch_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", e - s }' > "$out/launcher_seconds"; }
 case $launcher in
   torchrun)
     tr=${TORCHRUN:-$(command -v torchrun || ls /opt/*/bin/torchrun 2> /dev/null | head -n 1)}
@@ -130,8 +142,13 @@ case $launcher in
     port=${MASTER_PORT:-29541}
     pids=()
     for ((i = 0; i < hosts; i++)); do
-      in_host "$i" "$tr" --nnodes "$hosts" --node-rank "$i" --nproc-per-node 1 --master-addr "$master" \
-        --master-port "$port" --no-python "$@" > "$out/host$i.log" 2>&1 &
+      agent=("$tr" --nnodes "$hosts" --node-rank "$i" --nproc-per-node 1 --master-addr "$master"
+        --master-port "$port" --no-python "$@")
+      if [[ ${STAMP:-0} == 1 ]]; then
+        in_host "$i" "${agent[@]}" > >(stamp > "$out/host$i.log") 2>&1 &
+      else
+        in_host "$i" "${agent[@]}" > "$out/host$i.log" 2>&1 &
+      fi
       pids+=($!)
     done
     worst=0
@@ -140,6 +157,7 @@ case $launcher in
       rc=$?
       ((rc > worst)) && worst=$rc
     done
+    launch_took
     exit $worst
     ;;
   mpirun)
@@ -150,15 +168,16 @@ case $launcher in
       PMIX_MCA_ptl_tcp_if_include=fbbr0 PMIX_MCA_ptl_base_if_include=fbbr0 OMPI_MCA_btl=self,vader
     rank_script=$(mktemp)  # each rank runs in_host with the command's words as they are
     {
-      declare -f in_host
-      echo "netns=$netns"
+      declare -f in_host stamp
+      echo "netns=$netns STAMP=${STAMP:-0} launch_start=$launch_start"
       echo "starve_host=$(printf '%q' "$starve_host") starve_core=$starve_core"
       echo "host_env=$(printf '%q' "$host_env")"
-      echo "in_host \$OMPI_COMM_WORLD_RANK $(printf '%q ' "$@") > $(printf '%q' "$out")/host\$OMPI_COMM_WORLD_RANK.log 2>&1"
+      echo "in_host \$OMPI_COMM_WORLD_RANK $(printf '%q ' "$@") $(log_to "$(printf '%q' "$out")/host\$OMPI_COMM_WORLD_RANK.log")"
     } > "$rank_script"
     mpirun --oversubscribe --bind-to none -np "$hosts" -x CUDA_VISIBLE_DEVICES -x NCCL_P2P_DISABLE \
       -x NCCL_SHM_DISABLE -x NCCL_SOCKET_IFNAME bash "$rank_script"
     rc=$?
+    launch_took
     rm -f "$rank_script"
     exit $rc
     ;;

@@ -35,4 +35,11 @@ std::vector<PairRound> round_robin_rounds(int hosts) {
 
 int round_count(int hosts) { return hosts < 2 ? 0 : (hosts % 2 == 0 ? hosts - 1 : hosts); }
 
+int round_robin_passes(int hosts) {
+  constexpr int kFewPairs = 10;
+  return hosts * (hosts - 1) / 2 < kFewPairs ? 2 : 1;
+}
+
+int round_robin_round_count(int hosts) { return round_robin_passes(hosts) * round_count(hosts); }
+
 }  // namespace fb

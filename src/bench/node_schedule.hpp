@@ -20,4 +20,11 @@ std::vector<PairRound> circle_rounds(const std::vector<int>& order, int rounds);
 
 int round_count(int hosts);
 
+// Under 10 pairs (4 hosts or fewer) the round robin is measured twice: the pairs are too few to give
+// their own spread, and a pair's two figures give it (and the better of the two, as contention and
+// stalls only ever slow a pair).
+int round_robin_passes(int hosts);
+// The rounds the round robin takes, every pass counted.
+int round_robin_round_count(int hosts);
+
 }  // namespace fb

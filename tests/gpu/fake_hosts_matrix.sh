@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs cases of tests/gpu/fake_hosts_tests.sh one after the other and prints one table at the end: a line
-# per run of the slow-host cases (case, hosts, slow kind, named host, seconds, rc, ok) and a line per case
-# (its seconds and exit code), for one call of the GPU machine.
+# per run of the slow-host cases (case, hosts, slow kind, named host, the launcher's seconds / the case's,
+# rc, ok) and a line per case (its seconds and exit code), for one call of the GPU machine.
 #   tests/gpu/fake_hosts_matrix.sh FABRICBENCH_BINARY CASE...
 # Each case's output goes to $FB_LOG_DIR/CASE.log (default: a temporary folder), the last 15 lines of a
 # failed one to the console; FB_HOSTS, FB_KINDS and FB_KEEP_RESULTS pass through to the cases.
@@ -11,7 +11,9 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 logs=${FB_LOG_DIR:-$(mktemp -d)}
 mkdir -p "$logs"
-FB_TABLE=$(mktemp)
+# FB_TABLE=FILE keeps the table's lines there as they come (a call cut short keeps those run).
+keep_table=${FB_TABLE:+1}
+FB_TABLE=${FB_TABLE:-$(mktemp)}
 export FB_TABLE
 worst=0
 for case_name in "$@"; do
@@ -26,8 +28,8 @@ for case_name in "$@"; do
 done
 echo
 {
-  echo "case hosts slow_kind named seconds rc ok"
+  echo "case hosts slow_kind named launcher/case_s rc ok"
   cat "$FB_TABLE"
-} | column -t
-rm -f "$FB_TABLE"
+} | awk '{ printf "%-24s %-5s %-9s %-12s %-14s %-3s %s\n", $1, $2, $3, $4, $5, $6, $7 }' # no column(1) there
+[[ -n $keep_table ]] || rm -f "$FB_TABLE"
 exit $worst

@@ -55,7 +55,8 @@ slow_index() { if (($1 == 4)); then echo 2; else echo 5; fi; }
 
 # slow_run CASE LAUNCHER N KIND COMMAND...: one run on N hosts with host slow_index(N) slowed by KIND (link:
 # tc; cpu: starved; healthy: none), its logs in $tmp/RUN and its document in $tmp/RUN-res (RUN=CASE-N-KIND);
-# sets run, rc and took (seconds from launch, the launcher's start included).
+# sets run, rc, took (seconds of the whole case: the namespaces' set-up and removal included) and launched
+# (the launcher's own seconds, from its start to its last rank's exit: what the 25 s limit holds).
 slow_run() {
   local name=$1 launcher=$2 n=$3 kind=$4 start slow
   shift 4
@@ -71,6 +72,7 @@ slow_run() {
   esac
   rc=$?
   took=$((SECONDS - start))
+  launched=$(cat "$tmp/$run/launcher_seconds" 2> /dev/null || echo "$took")
 }
 
 # check_named DOCUMENT WANT: WANT (a host, or "" for none) is exactly what the document names, with
@@ -117,7 +119,7 @@ slow_hosts_case() {
       fi
       local excluded
       excluded=$(cat "$tmp/$run.exclude" 2> /dev/null)
-      echo "$run: exit $rc in $took s; named '${excluded}'"
+      echo "$run: exit $rc in $launched s from the launcher's start ($took s with the namespaces); named '${excluded}'"
       grep -E "doctor \[|The cluster|cut |named|^nodes:" "$tmp/$run/host0.log" | cut -c1-220
       local ok=1
       check_named "$tmp/$run-res/result.json" "$want" || ok=0
@@ -126,11 +128,12 @@ slow_hosts_case() {
         [[ $rc == $([[ -n $want ]] && echo 1 || echo 0) ]] || { echo "FAIL $run: exit $rc"; ok=0; }
       else
         [[ $rc == 0 || $rc == 1 ]] || { echo "FAIL $run: exit $rc ($(tail -3 "$tmp/$run/host0.log"))"; ok=0; }
-        ((took <= limit)) || { echo "FAIL $run: $took s, expected within $limit s"; ok=0; }
+        awk -v t="$launched" -v l="$limit" 'BEGIN { exit !(t <= l) }' ||
+          { echo "FAIL $run: $launched s from the launcher's start, expected within $limit s"; ok=0; }
         [[ -z $want ]] || grep -q "$want (" "$tmp/$run-res/summary.md" || { echo "FAIL $run: summary.md does not name $want"; ok=0; }
       fi
       ((ok)) || failed=1
-      [[ -n ${FB_TABLE:-} ]] && echo "$cmd-$launcher $n $kind ${excluded:-none} $took $rc $([[ $ok == 1 ]] && echo ok || echo FAIL)" >> "$FB_TABLE"
+      [[ -n ${FB_TABLE:-} ]] && echo "$cmd-$launcher $n $kind ${excluded:-none} $launched/$took $rc $([[ $ok == 1 ]] && echo ok || echo FAIL)" >> "$FB_TABLE"
     done
   done
   ((failed == 0)) || fail "a run above failed"

@@ -65,7 +65,7 @@ FleetStats run_trials(const FleetScenario& scenario, const TrialPlan& plan) {
     sampling.seed = seed;
     const auto outcome = stats.mode == NodesMode::sampling
                              ? search_sampled(scenario.hosts, names, sampling, rule, measure)
-                             : search_round_robin(scenario.hosts, names, rule, measure);
+                             : search_round_robin(scenario.hosts, names, sampling, rule, measure);
     count_trial(fleet, outcome, stats);
     ++stats.trials;
   }

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analyse/hosts/node_ranking_findings.hpp"
+#include "analyse/hosts/rank_below.hpp"
 #include "analyse/hosts/slow_threshold.hpp"
 
 namespace fb {
@@ -90,9 +91,35 @@ std::vector<int> most_linked(const std::vector<PairFigure>& pairs, double slow_b
   return top;
 }
 
+// A host's pairs, leaving out those a named host explains.
+std::vector<PairFigure> pairs_of_host(const std::vector<PairFigure>& pairs, int host,
+                                      const std::set<int>& named) {
+  std::vector<PairFigure> out;
+  for (const auto& p : pairs)
+    if ((p.a == host || p.b == host) && !touches(p, named)) out.push_back(p);
+  return out;
+}
+
+// Of hosts alike by their share of slow pairs, the one whose pairs' median is lowest: named first and its
+// pairs set aside, a healthy peer that shared its slow pairs is judged on its other pairs alone.
+int slowest_of(const std::vector<PairFigure>& pairs, const std::vector<int>& hosts,
+               const std::set<int>& named) {
+  int best = hosts.front();
+  double lowest = -1;
+  for (const int h : hosts) {
+    const auto mine = pairs_of_host(pairs, h, named);
+    const double m = mine.empty() ? 0 : median_of(mine);
+    if (lowest < 0 || m < lowest) {
+      lowest = m;
+      best = h;
+    }
+  }
+  return best;
+}
+
 // Explaining away: name the hosts with the largest share of slow pairs, set their pairs aside, and
-// look again; where no host has a majority left, the hosts in slow pairs with the most otherwise
-// healthy partners (slow now and then). A healthy peer of a slow host keeps one slow pair among
+// look again, one host at a time; where no host has a majority left, the hosts in slow pairs with the most
+// otherwise healthy partners (slow now and then). A healthy peer of a slow host keeps one slow pair among
 // healthy ones once that host's pairs are set aside, so it is not named. Each host with whether it
 // was named for its slow links rather than a majority.
 std::vector<std::pair<int, bool>> name_slow_hosts(const std::vector<PairFigure>& pairs, double slow_below,
@@ -104,10 +131,42 @@ std::vector<std::pair<int, bool>> name_slow_hosts(const std::vector<PairFigure>&
     const bool intermittent = top.empty();
     if (intermittent) top = most_linked(pairs, slow_below, min_pairs, named);
     if (top.empty()) return order;
-    for (const int h : top) {
-      named.insert(h);
-      order.emplace_back(h, intermittent);
+    const int h = slowest_of(pairs, top, named);
+    named.insert(h);
+    order.emplace_back(h, intermittent);
+  }
+}
+
+// The hosts whose pairs rank below their peers' other pairs beyond kRankBelowChance while their median is
+// `below` (the reference less kMinSlowDrop, or a given share of it), after those named already (their pairs
+// set aside), the least likely first and one at a time; each with its chance.
+std::vector<std::pair<int, double>> name_ranked_low(const std::vector<PairFigure>& pairs, double below,
+                                                    int min_pairs, std::set<int> named) {
+  std::vector<std::pair<int, double>> order;
+  for (;;) {
+    std::map<int, std::vector<double>> mine;
+    std::vector<PairFigure> left;
+    for (const auto& p : pairs)
+      if (!touches(p, named)) left.push_back(p);
+    for (const auto& p : left)
+      for (const int h : {p.a, p.b}) mine[h].push_back(p.busbw_gbs);
+    int best = -1;
+    double least = kRankBelowChance;
+    for (const auto& [h, figures] : mine) {
+      if (static_cast<int>(figures.size()) < std::max(min_pairs, 3)) continue;
+      std::vector<double> others;
+      for (const auto& p : left)
+        if (p.a != h && p.b != h) others.push_back(p.busbw_gbs);
+      if (median_of(pairs_of_host(left, h, {})) >= below) continue;
+      const double chance = rank_below_chance(figures, others);
+      if (chance < least) {
+        least = chance;
+        best = h;
+      }
     }
+    if (best < 0) return order;
+    named.insert(best);
+    order.emplace_back(best, least);
   }
 }
 
@@ -191,8 +250,20 @@ NodeRanking rank_hosts(const std::vector<PairFigure>& pairs, const std::vector<s
   const auto order = name_slow_hosts(pairs, r.slow_below_gbs, rule.min_pairs_per_host);
   std::set<int> named;
   for (const auto& [h, intermittent] : order) named.insert(h);
+  r.rank_share = rule.rank_share > 0   ? rule.rank_share
+                 : rule.slow_share > 0 ? rule.slow_share
+                                       : 1 - kMinSlowDrop;
+  const auto ranked_low =
+      name_ranked_low(pairs, r.reference_gbs * r.rank_share, rule.min_pairs_per_host, named);
+  for (const auto& [h, chance] : ranked_low) named.insert(h);
   for (const auto& [h, intermittent] : order)
     r.named.push_back(describe_host(h, intermittent, pairs, r, named));
+  for (const auto& [h, chance] : ranked_low) {
+    auto n = describe_host(h, false, pairs, r, named);
+    n.ranked_low = true;
+    n.healthy_chance = chance;
+    r.named.push_back(std::move(n));
+  }
   sort_unexplained(pairs, named, rule.min_pairs_per_host, r);
   for (const auto& n : r.named) r.findings.push_back(slow_host_finding(n, r, names));
   for (const auto& p : r.slow_links) r.findings.push_back(slow_link_finding(p, r, names));

@@ -1,8 +1,9 @@
 #pragma once
 // The slow node named (`fabricbench nodes`, docs/nodes.md "Ranking"): pairs of hosts measured
 // against a healthy reference, the hosts common to the slow pairs named with their figures.
-//   NODE_SLOW            a host most of whose pairs are slow while its peers' other pairs are not, or one in
-//                        slow pairs with 2 partners that are otherwise healthy (slow now and then) (error)
+//   NODE_SLOW            a host most of whose pairs are slow while its peers' other pairs are not, one in
+//                        slow pairs with 2 partners that are otherwise healthy (slow now and then), or one
+//                        whose pairs rank below its peers' other pairs beyond chance (error)
 //   NODE_SLOW_LINK       a slow pair between two hosts that are otherwise healthy (warning)
 //   NODE_TOO_FEW_PAIRS   too few pairs to tell a slow host from its peers (info)
 #include <optional>
@@ -33,6 +34,9 @@ struct RankingRule {
   std::optional<ReferenceFrom> reference_from;
   std::size_t reference_pairs = 0;
   double spread = 0;
+  // A host whose pairs rank below its peers' beyond chance is named only where its median is below this
+  // share of the reference; 0: the given slow_share, else 1 - kMinSlowDrop (an earlier ranking's, given).
+  double rank_share = 0;
 };
 
 // Without a given reference, the median is healthy only while fewer than half of the pairs are
@@ -51,10 +55,12 @@ struct NamedHost {
   int host = 0;
   std::vector<PairFigure> pairs;  // its pairs, slowest first
   int slow_pairs = 0;
-  bool intermittent = false;   // named for slow pairs with otherwise healthy partners, not a majority
-  double healthy_chance = -1;  // the chance a healthy host shows as many slow pairs (-1: unknown)
-  double share = 0;            // the median of its pairs / the reference
-  int peer_pairs = 0;          // its peers' other pairs (none with a named host)
+  bool intermittent = false;  // named for slow pairs with otherwise healthy partners, not a majority
+  bool ranked_low = false;    // named for its pairs' ranks below its peers' other pairs (rank_below)
+  double healthy_chance =
+      -1;              // the chance a healthy host shows as many slow pairs, or ranks as low (-1: unknown)
+  double share = 0;    // the median of its pairs / the reference
+  int peer_pairs = 0;  // its peers' other pairs (none with a named host)
   double peer_min_share = 0, peer_max_share = 0;
 };
 
@@ -65,6 +71,7 @@ struct NodeRanking {
   double slow_below_gbs = 0;
   double slow_share = 0;            // slow_below_gbs / reference_gbs: the rule's, or from the spread
   double spread = 0;                // the healthy pairs' relative spread (slow_threshold); 0: too few pairs
+  double rank_share = 0;            // the median share below which a host may be named by its pairs' ranks
   std::size_t reference_pairs = 0;  // the pairs the reference was taken from
   bool too_few_pairs = false;
   std::vector<NamedHost> named;        // in the order named: the largest share of slow pairs first

@@ -50,6 +50,20 @@ std::string pair_names(const PairFigure& p, const std::vector<std::string>& name
   return host_name(p.a, names) + "-" + host_name(p.b, names);
 }
 
+// A host named for the ranks of its pairs: below its peers' other pairs, each of its pairs, beyond chance.
+std::string ranked_low_words(const NamedHost& h, const NodeRanking& r,
+                             const std::vector<std::string>& names) {
+  const std::string chance = h.healthy_chance < 1e-9
+                                 ? "less than once in 10^9"
+                                 : fmt::format("with a chance of {:.2g}", h.healthy_chance);
+  return fmt::format(
+      "{}: its {} pairs rank below its peers' other pairs (a healthy host's rank that low {}): {}; its "
+      "median "
+      "{:.0f}% of {}; {}",
+      host_name(h.host, names), h.pairs.size(), chance, cited_pairs(h, r, names), h.share * 100,
+      reference_words(r), peer_words(h));
+}
+
 }  // namespace
 
 std::string host_name(int host, const std::vector<std::string>& names) {
@@ -63,12 +77,16 @@ Finding slow_host_finding(const NamedHost& host, const NodeRanking& r,
   return {
       "NODE_SLOW",
       Severity::error,
-      fmt::format(
-          "{}: {} of its {} pairs below {:.1f} GB/s ({:.0f}% of {}){}: {}; its median {:.0f}% of the "
-          "reference; {}{}",
-          name, host.slow_pairs, host.pairs.size(), r.slow_below_gbs, r.slow_share * 100, reference_words(r),
-          host.intermittent ? ", each with a partner whose other pairs are not slow: slow now and then" : "",
-          cited_pairs(host, r, names), host.share * 100, peer_words(host), chance_words(host)),
+      host.ranked_low
+          ? ranked_low_words(host, r, names)
+          : fmt::format(
+                "{}: {} of its {} pairs below {:.1f} GB/s ({:.0f}% of {}){}: {}; its median {:.0f}% of the "
+                "reference; {}{}",
+                name, host.slow_pairs, host.pairs.size(), r.slow_below_gbs, r.slow_share * 100,
+                reference_words(r),
+                host.intermittent ? ", each with a partner whose other pairs are not slow: slow now and then"
+                                  : "",
+                cited_pairs(host, r, names), host.share * 100, peer_words(host), chance_words(host)),
       expected_words(r),
       fmt::format("leave {} out of jobs (the exclude file) and check its NICs, their link state and PCIe "
                   "path (fabricbench doctor on {})",

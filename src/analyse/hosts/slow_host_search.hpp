@@ -1,10 +1,11 @@
 #pragma once
 // How the slow hosts of a job are found among many (docs/nodes.md, "Finding the slow host at any
-// size"): the full round robin while it fits; past it, a first pass in which every host meets a few
-// random peers, then every suspect re-paired with hosts the first pass found good (a slow pair of two
-// suspects split, each half beside a good host), and every pair ranked again against the first pass's
-// reference and threshold. What measures a round is a callback: real pairs of hosts in a job (`nodes`,
-// the doctor: engine/commands/nodes_rounds), or the fleet simulator's model (tools/fleet).
+// size"): the full round robin while it fits (twice under 10 pairs: each pair at its better figure, the
+// threshold from the two figures' spread), its suspects re-paired with hosts it found good; past it, a first
+// pass in which every host meets a few random peers, then every suspect re-paired with hosts the first pass
+// found good (a slow pair of two suspects split, each half beside a good host), and every pair ranked again
+// against the first pass's reference and threshold. What measures a round is a callback: real pairs of hosts
+// in a job (`nodes`, the doctor: engine/commands/nodes_rounds), or the fleet simulator's model (tools/fleet).
 #include <functional>
 #include <string>
 #include <vector>
@@ -38,8 +39,15 @@ struct SearchOutcome {
   bool complete = true;             // every planned round measured
 };
 
-SearchOutcome search_round_robin(int hosts, const std::vector<std::string>& names, const RankingRule& rule,
-                                 const MeasureRounds& measure);
+// Every pair ranked again once the suspects were re-paired (`figures`: the first pass's `first_pass`
+// figures, then the re-pairs'), against the first ranking's reference and threshold; a suspect whose
+// re-pairs all ran above the reference by as much as the threshold is below it cleared.
+NodeRanking rank_after_repairs(const std::vector<PairFigure>& figures, std::size_t first_pass,
+                               const NodeRanking& first, const std::vector<std::string>& names,
+                               const RankingRule& rule);
+
+SearchOutcome search_round_robin(int hosts, const std::vector<std::string>& names, const SamplingPlan& plan,
+                                 const RankingRule& rule, const MeasureRounds& measure);
 SearchOutcome search_sampled(int hosts, const std::vector<std::string>& names, const SamplingPlan& plan,
                              const RankingRule& rule, const MeasureRounds& measure);
 

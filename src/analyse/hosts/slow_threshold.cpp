@@ -28,6 +28,14 @@ double healthy_spread(const std::vector<PairFigure>& pairs, double reference_gbs
   return median > 0 ? (median - quantile(v, 0.25)) / median / kQuartileSds : 0;
 }
 
+double repeat_spread(const std::vector<std::pair<double, double>>& repeats) {
+  std::vector<double> d;
+  for (const auto& [x1, x2] : repeats)
+    if (std::max(x1, x2) > 0) d.push_back(std::abs(x1 - x2) / std::max(x1, x2));
+  if (d.empty()) return 0;
+  return quantile(d, 0.5) / (kQuartileSds * std::sqrt(2.0));
+}
+
 double slow_share_from_spread(double spread) {
   return std::max(kLeastSlowShare, 1.0 - std::max(kMinSlowDrop, kSpreadsBelow * spread));
 }

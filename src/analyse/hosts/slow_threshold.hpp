@@ -2,6 +2,7 @@
 // Where a pair of hosts is slow (docs/nodes.md, "When a pair is slow"): below the reference less the
 // larger of a floor and 4 of the healthy pairs' own spreads, so that the threshold follows what the
 // pairs measured rather than a fixed share.
+#include <utility>
 #include <vector>
 
 #include "analyse/hosts/node_ranking.hpp"
@@ -23,6 +24,11 @@ inline constexpr double kLeastSlowShare = 0.5;
 // kMinSlowDrop (the slow pairs left out first, so that they do not widen it). 0 where fewer than
 // kMinPairsForMedian pairs are left (too few to say).
 double healthy_spread(const std::vector<PairFigure>& pairs, double reference_gbs);
+
+// The spread of one pair's figure from pairs measured twice (`repeats`: each pair's two figures), the
+// median of |x1 - x2| / max(x1, x2) / (0.6745 * sqrt 2) (the difference of two normal figures spreads
+// sqrt 2 wider); 0 without a repeat.
+double repeat_spread(const std::vector<std::pair<double, double>>& repeats);
 
 // The share of the reference below which a pair is slow, from the pairs' spread.
 double slow_share_from_spread(double spread);

@@ -112,14 +112,17 @@ void NodesRounds::finish(const SearchOutcome& outcome, NodesInfo& info) const {
 SearchOutcome NodesRounds::run_search(NodesMode mode, const NodesRequest& request, NodesInfo& info,
                                       const RoundGate& gate) {
   const int n = static_cast<int>(hosts_.names.size());
-  info.rounds_planned = mode == NodesMode::sampling ? sampling_round_count(request.sampling) : round_count(n);
+  // The round robin's suspects are re-paired too, as the search's are.
+  info.rounds_planned = mode == NodesMode::sampling
+                            ? sampling_round_count(request.sampling)
+                            : round_robin_round_count(n) + request.sampling.retest_peers;
   const MeasureRounds measure = [&](const std::vector<PairRound>& rounds, int first,
                                     std::vector<PairFigure>& figures) {
     return run(rounds, first, info.rounds_planned, figures, info, gate);
   };
   auto outcome = mode == NodesMode::sampling
                      ? search_sampled(n, hosts_.names, request.sampling, rule_of(request), measure)
-                     : search_round_robin(n, hosts_.names, rule_of(request), measure);
+                     : search_round_robin(n, hosts_.names, request.sampling, rule_of(request), measure);
   finish(outcome, info);
   return outcome;
 }
