@@ -21,7 +21,8 @@ inline constexpr std::uint64_t kAnyBytes = ~0ULL;
 struct ExpectationRow {
   std::string gpu;  // the GPU's model key ("H200", "MI300X", "A100 PCIe"): analyse/scope/gpu_model.hpp
   int gpus = 0;     // GPUs in the job (0: any)
-  int hosts = 1;    // hosts the job spans (0: any)
+  int hosts = 1;    // hosts the job spans, as NCCL counts nodes (an NVLink domain is one) (0: any)
+  int min_hosts = 0;  // 1.5: the job spans at least this many (with hosts 0: "across hosts")
   // A collective's name (busbw), "pair", "host", "h2d_sm", "d2h_sm", "local_copy" (GB/s) or
   // "host_latency" (ns).
   std::string figure;
