@@ -20,7 +20,7 @@ std::string value_text(const ExpectationRow& e) {
 
 std::string kind_text(const ExpectationRow& e) {
   std::string k = e.kind == ExpectationKind::acceptance ? "acceptance" : "typical";
-  if (e.tolerance >= 0) k += fmt::format(", tolerance {:g}", e.tolerance);
+  if (e.tolerance >= 0) k += fmt::format(", tolerance {:.2f}", e.tolerance);
   if (e.single_report) k += ", single report";
   return k;
 }
@@ -50,7 +50,8 @@ std::string expectations_markdown(std::span<const ExpectationRow> rows) {
   for (const auto& e : rows)
     out +=
         fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(e.gpu), count_text(e.gpus),
-                    count_text(e.hosts), cell(e.figure), sizes_text(e), e.algo.empty() ? "any" : cell(e.algo),
+                    e.hosts == 0 && e.min_hosts > 0 ? fmt::format("{} or more", e.min_hosts) : count_text(e.hosts),
+                    cell(e.figure), sizes_text(e), e.algo.empty() ? "any" : cell(e.algo),
                     value_text(e), kind_text(e), cell(e.source), cell(e.date));
   return out;
 }

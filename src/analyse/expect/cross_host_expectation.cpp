@@ -198,6 +198,23 @@ std::optional<CrossHostFigure> range_figure(const Result& r, const Run& run, con
   return f;
 }
 
+// The hosts' NICs give no bound: the GPU class's datacenter range where it applies, else why not.
+CrossHostFigure unknown_network(const Result& r, const Run& run, const NetworkBound& b) {
+  const auto path = b.used.path;
+  // The NICs not described: no host's network read, or a plugin's devices (a port without a rate is said).
+  const bool undescribed =
+      path == NetPath::unknown || path == NetPath::plugin || (path == NetPath::ib && b.hosts.empty());
+  if (undescribed)
+    if (auto range = range_figure(r, run, b)) return *range;
+  CrossHostFigure f;
+  f.unknown = path == NetPath::sockets  ? "sockets have no rate: " + b.unknown
+              : path == NetPath::plugin ? "a NET plugin's ports and rates are not known here: " + b.unknown
+              : path == NetPath::not_network ? "not the NICs: " + b.unknown
+              : path == NetPath::unknown     ? "the hosts' NICs are not known: " + b.unknown
+                                             : b.unknown;
+  return f;
+}
+
 }  // namespace
 
 std::uint64_t nic_figure_from_bytes(const Run& run) {
@@ -209,17 +226,7 @@ std::uint64_t nic_figure_from_bytes(const Run& run) {
 CrossHostFigure cross_host_figure(const Result& r, const Run& run, const WhatRan& w) {
   const auto b = network_bound(r, run);
   CrossHostFigure f;
-  if (!b.known()) {
-    const auto path = b.used.path;
-    if (path != NetPath::sockets && path != NetPath::not_network)
-      if (auto range = range_figure(r, run, b)) return *range;
-    f.unknown = path == NetPath::sockets  ? "sockets have no rate: " + b.unknown
-                : path == NetPath::plugin ? "a NET plugin's ports and rates are not known here: " + b.unknown
-                : path == NetPath::not_network ? "not the NICs: " + b.unknown
-                : path == NetPath::unknown     ? "the hosts' NICs are not known: " + b.unknown
-                                               : b.unknown;
-    return f;
-  }
+  if (!b.known()) return unknown_network(r, run, b);
   const auto algo = picks_algorithm(run.collective) ? canonical_algo(w.algo) : "";
   if (algo.empty() || algo == "RING") {
     const bool said = algo == "RING" || !picks_algorithm(run.collective);

@@ -1,5 +1,4 @@
 #include "analyse/expect/expectations_file.hpp"
-#include "analyse/expect/nvlink_domain.hpp"
 
 #include <fmt/format.h>
 
@@ -10,6 +9,7 @@
 #include <set>
 
 #include "analyse/expect/expectations.hpp"
+#include "analyse/expect/nvlink_domain.hpp"
 #include "analyse/expect/reach.hpp"
 #include "analyse/expect/what_ran.hpp"
 #include "analyse/scope/gpu_model.hpp"
@@ -26,8 +26,8 @@ using nlohmann::json;
 constexpr std::array<std::string_view, 7> kOneGpuFigures{"pair",       "host",         "h2d_sm", "d2h_sm",
                                                          "local_copy", "host_latency", ""};
 constexpr std::array<std::string_view, 5> kRequired{"gpu", "figure", "value", "source", "date"};
-const std::set<std::string> kMembers{"gpu",       "gpus", "hosts",        "figure", "min_bytes",
-                                     "max_bytes", "algo", "value",        "kind",   "tolerance",
+const std::set<std::string> kMembers{"gpu",       "gpus", "hosts",         "figure",   "min_bytes",
+                                     "max_bytes", "algo", "value",         "kind",     "tolerance",
                                      "source",    "date", "single_report", "min_hosts"};
 
 bool known_figure(const std::string& figure) {
@@ -62,7 +62,8 @@ std::string row_problem(const ExpectationRow& e) {
         "host_latency)",
         e.figure);
   if (!std::isfinite(e.value) || e.value <= 0) return fmt::format("value: must be above 0, got {}", e.value);
-  if (e.gpus < 0 || e.hosts < 0 || e.min_hosts < 0) return "gpus, hosts and min_hosts: must be 0 (any) or more";
+  if (e.gpus < 0 || e.hosts < 0 || e.min_hosts < 0)
+    return "gpus, hosts and min_hosts: must be 0 (any) or more";
   if (e.min_bytes > e.max_bytes) return "min_bytes: above max_bytes";
   if (e.tolerance != -1 && (!(e.tolerance >= 0) || e.tolerance > 1))
     return fmt::format("tolerance: must be a fraction from 0 to 1, got {}", e.tolerance);

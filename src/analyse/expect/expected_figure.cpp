@@ -5,11 +5,11 @@
 #include <algorithm>
 
 #include "analyse/expect/ceilings.hpp"
+#include "analyse/expect/cross_host_expectation.hpp"
+#include "analyse/expect/expectations.hpp"
 #include "analyse/expect/hardware_bound.hpp"
 #include "analyse/expect/nvlink_domain.hpp"
 #include "analyse/expect/reach.hpp"
-#include "analyse/expect/cross_host_expectation.hpp"
-#include "analyse/expect/expectations.hpp"
 #include "analyse/expect/what_ran.hpp"
 #include "analyse/scope/gpu_names.hpp"
 

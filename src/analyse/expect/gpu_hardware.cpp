@@ -38,15 +38,16 @@ constexpr std::string_view kBlackwell =
     "NVIDIA HGX B200 / B300: 8 GPUs on NVSwitch, NVLink5 1.8 TB/s = 18 links per GPU (NVIDIA Blackwell "
     "architecture brief; the PCIe link not stated here)";
 constexpr std::string_view kNvl72 =
-    "NVIDIA GB200 / GB300 NVL72: 72 GPUs in one NVLink domain (18 compute trays of 4 GPUs, NVLink5 1.8 TB/s = "
+    "NVIDIA GB200 / GB300 NVL72: 72 GPUs in one NVLink domain (18 compute trays of 4 GPUs, NVLink5 1.8 TB/s "
+    "= "
     "18 links per GPU through the NVLink switch trays); NCCL counts such a domain as one node (MNNVL)";
 constexpr std::string_view kV100 =
-    "NVIDIA V100 data sheet (SXM2: 6 NVLink2 links, 300 GB/s; which pairs they join is the platform's: DGX-1's "
+    "NVIDIA V100 data sheet (SXM2: 6 NVLink2 links, 300 GB/s; which pairs they join is the platform's: "
+    "DGX-1's "
     "hybrid cube mesh or DGX-2's NVSwitch; PCIe Gen3 x16)";
 constexpr std::string_view kA40 =
     "NVIDIA A40 data sheet (PCIe Gen4 x16; an NVLink bridge of 112.5 GB/s joins 2 cards where fitted)";
-constexpr std::string_view kPcieAda =
-    "NVIDIA L40S / L40 / L4 data sheets (PCIe Gen4 x16, no NVLink)";
+constexpr std::string_view kPcieAda = "NVIDIA L40S / L40 / L4 data sheets (PCIe Gen4 x16, no NVLink)";
 constexpr std::string_view kT4 = "NVIDIA T4 data sheet (PCIe Gen3 x16, no NVLink)";
 constexpr std::string_view kRtx4090 =
     "NVIDIA GeForce RTX 4090 (PCIe Gen4 x16, no NVLink); the driver gives GeForce RTX 40 no peer-to-peer "

@@ -22,13 +22,13 @@ enum class FabricPath {
 
 struct RunFabric {
   FabricPath path = FabricPath::host_staged;
-  PathCeiling ring;     // the ring's SM path ceiling: what the healthy shares are of
-  double above = 0;     // a ring's physical ceiling: `ring` where its share is measured, else the wire
-  double nvls = 0;      // NVLS's ceiling (each GPU's wire x 2(n-1)/n); 0 where NVLS cannot run
-  PathCeiling staged;   // what staging through host memory over PCIe carries; unknown: 0
-  std::string what;     // the fabric in words, with where it was read
+  PathCeiling ring;    // the ring's SM path ceiling: what the healthy shares are of
+  double above = 0;    // a ring's physical ceiling: `ring` where its share is measured, else the wire
+  double nvls = 0;     // NVLS's ceiling (each GPU's wire x 2(n-1)/n); 0 where NVLS cannot run
+  PathCeiling staged;  // what staging through host memory over PCIe carries; unknown: 0
+  std::string what;    // the fabric in words, with where it was read
   bool share_measured = true;
-  bool from_table = false;       // the GPU table's row, not the document's topology
+  bool from_table = false;  // the GPU table's row, not the document's topology
   bool p2p_none_by_design = false;
 };
 
@@ -68,7 +68,8 @@ struct HardwareBound {
 };
 
 // The bound of `p`: nullopt where no fabric is known or the size is below where bandwidth dominates.
-std::optional<HardwareBound> hardware_bound(const Result& r, const Run& run, const Point& p, const WhatRan& w);
+std::optional<HardwareBound> hardware_bound(const Result& r, const Run& run, const Point& p,
+                                            const WhatRan& w);
 
 // The physical ceiling a point must not pass (with kAboveMargin), at any size; 0 where none is known.
 double physical_ceiling(const Result& r, const Run& run, const WhatRan& w, std::string* words = nullptr);

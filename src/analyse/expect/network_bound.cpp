@@ -65,7 +65,8 @@ struct Selection {
 Selection select_ports(const std::vector<const NicPort*>& up, const std::vector<std::string>& buses) {
   Selection s;
   for (const auto& bus : buses) {
-    const bool any_pix = std::any_of(up.begin(), up.end(), [&](const NicPort* p) { return class_to(*p, bus) == "PIX"; });
+    const bool any_pix =
+        std::any_of(up.begin(), up.end(), [&](const NicPort* p) { return class_to(*p, bus) == "PIX"; });
     for (const auto* p : up) {
       const auto c = class_to(*p, bus);
       if (!c.empty()) s.distances_known = true;

@@ -33,11 +33,12 @@ NvlinkDomain nvlink_domain(const Result& r, const Run& run) {
   const auto* hw = gpu_hardware_of(gpu_name(r, run.gpus));
   if (hw == nullptr || hw->fabric_gpus <= hw->gpus_per_host) return {false, "no NVLink between hosts"};
   if (static_cast<int>(run.gpus.size()) > hw->fabric_gpus)
-    return {false, fmt::format("{} GPUs: more than one NVLink domain of {}", run.gpus.size(), hw->fabric_gpus)};
+    return {false,
+            fmt::format("{} GPUs: more than one NVLink domain of {}", run.gpus.size(), hw->fabric_gpus)};
   if (setting(r, run, "NCCL_MNNVL_ENABLE") == "0") return {false, "NCCL_MNNVL_ENABLE=0"};
   if (log_names_network(r)) return {false, "NCCL's log names a network between the hosts"};
-  const bool log_read = std::any_of(r.runs.begin(), r.runs.end(),
-                                    [](const Run& x) { return !x.nccl_transports.empty(); });
+  const bool log_read =
+      std::any_of(r.runs.begin(), r.runs.end(), [](const Run& x) { return !x.nccl_transports.empty(); });
   return {true, fmt::format("{} GPUs of {} on {} hosts: one NVLink domain, as NCCL counts nodes ({})",
                             run.gpus.size(), hw->model, inferred_hosts(r, run),
                             log_read ? "NCCL's log names no network between them"
@@ -55,7 +56,9 @@ int inferred_hosts(const Result& r, const Run& run) {
   return (n + hw->gpus_per_host - 1) / hw->gpus_per_host;
 }
 
-int nccl_hosts(const Result& r, const Run& run) { return nvlink_domain(r, run).one ? 1 : inferred_hosts(r, run); }
+int nccl_hosts(const Result& r, const Run& run) {
+  return nvlink_domain(r, run).one ? 1 : inferred_hosts(r, run);
+}
 
 int nccl_hosts(const Result& r) {
   for (const auto& run : r.runs)

@@ -13,8 +13,8 @@
 namespace fb {
 
 struct RdmaRange {
-  double low = 0;   // a ring's busbw on the slowest reference network, GB/s
-  double high = 0;  // on the fastest
+  double low = 0;            // a ring's busbw on the slowest reference network, GB/s
+  double high = 0;           // on the fastest
   double gpus_per_host = 0;  // the run's GPUs on the host with the fewest
   std::string source;
 };

@@ -30,7 +30,7 @@ struct Row {
   ExpectationKind kind;
   std::string_view source;
   std::string_view date;
-  bool single = false;  // one public report
+  bool single = false;    // one public report
   double tolerance = -1;  // the kind's default where -1
   int min_hosts = 0;
 };
@@ -80,15 +80,18 @@ constexpr std::string_view kRead = "2026-11-30";
 // above hold the same sizes from nccl-tests and NVIDIA; the GHR line is the drain line they lack.
 constexpr std::string_view kAzureH100Ghr =
     "Azure/ai-infrastructure-on-azure skills/ai-infra/references/sku_baselines.md at 6ac01e7, "
-    "Standard_ND96isr_H100_v5: NCCL all_reduce busbw (full sweep, 16 G) GHR < 300 GB/s (drain and file a Guest "
+    "Standard_ND96isr_H100_v5: NCCL all_reduce busbw (full sweep, 16 G) GHR < 300 GB/s (drain and file a "
+    "Guest "
     "Health Report)";
 constexpr std::string_view kAzureGb300Rack =
     "Azure/ai-infrastructure-on-azure skills/ai-infra/references/sku_baselines.md at 6ac01e7, "
-    "Standard_ND128isr_GB300_v6: NCCL all_reduce busbw (intra-rack, MNNVL, 16 G, a full rack of 72) ~937 GB/s, "
+    "Standard_ND128isr_GB300_v6: NCCL all_reduce busbw (intra-rack, MNNVL, 16 G, a full rack of 72) ~937 "
+    "GB/s, "
     "Warn < 800, GHR < 600";
 constexpr std::string_view kAzureGb300Ib =
     "Azure/ai-infrastructure-on-azure skills/ai-infra/references/sku_baselines.md at 6ac01e7, "
-    "Standard_ND128isr_GB300_v6: NCCL all_reduce busbw (inter-rack, IB-only over 4 x 400 Gb/s per node, 16 G) "
+    "Standard_ND128isr_GB300_v6: NCCL all_reduce busbw (inter-rack, IB-only over 4 x 400 Gb/s per node, 16 "
+    "G) "
     "~200 GB/s, Warn < 180, GHR < 150";
 constexpr std::string_view kAzureRead = "2026-12-05";
 

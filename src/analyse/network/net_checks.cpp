@@ -39,6 +39,18 @@ bool hosts_unknown(const Result& r) {
          std::all_of(r.gpus.begin(), r.gpus.end(), [](const GpuInfo& g) { return g.host.empty(); });
 }
 
+// "Using network Socket" with no transport lines: NCCL's network is sockets; it joins hosts only, so it is
+// said where the GPUs span hosts or the document cannot tell; "" otherwise.
+std::string socket_network(const Result& r, const Run& run) {
+  const bool socket_lines = std::any_of(run.nccl_transports.begin(), run.nccl_transports.end(),
+                                        [](const std::string& t) { return t.starts_with("NET/Socket"); });
+  if (socket_lines || !run.nccl_network.starts_with("Socket") || run.gpus.size() < 2) return "";
+  if (spans_hosts(r)) return "\"Using network " + run.nccl_network + "\"";
+  if (hosts_unknown(r))
+    return "\"Using network " + run.nccl_network + "\", on GPUs whose hosts the output does not name";
+  return "";
+}
+
 }  // namespace
 
 std::vector<Finding> check_net_transport(const Result& r) {
@@ -46,14 +58,8 @@ std::vector<Finding> check_net_transport(const Result& r) {
   std::set<std::string> ib_without_gdr;
   std::string collective;
   for (const auto& run : r.runs) {
-    // "Using network Socket" with no transport lines: NCCL's network is sockets; it joins hosts only, so it is
-    // said where the GPUs span hosts or the document cannot tell.
-    const bool socket_lines = std::any_of(run.nccl_transports.begin(), run.nccl_transports.end(),
-                                          [](const std::string& t) { return t.starts_with("NET/Socket"); });
-    if (!socket_lines && run.nccl_network.starts_with("Socket") && run.gpus.size() >= 2 &&
-        (spans_hosts(r) || hosts_unknown(r))) {
-      socket.insert("\"Using network " + run.nccl_network + "\"" +
-                    (spans_hosts(r) ? "" : ", on GPUs whose hosts the output does not name"));
+    if (const auto said = socket_network(r, run); !said.empty()) {
+      socket.insert(said);
       if (collective.empty()) collective = run.collective;
     }
     for (const auto& t : run.nccl_transports) {

@@ -77,6 +77,14 @@ bool disables_a_transport(std::string_view name, const std::string& value) {
          name == "NCCL_P2P_LEVEL";
 }
 
+// Whether a setting is a warning: it changes this run, is not NCCL's default, and the run is fabricbench's
+// own. Another tool's run was configured so on purpose: its settings are said and its figures judged against
+// what they made NCCL do (a setting that explains a fault is named by that fault: SIGNATURE_*).
+bool warns(const Result& r, const EnvRule& rule, const RunContext& c, std::string_view name,
+           const std::string& value) {
+  return severity_in(rule, c) == Severity::warning && !at_default(name, value) && !r.source;
+}
+
 }  // namespace
 
 const std::vector<EnvRule>& env_rules() {
@@ -139,10 +147,7 @@ std::vector<Finding> check_environment(const Result& r, const JobShape* job) {
     if (rule == nullptr || (rule->context == EnvContext::nvls && context.nvls_could_run)) continue;
     const auto entry = fmt::format("{}={} ({}{})", name, value, rule->changes,
                                    at_default(name, value) ? "; NCCL's default, so nothing" : "");
-    // Another tool's run was configured so on purpose: its settings are said, its figures judged against what
-    // they made NCCL do (a setting that explains a fault is named by that fault: SIGNATURE_*).
-    const bool warns = severity_in(*rule, context) == Severity::warning && !at_default(name, value) && !r.source;
-    (warns ? changing : inert).push_back(entry);
+    (warns(r, *rule, context, name, value) ? changing : inert).push_back(entry);
     if (context.fell_back && disables_a_transport(rule->name, value))
       fallback_causes.push_back(fmt::format("{}={}", name, value));
   }
@@ -168,9 +173,10 @@ std::vector<Finding> check_environment(const Result& r, const JobShape* job) {
                               : "NCCL settings that matter little to this run",
                      context.gpus, context.multi_node ? "several nodes" : "one node", fmt::join(inert, ", ")),
          "nothing to change for this run",
-         r.source ? "said, not faulted: the measured run was configured so, and its figures are held against what "
-                    "these settings made NCCL do"
-                  : "usually deliberate where they are set; they matter on other machines or jobs"});
+         r.source
+             ? "said, not faulted: the measured run was configured so, and its figures are held against what "
+               "these settings made NCCL do"
+             : "usually deliberate where they are set; they matter on other machines or jobs"});
   return out;
 }
 

@@ -112,17 +112,20 @@ std::string below_hint(const Result& r) {
 // The error line and where it comes from: a published drain/replace line that holds, else 60% of the
 // expectation (kFarBelowExpected's derivation, docs/verdicts.md).
 std::string error_line(const PointExpectation& e, const std::optional<Expected>& gate) {
-  if (gate) return fmt::format("an error below {:.1f} GB/s, the published drain/replace line ({})", gate->value,
-                               gate->source());
-  return fmt::format("an error below {:.1f} GB/s, {:.0f}% of it (4 x the tolerance: no spread between healthy "
-                     "machines reaches that far, docs/verdicts.md)",
-                     e.value * kFarBelowExpected, kFarBelowExpected * 100);
+  if (gate)
+    return fmt::format("an error below {:.1f} GB/s, the published drain/replace line ({})", gate->value,
+                       gate->source());
+  return fmt::format(
+      "an error below {:.1f} GB/s, {:.0f}% of it (4 x the tolerance: no spread between healthy "
+      "machines reaches that far, docs/verdicts.md)",
+      e.value * kFarBelowExpected, kFarBelowExpected * 100);
 }
 
 Finding below_expected(const Result& r, const Run& run, const Point& p, const PointExpectation& e,
                        const WhatRan& w, const std::optional<Expected>& gate) {
   const bool below_gate = gate && p.busbw_gbps < gate->value * (1 - interval(p));
-  const bool far = below_gate || p.busbw_gbps < e.value * kFarBelowExpected;  // not a spread: the node is sick
+  const bool far =
+      below_gate || p.busbw_gbps < e.value * kFarBelowExpected;  // not a spread: the node is sick
   const std::string gate_words =
       below_gate ? fmt::format("; below the published drain/replace line {:.1f} GB/s ({})", gate->value,
                                gate->source())
@@ -130,11 +133,12 @@ Finding below_expected(const Result& r, const Run& run, const Point& p, const Po
   return {
       "BUSBW_BELOW_EXPECTED", far ? Severity::error : Severity::warning,
       fmt::format("{} {} B on {} x {}{}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}{}",
-                  run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus), across_hosts_phrase(r, run),
-                  algo_phrase(w), p.busbw_gbps, p.busbw_gbps / e.value * 100, e.value, e.source, gate_words,
-                  ceiling_text(r, run)),
-      fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval); {}",
-                  e.floor(), e.tolerance * 100, error_line(e, gate)),
+                  run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus),
+                  across_hosts_phrase(r, run), algo_phrase(w), p.busbw_gbps, p.busbw_gbps / e.value * 100,
+                  e.value, e.source, gate_words, ceiling_text(r, run)),
+      fmt::format(
+          "at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval); {}",
+          e.floor(), e.tolerance * 100, error_line(e, gate)),
       below_gate ? fmt::format("the publisher drains this machine below its line: {}", below_hint(r))
                  : below_hint(r)};
 }
@@ -169,27 +173,30 @@ Finding above_nic(const Result& r, const Run& run, const RunJudgement& j) {
 // Why a run on one host (or NVLink domain) has neither a row nor a bound, and what would give one.
 std::string no_bound_reason(const Result& r, const Run& run) {
   if (!run_fabric(r, run))
-    return fmt::format("neither the document's topology nor the GPU table (docs/model.md) describes the fabric of "
-                       "{} GPUs of model {} (--topo FILE: nvidia-smi topo -m or rocm-smi --showtopo)",
-                       run.gpus.size(), gpu_model_key(gpu_name(r, run.gpus)));
+    return fmt::format(
+        "neither the document's topology nor the GPU table (docs/model.md) describes the fabric of "
+        "{} GPUs of model {} (--topo FILE: nvidia-smi topo -m or rocm-smi --showtopo)",
+        run.gpus.size(), gpu_model_key(gpu_name(r, run.gpus)));
   const auto& p = *std::max_element(run.points.begin(), run.points.end(),
                                     [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
-  return fmt::format("its largest size {} is below where bandwidth dominates on {} GPUs (a healthy run reaches "
-                     "less than half its 1 GiB figure there: sweep to 1 GiB, -e 1G)",
-                     format_bytes(p.bytes), run.gpus.size());
+  return fmt::format(
+      "its largest size {} is below where bandwidth dominates on {} GPUs (a healthy run reaches "
+      "less than half its 1 GiB figure there: sweep to 1 GiB, -e 1G)",
+      format_bytes(p.bytes), run.gpus.size());
 }
 
 Finding no_row(const Result& r, const std::vector<std::pair<std::string, std::string>>& none) {
   std::vector<std::string> parts;
   parts.reserve(none.size());
   for (const auto& [collective, reason] : none) parts.push_back(fmt::format("{}: {}", collective, reason));
-  return {
-      "NO_EXPECTATION", Severity::info,
-      fmt::format("no expected figure and no bound on {} (model {}): {}", gpu_name(r, {}),
-                  gpu_model_key(gpu_name(r, {})), fmt::join(parts, "; ")),
-      "an entry in the expectations table, or a bound from the GPUs' fabric (docs/verdicts.md, docs/model.md)",
-      "pass --topo FILE (the GPUs' links), --gpu NAME where the output names no GPU, or the site's own figure with "
-      "--expectations FILE"};
+  return {"NO_EXPECTATION", Severity::info,
+          fmt::format("no expected figure and no bound on {} (model {}): {}", gpu_name(r, {}),
+                      gpu_model_key(gpu_name(r, {})), fmt::join(parts, "; ")),
+          "an entry in the expectations table, or a bound from the GPUs' fabric (docs/verdicts.md, "
+          "docs/model.md)",
+          "pass --topo FILE (the GPUs' links), --gpu NAME where the output names no GPU, or the site's own "
+          "figure with "
+          "--expectations FILE"};
 }
 
 // Across hosts a collective crosses the NICs (one host's NVLink does not bound it): why the NICs gave no

@@ -20,15 +20,19 @@ namespace fb {
 namespace {
 
 // The run's setting of `name` where it turns a transport off, with where it was read; "" otherwise.
-std::string disabling_setting(const Result& r, const Run& run, const std::string& name, bool (*off)(const std::string&)) {
+std::string disabling_setting(const Result& r, const Run& run, const std::string& name,
+                              bool (*off)(const std::string&)) {
   std::string value;
-  if (const auto it = run.forced.find(name); it != run.forced.end()) value = it->second;
-  else if (const auto e = r.env.find(name); e != r.env.end()) value = e->second;
+  if (const auto it = run.forced.find(name); it != run.forced.end())
+    value = it->second;
+  else if (const auto e = r.env.find(name); e != r.env.end())
+    value = e->second;
   if (value.empty() || !off(value)) return "";
   const auto said = fmt::format("{}={}", name, value);
   if (r.source)
     for (const auto& where : r.source->env_sources)
-      if (where.find(said) != std::string::npos) return where;  // "line 1: NCCL_P2P_DISABLE=1 (the command line)"
+      if (where.find(said) != std::string::npos)
+        return where;  // "line 1: NCCL_P2P_DISABLE=1 (the command line)"
   return said + " in the run's environment";
 }
 
@@ -48,9 +52,8 @@ std::vector<std::string> p2p_settings(const Result& r, const Run& run) {
 // NCCL's log says it connected the GPUs peer to peer (no SHM, no NET): staging is not what ran.
 bool log_says_peer(const Run& run) {
   if (run.nccl_transports.empty()) return false;
-  return std::none_of(run.nccl_transports.begin(), run.nccl_transports.end(), [](const std::string& t) {
-    return t.starts_with("SHM") || t.starts_with("NET");
-  });
+  return std::none_of(run.nccl_transports.begin(), run.nccl_transports.end(),
+                      [](const std::string& t) { return t.starts_with("SHM") || t.starts_with("NET"); });
 }
 
 struct Staged {
@@ -65,7 +68,8 @@ std::optional<Staged> worst_staged(const Result& r, const Run& run, bool by_sett
     if (!b || !b->fabric.staged.known() || p->busbw_gbps > b->fabric.staged.gbps) continue;
     const bool below = p->busbw_gbps < b->floor();
     if (!below && !by_setting) continue;
-    if (!worst || p->busbw_gbps / b->reach < worst->point->busbw_gbps / worst->bound.reach) worst = Staged{p, *b};
+    if (!worst || p->busbw_gbps / b->reach < worst->point->busbw_gbps / worst->bound.reach)
+      worst = Staged{p, *b};
   }
   return worst;
 }
@@ -85,21 +89,26 @@ std::optional<Finding> host_staged(const Result& r, const Run& run) {
   const std::string over = f->path == FabricPath::gpu_fabric ? "the GPUs' fabric" : "peer-to-peer";
   return Finding{
       "SIGNATURE_HOST_STAGED", Severity::error,
-      fmt::format("{} {} on {} x {}: busbw {:.1f} GB/s is at or below what staging through host memory over PCIe "
-                  "carries, {:.1f} GB/s ({}){}: NCCL moved the data through host memory (SHM), not over {} ({}){}",
-                  run.collective, format_bytes(p.bytes), run.gpus.size(), gpu_name(r, run.gpus), p.busbw_gbps,
-                  f->staged.gbps, f->staged.source,
-                  p.busbw_gbps < b.floor()
-                      ? fmt::format(", and {:.0f}% of what a healthy run reaches there, {:.1f} GB/s", p.busbw_gbps / b.reach * 100, b.reach)
-                      : "",
-                  over, f->what,
-                  settings.empty() ? "" : fmt::format("; {} turns peer-to-peer off", fmt::join(settings, ", "))),
+      fmt::format(
+          "{} {} on {} x {}: busbw {:.1f} GB/s is at or below what staging through host memory over PCIe "
+          "carries, {:.1f} GB/s ({}){}: NCCL moved the data through host memory (SHM), not over {} ({}){}",
+          run.collective, format_bytes(p.bytes), run.gpus.size(), gpu_name(r, run.gpus), p.busbw_gbps,
+          f->staged.gbps, f->staged.source,
+          p.busbw_gbps < b.floor()
+              ? fmt::format(", and {:.0f}% of what a healthy run reaches there, {:.1f} GB/s",
+                            p.busbw_gbps / b.reach * 100, b.reach)
+              : "",
+          over, f->what,
+          settings.empty() ? "" : fmt::format("; {} turns peer-to-peer off", fmt::join(settings, ", "))),
       fmt::format("{} over {}: above {:.1f} GB/s", run.collective, over, f->staged.gbps),
       settings.empty()
-          ? "what turns peer access off: NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL where the run started; PCIe ACS or "
-            "the IOMMU redirecting peer traffic (bare metal: ACS off, iommu=pt; `fabricbench doctor` reads both); "
+          ? "what turns peer access off: NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL where the run started; PCIe "
+            "ACS or "
+            "the IOMMU redirecting peer traffic (bare metal: ACS off, iommu=pt; `fabricbench doctor` reads "
+            "both); "
             "a VM or container without peer access (P2P passthrough, docker --ipc=host); NVLinks down or the "
-            "fabric manager stopped (nvidia-smi nvlink -s). NCCL's log (NCCL_DEBUG=INFO) names the transport: "
+            "fabric manager stopped (nvidia-smi nvlink -s). NCCL's log (NCCL_DEBUG=INFO) names the "
+            "transport: "
             "SHM where P2P was due"
           : fmt::format("unset {} (it is the cause), unless the run meant to measure host memory",
                         fmt::join(settings, ", "))};
@@ -121,27 +130,33 @@ std::optional<Finding> sockets(const Result& r, const Run& run) {
   if (!range) return std::nullopt;
   const Point* worst = nullptr;
   for (const Point* p : best_per_size(run))
-    if (p->bytes >= nic_figure_from_bytes(run) && p->busbw_gbps < range->low * (1 - kReachTolerance - interval(*p)) &&
+    if (p->bytes >= nic_figure_from_bytes(run) &&
+        p->busbw_gbps < range->low * (1 - kReachTolerance - interval(*p)) &&
         (worst == nullptr || p->busbw_gbps < worst->busbw_gbps))
       worst = p;
   if (worst == nullptr) return std::nullopt;
   const auto settings = socket_settings(r, run);
   return Finding{
       "SIGNATURE_SOCKETS", Severity::error,
-      fmt::format("{} {} on {} x {} across {} hosts: busbw {:.1f} GB/s is {:.0f}% of what the slowest datacenter "
-                  "network of these GPUs carries, {:.1f} GB/s ({}); NCCL's network between the hosts was TCP "
-                  "sockets ({}){}",
-                  run.collective, format_bytes(worst->bytes), run.gpus.size(), gpu_name(r, run.gpus),
-                  result_hosts(r), worst->busbw_gbps, worst->busbw_gbps / range->low * 100, range->low,
-                  range->source, used.evidence,
-                  settings.empty() ? "" : fmt::format("; {} turns the RDMA transport off", fmt::join(settings, ", "))),
-      fmt::format("NCCL's IB/RoCE transport or its NET plugin between the hosts: at least {:.1f} GB/s", range->low),
-      settings.empty()
-          ? "what puts NCCL on sockets: no NET plugin for the fabric (EFA: aws-ofi-nccl; GPUDirect-TCPX/O: its "
-            "plugin), NCCL_IB_DISABLE=1 or NCCL_NET=Socket where the run started, the RDMA devices not in the "
-            "container (/dev/infiniband) or their ports down, the wrong interface (NCCL_SOCKET_IFNAME); NCCL's "
-            "log (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET) says which network it used"
-          : fmt::format("unset {} (it is the cause) where the hosts have an RDMA network", fmt::join(settings, ", "))};
+      fmt::format(
+          "{} {} on {} x {} across {} hosts: busbw {:.1f} GB/s is {:.0f}% of what the slowest datacenter "
+          "network of these GPUs carries, {:.1f} GB/s ({}); NCCL's network between the hosts was TCP "
+          "sockets ({}){}",
+          run.collective, format_bytes(worst->bytes), run.gpus.size(), gpu_name(r, run.gpus), result_hosts(r),
+          worst->busbw_gbps, worst->busbw_gbps / range->low * 100, range->low, range->source, used.evidence,
+          settings.empty() ? ""
+                           : fmt::format("; {} turns the RDMA transport off", fmt::join(settings, ", "))),
+      fmt::format("NCCL's IB/RoCE transport or its NET plugin between the hosts: at least {:.1f} GB/s",
+                  range->low),
+      settings.empty() ? "what puts NCCL on sockets: no NET plugin for the fabric (EFA: aws-ofi-nccl; "
+                         "GPUDirect-TCPX/O: its "
+                         "plugin), NCCL_IB_DISABLE=1 or NCCL_NET=Socket where the run started, the RDMA "
+                         "devices not in the "
+                         "container (/dev/infiniband) or their ports down, the wrong interface "
+                         "(NCCL_SOCKET_IFNAME); NCCL's "
+                         "log (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET) says which network it used"
+                       : fmt::format("unset {} (it is the cause) where the hosts have an RDMA network",
+                                     fmt::join(settings, ", "))};
 }
 
 }  // namespace

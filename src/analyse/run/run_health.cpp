@@ -140,13 +140,14 @@ void imported_figures(const Result& r, std::vector<Finding>& out) {
       return !std::isfinite(p.time_us.median_ci);
     }));
   if (sizes == 0) return;
-  out.push_back({"RESULT_UNBOUNDED", Severity::info,
-                 fmt::format("{} printed one figure per size (the mean of its timed iterations): {} figure{} "
-                             "without a spread or an interval",
-                             r.source->tool.empty() ? "the tool" : r.source->tool, sizes, sizes == 1 ? "" : "s"),
-                 "an interval per size, to tell a difference under the tolerance from noise",
-                 "the figures are judged as printed; where a small difference matters, `fabricbench run` measures "
-                 "each size to a 95% interval"});
+  out.push_back(
+      {"RESULT_UNBOUNDED", Severity::info,
+       fmt::format("{} printed one figure per size (the mean of its timed iterations): {} figure{} "
+                   "without a spread or an interval",
+                   r.source->tool.empty() ? "the tool" : r.source->tool, sizes, sizes == 1 ? "" : "s"),
+       "an interval per size, to tell a difference under the tolerance from noise",
+       "the figures are judged as printed; where a small difference matters, `fabricbench run` measures "
+       "each size to a 95% interval"});
 }
 
 }  // namespace

@@ -101,9 +101,10 @@ std::string environment_sentence(const Result& r) {
   const std::string where = r.source && !r.source->env_sources.empty()
                                 ? fmt::format(" (read from the output: {})", r.source->env_sources.front())
                                 : "";
-  return n == 0 ? "no NCCL_* setting in the environment" + where
-                : fmt::format("{} in the environment, none that changes this run{}",
-                              plural(static_cast<std::size_t>(n), "NCCL_* setting", "NCCL_* settings"), where);
+  return n == 0
+             ? "no NCCL_* setting in the environment" + where
+             : fmt::format("{} in the environment, none that changes this run{}",
+                           plural(static_cast<std::size_t>(n), "NCCL_* setting", "NCCL_* settings"), where);
 }
 
 // The collective figure furthest below its reference among the headline's: against the rows, or against

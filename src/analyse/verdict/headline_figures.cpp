@@ -18,9 +18,10 @@ namespace fb {
 std::string HeadlineFigure::percent_text() const {
   if (!label.empty()) return label;
   if (expected <= 0 && reach > 0 && ring_ceiling > 0)
-    return fmt::format("{:.0f}% of the bound (no published row: a healthy run reaches {:.0f}% of the ring's "
-                       "ceiling here)",
-                       measured / reach * 100, reach / ring_ceiling * 100);
+    return fmt::format(
+        "{:.0f}% of the bound (no published row: a healthy run reaches {:.0f}% of the ring's "
+        "ceiling here)",
+        measured / reach * 100, reach / ring_ceiling * 100);
   if (expected <= 0) return "no expectation for this machine";
   if (unit == "ns") return fmt::format("{:.0f}% of the expected latency", measured / expected * 100);
   return fmt::format("{:.0f}% of expected", measured / expected * 100);

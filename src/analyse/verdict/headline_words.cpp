@@ -21,7 +21,8 @@ std::string figure_sentence(const HeadlineFigure& h) {
   if (h.expected > 0) return fmt::format("{}, {} {:.1f} {}", measured, h.percent_text(), h.expected, h.unit);
   if (h.reach > 0 && h.ring_ceiling > 0)
     return fmt::format(
-        "{}, {:.0f}% of the bound {:.1f} GB/s (no published row: what a healthy run of its hardware reaches there, "
+        "{}, {:.0f}% of the bound {:.1f} GB/s (no published row: what a healthy run of its hardware reaches "
+        "there, "
         "{:.0f}% of the ring's ceiling {:.1f} GB/s)",
         measured, h.measured / h.reach * 100, h.reach, h.reach / h.ring_ceiling * 100, h.ring_ceiling);
   return fmt::format("{}, no expectation for this machine", measured);

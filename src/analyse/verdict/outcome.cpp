@@ -22,7 +22,8 @@ constexpr std::size_t kCodesNamed = 3;
 std::string codes_at(const Result& r, Severity s) {
   std::vector<std::string> codes;
   for (const auto& f : r.findings)
-    if (f.severity == s && std::find(codes.begin(), codes.end(), f.code) == codes.end()) codes.push_back(f.code);
+    if (f.severity == s && std::find(codes.begin(), codes.end(), f.code) == codes.end())
+      codes.push_back(f.code);
   if (codes.size() > kCodesNamed) {
     const auto more = codes.size() - kCodesNamed;
     codes.resize(kCodesNamed);
@@ -43,11 +44,15 @@ std::string not_judged(const Verdict& v) {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-// A figure held against something: a row or a bound (collectives), or a path ceiling (a GPU's own).
-bool any_held(const std::vector<HeadlineFigure>& figures) {
-  return std::any_of(figures.begin(), figures.end(), [](const HeadlineFigure& h) {
-    return h.reference() > 0 || (h.of_one_gpu && h.ceiling > 0);
-  });
+// What was held against something, in words: the figure furthest below its row or bound, else a passed
+// check of the pairs or collectives that held figures against their path ceilings; `none` when nothing was.
+std::string held_words(const Verdict& v, const std::optional<Shortfall>& worst, const std::string& none) {
+  if (worst) return "; the lowest figure: " + figure_sentence(worst->figure);
+  for (const auto& c : v.checks)
+    if ((c.check == "pairs" || c.check == "collectives_ceiling") &&
+        (c.status == CheckStatus::pass || c.status == CheckStatus::info) && !c.evidence.empty())
+      return "; " + c.evidence;
+  return none;
 }
 
 Outcome errors(const Result& r, const std::optional<Shortfall>& worst) {
@@ -65,12 +70,12 @@ Outcome warnings(const Result& r, const std::vector<HeadlineFigure>& figures,
     return {"warnings", fmt::format("Warnings ({}): far below what this machine should reach; {}", codes,
                                     figure_sentence(worst->figure))};
   if (below)
-    return {"warnings",
-            fmt::format("Warnings ({}): {}; {}", codes,
-                        worst->from_table() ? "below expectation" : "below what the hardware gives a healthy run",
-                        figure_sentence(worst->figure))};
-  return {"warnings", fmt::format("Warnings ({}): {}; issues to look at below", codes,
-                                  expectations_standing(figures))};
+    return {"warnings", fmt::format("Warnings ({}): {}; {}", codes,
+                                    worst->from_table() ? "below expectation"
+                                                        : "below what the hardware gives a healthy run",
+                                    figure_sentence(worst->figure))};
+  return {"warnings",
+          fmt::format("Warnings ({}): {}; issues to look at below", codes, expectations_standing(figures))};
 }
 
 }  // namespace
@@ -97,10 +102,13 @@ Outcome headline_outcome(const Result& r) {
             "Refused: the hosts of this job disagree on what NCCL needs alike on every rank; fix the job's "
             "configuration (nothing was measured)"};
   if (r.status == RunStatus::running) return {"running", "In progress: partial results"};
-  if (!r.verdict) return {"incomplete", "Not judged"};
   const auto figures = headline_figures(r);
   const auto worst = worst_shortfall(figures);
-  switch (r.verdict->status) {
+  // A document not judged yet: the verdict its own findings give, never better than a figure below its floor.
+  auto verdict = r.verdict ? *r.verdict : verdict_of(r, r.findings);
+  if (!r.verdict && worst && worst->below_floor)
+    verdict.status = std::max(verdict.status, CheckStatus::warning);
+  switch (verdict.status) {
     case CheckStatus::critical:
       return errors(r, worst);
     case CheckStatus::warning:
@@ -108,18 +116,17 @@ Outcome headline_outcome(const Result& r) {
     case CheckStatus::unknown:
       return {"incomplete",
               fmt::format("Not judged in full: nothing wrong in what could be judged{}; not judged: {}",
-                          worst ? "; the lowest figure: " + figure_sentence(worst->figure)
-                                : std::string(", no figure held against an expectation or a bound"),
-                          not_judged(*r.verdict))};
+                          held_words(verdict, worst, ", no figure held against an expectation or a bound"),
+                          not_judged(verdict))};
     default:
       break;
   }
-  if (worst) return {"healthy", fmt::format("Healthy: no problem found; the lowest figure: {}", figure_sentence(worst->figure))};
-  if (any_held(figures))
-    return {"healthy", "Healthy: no problem found; every figure within its path ceiling and its peers"};
-  return {"unmeasured",
-          "No problem found in what was read; no figure was held against an expectation or a bound, so nothing "
-          "says the interconnect is healthy"};
+  if (const auto held = held_words(verdict, worst, ""); !held.empty())
+    return {"healthy", "Healthy: no problem found" + held};
+  return {
+      "unmeasured",
+      "No problem found in what was read; no figure was held against an expectation or a bound, so nothing "
+      "says the interconnect is healthy"};
 }
 
 }  // namespace fb

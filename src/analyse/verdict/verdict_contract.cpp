@@ -33,28 +33,33 @@ bool has_nodes(const Result& r) { return r.nodes.has_value(); }
 std::string_view can(const Result&) { return ""; }
 // Why a check could not run, with the flag or file that would let it (the headline says both).
 std::string_view no_topology(const Result& r) {
-  return r.topology ? "" : "the document has no topology: --topo FILE (nvidia-smi topo -m or rocm-smi --showtopo)";
+  return r.topology ? ""
+                    : "the document has no topology: --topo FILE (nvidia-smi topo -m or rocm-smi --showtopo)";
 }
 std::string_view no_transports(const Result& r) {
   const bool read =
       std::any_of(r.runs.begin(), r.runs.end(), [](const Run& run) { return !run.nccl_transports.empty(); });
-  return read ? "" : "NCCL's log was not read, so its transports are not known: --nccl-log FILE (NCCL_DEBUG=INFO)";
+  return read ? ""
+              : "NCCL's log was not read, so its transports are not known: --nccl-log FILE (NCCL_DEBUG=INFO)";
 }
 std::string_view no_host_facts(const Result& r) {
-  return r.host.config ? "" : "the host's configuration was not read: `fabricbench doctor` on the host reads it";
+  return r.host.config ? ""
+                       : "the host's configuration was not read: `fabricbench doctor` on the host reads it";
 }
 std::string_view no_fabric(const Result& r) {
   const bool known = std::any_of(r.runs.begin(), r.runs.end(), [&](const Run& run) {
     return judged_run(run) && nccl_hosts(r, run) == 1 && run_fabric(r, run).has_value();
   });
   return known ? ""
-               : "neither the topology nor the GPU table describes the GPUs' fabric: --topo FILE (nvidia-smi topo -m "
+               : "neither the topology nor the GPU table describes the GPUs' fabric: --topo FILE (nvidia-smi "
+                 "topo -m "
                  "or rocm-smi --showtopo), or --gpu NAME where the output names no GPU";
 }
 // Another tool's output whose environment was not in it: its NCCL_* settings are unknown, not none.
 std::string_view no_environment(const Result& r) {
   return r.source && r.source->env_sources.empty()
-             ? "the run's environment is not in the output: paste the command line with its NCCL_* settings, or "
+             ? "the run's environment is not in the output: paste the command line with its NCCL_* settings, "
+               "or "
                "--nccl-log FILE (NCCL_DEBUG=INFO prints the settings it read)"
              : "";
 }
