@@ -52,6 +52,11 @@ are listed apart); exit 1 when an error-level finding is present, whatever the f
       "--nccl-log", o.nccl_log,
       "With another tool's output: NCCL's log of that run (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING): "
       "the algorithm at each size, transports, NVLS, NICs");
+  rep->add_flag(
+         "--force", o.force,
+         "With --nccl-log: take a log that contradicts the output (its hosts, library, NCCL version or "
+         "communicator size), said so in the document, instead of refusing it (exit 2)")
+      ->needs("--nccl-log");
   rep->add_option("--topo", o.topo,
                   "With another tool's output: `nvidia-smi topo -m` or `rocm-smi --showtopo` text");
   rep->add_option(

@@ -1,6 +1,6 @@
 #pragma once
 // The run's environment as far as another tool's output shows it, into the document's `env` and
-// `source.env_sources` (1.5): the settings on its pasted command lines, and those NCCL reports taking
+// `source.env_sources` (1.6): the settings on its pasted command lines, and those NCCL reports taking
 // ("NCCL_ALGO set by environment to Ring") from its lines in the output or a companion log. Where
 // neither was in the output, `env_sources` stays empty and `source.unknown` says so: the environment is
 // unknown, never "no setting".

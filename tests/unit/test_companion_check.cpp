@@ -67,3 +67,38 @@ TEST(CompanionCheck, TheRunsOwnLinesAgree) {
                         "nccl-tests-nccl2.25.1-rtx5090x2-crash-shared-memory.txt"})
     EXPECT_EQ(conflict(f, kImportsDir + f), "") << f;
 }
+
+// Through import: refused as a usage error naming the file and why, taken with force and said so; the
+// log's "set by environment" lines are the run's environment.
+TEST(CompanionCheck, ImportRefusesUnlessForced) {
+  fb::ImportOptions o;
+  o.nccl_log = kLogs + "rccl-mi250x-2nodes-issue1026.log";
+  try {
+    (void)import_fixture("rccl-tests-develop-448c4c7-mi300x8-rocm-blog.txt", o);
+    ADD_FAILURE() << "another run's log was taken";
+  } catch (const fb::Error& e) {
+    EXPECT_EQ(e.code(), fb::ExitCode::usage);
+    EXPECT_NE(
+        std::string(e.what()).find("rccl-mi250x-2nodes-issue1026.log: not this run's NCCL log: its lines are "
+                                   "of hosts (g1064, g1072)"),
+        std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("pass --force to use it anyway"), std::string::npos);
+  }
+  o.force = true;
+  const auto r = import_fixture("rccl-tests-develop-448c4c7-mi300x8-rocm-blog.txt", o);
+  EXPECT_TRUE(any_contains(r.source->converted, "taken with --force although its lines are of hosts"));
+}
+
+// A log of the same machine and NCCL (2 x H200 on host vm, NCCL 2.28.3) is taken, and its
+// "NCCL_P2P_DISABLE set by environment to 1" is the run's environment, with where it was read.
+TEST(CompanionCheck, ACompanionLogsSettingIsTheRunsEnvironment) {
+  fb::ImportOptions o;
+  o.nccl_log = kLogs + "fabricbench-probe-2.28.3-p2p-disabled-rank0.log";
+  const auto r = fb::load_result_or_output(
+      std::string(FB_FIXTURE_DIR) + "/baseline/h200x2-nccl-tests-small-6runs.txt", o);
+  ASSERT_TRUE(r.source.has_value());
+  EXPECT_EQ(r.env.at("NCCL_P2P_DISABLE"), "1");
+  EXPECT_TRUE(any_contains(r.source->env_sources, "fabricbench-probe-2.28.3-p2p-disabled-rank0.log"));
+  EXPECT_FALSE(any_contains(r.source->unknown, "the run's environment"));
+}
