@@ -28,10 +28,10 @@ std::optional<RdmaRange> rdma_range(const Result& r, const Run& run) {
   return RdmaRange{
       g * low.gbps, g * high.gbps, g,
       fmt::format(
-          "the NICs not described: a datacenter network for {}, {:g}-{:g} Gb/s per GPU ({}), {} GPUs on "
+          "the NICs not described: a datacenter network for {}, {:g}-{:g} Gb/s per GPU ({}), {} GPU{} on "
           "the host with the fewest, each at what a ring reaches per port ({:g} Gb/s: {}; {:g} Gb/s: {})",
-          hw->model, hw->rdma_low_gbps, hw->rdma_high_gbps, hw->rdma_source, fewest, hw->rdma_low_gbps,
-          low.cite, hw->rdma_high_gbps, high.cite)};
+          hw->model, hw->rdma_low_gbps, hw->rdma_high_gbps, hw->rdma_source, fewest, fewest == 1 ? "" : "s",
+          hw->rdma_low_gbps, low.cite, hw->rdma_high_gbps, high.cite)};
 }
 
 }  // namespace fb

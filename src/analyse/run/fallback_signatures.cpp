@@ -4,7 +4,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "analyse/expect/cross_host_expectation.hpp"
 #include "analyse/expect/hardware_bound.hpp"
@@ -19,21 +22,25 @@
 namespace fb {
 namespace {
 
-// The run's setting of `name` where it turns a transport off, with where it was read; "" otherwise.
-std::string disabling_setting(const Result& r, const Run& run, const std::string& name,
-                              bool (*off)(const std::string&)) {
+// A setting of the run that turns a transport off: "NAME=V", and where it was read.
+struct Setting {
+  std::string said;   // "NCCL_P2P_DISABLE=1": what the hint says to unset
+  std::string where;  // "line 1: NCCL_P2P_DISABLE=1 (the command line)": the evidence's words
+};
+
+std::optional<Setting> disabling_setting(const Result& r, const Run& run, const std::string& name,
+                                         bool (*off)(const std::string&)) {
   std::string value;
   if (const auto it = run.forced.find(name); it != run.forced.end())
     value = it->second;
   else if (const auto e = r.env.find(name); e != r.env.end())
     value = e->second;
-  if (value.empty() || !off(value)) return "";
+  if (value.empty() || !off(value)) return std::nullopt;
   const auto said = fmt::format("{}={}", name, value);
   if (r.source)
     for (const auto& where : r.source->env_sources)
-      if (where.find(said) != std::string::npos)
-        return where;  // "line 1: NCCL_P2P_DISABLE=1 (the command line)"
-  return said + " in the run's environment";
+      if (where.find(said) != std::string::npos) return Setting{said, where};
+  return Setting{said, said + " in the run's environment"};
 }
 
 bool not_zero(const std::string& v) { return v != "0"; }
@@ -41,12 +48,33 @@ bool p2p_level_off(const std::string& v) { return v == "LOC" || v == "0"; }
 bool ib_off(const std::string& v) { return v == "1"; }
 bool socket_net(const std::string& v) { return v == "Socket" || v == "socket"; }
 
-std::vector<std::string> p2p_settings(const Result& r, const Run& run) {
-  std::vector<std::string> out;
-  for (const auto& s : {disabling_setting(r, run, "NCCL_P2P_DISABLE", not_zero),
-                        disabling_setting(r, run, "NCCL_P2P_LEVEL", p2p_level_off)})
-    if (!s.empty()) out.push_back(s);
+std::vector<Setting> settings_of(std::initializer_list<std::optional<Setting>> found) {
+  std::vector<Setting> out;
+  for (const auto& s : found)
+    if (s) out.push_back(*s);
   return out;
+}
+
+std::vector<Setting> p2p_settings(const Result& r, const Run& run) {
+  return settings_of({disabling_setting(r, run, "NCCL_P2P_DISABLE", not_zero),
+                      disabling_setting(r, run, "NCCL_P2P_LEVEL", p2p_level_off)});
+}
+
+std::vector<Setting> socket_settings(const Result& r, const Run& run) {
+  return settings_of({disabling_setting(r, run, "NCCL_IB_DISABLE", ib_off),
+                      disabling_setting(r, run, "NCCL_NET", socket_net)});
+}
+
+std::string wheres(const std::vector<Setting>& settings) {
+  std::vector<std::string> out;
+  for (const auto& s : settings) out.push_back(s.where);
+  return fmt::format("{}", fmt::join(out, ", "));
+}
+
+std::string saids(const std::vector<Setting>& settings) {
+  std::vector<std::string> out;
+  for (const auto& s : settings) out.push_back(s.said);
+  return fmt::format("{}", fmt::join(out, ", "));
 }
 
 // NCCL's log says it connected the GPUs peer to peer (no SHM, no NET): staging is not what ran.
@@ -99,27 +127,16 @@ std::optional<Finding> host_staged(const Result& r, const Run& run) {
                             p.busbw_gbps / b.reach * 100, b.reach)
               : "",
           over, f->what,
-          settings.empty() ? "" : fmt::format("; {} turns peer-to-peer off", fmt::join(settings, ", "))),
+          settings.empty() ? "" : fmt::format("; {} turns peer-to-peer off", wheres(settings))),
       fmt::format("{} over {}: above {:.1f} GB/s", run.collective, over, f->staged.gbps),
       settings.empty()
           ? "what turns peer access off: NCCL_P2P_DISABLE=1 or NCCL_P2P_LEVEL where the run started; PCIe "
-            "ACS or "
-            "the IOMMU redirecting peer traffic (bare metal: ACS off, iommu=pt; `fabricbench doctor` reads "
-            "both); "
-            "a VM or container without peer access (P2P passthrough, docker --ipc=host); NVLinks down or the "
-            "fabric manager stopped (nvidia-smi nvlink -s). NCCL's log (NCCL_DEBUG=INFO) names the "
-            "transport: "
-            "SHM where P2P was due"
+            "ACS or the IOMMU redirecting peer traffic (bare metal: ACS off, iommu=pt; `fabricbench doctor` "
+            "reads both); a VM or container without peer access (P2P passthrough, docker --ipc=host); "
+            "NVLinks down or the fabric manager stopped (nvidia-smi nvlink -s). NCCL's log "
+            "(NCCL_DEBUG=INFO) names the transport: SHM where P2P was due"
           : fmt::format("unset {} (it is the cause), unless the run meant to measure host memory",
-                        fmt::join(settings, ", "))};
-}
-
-std::vector<std::string> socket_settings(const Result& r, const Run& run) {
-  std::vector<std::string> out;
-  for (const auto& s : {disabling_setting(r, run, "NCCL_IB_DISABLE", ib_off),
-                        disabling_setting(r, run, "NCCL_NET", socket_net)})
-    if (!s.empty()) out.push_back(s);
-  return out;
+                        saids(settings))};
 }
 
 std::optional<Finding> sockets(const Result& r, const Run& run) {
@@ -144,19 +161,16 @@ std::optional<Finding> sockets(const Result& r, const Run& run) {
           "sockets ({}){}",
           run.collective, format_bytes(worst->bytes), run.gpus.size(), gpu_name(r, run.gpus), result_hosts(r),
           worst->busbw_gbps, worst->busbw_gbps / range->low * 100, range->low, range->source, used.evidence,
-          settings.empty() ? ""
-                           : fmt::format("; {} turns the RDMA transport off", fmt::join(settings, ", "))),
+          settings.empty() ? "" : fmt::format("; {} turns the RDMA transport off", wheres(settings))),
       fmt::format("NCCL's IB/RoCE transport or its NET plugin between the hosts: at least {:.1f} GB/s",
                   range->low),
-      settings.empty() ? "what puts NCCL on sockets: no NET plugin for the fabric (EFA: aws-ofi-nccl; "
-                         "GPUDirect-TCPX/O: its "
-                         "plugin), NCCL_IB_DISABLE=1 or NCCL_NET=Socket where the run started, the RDMA "
-                         "devices not in the "
-                         "container (/dev/infiniband) or their ports down, the wrong interface "
-                         "(NCCL_SOCKET_IFNAME); NCCL's "
-                         "log (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET) says which network it used"
-                       : fmt::format("unset {} (it is the cause) where the hosts have an RDMA network",
-                                     fmt::join(settings, ", "))};
+      settings.empty()
+          ? "what puts NCCL on sockets: no NET plugin for the fabric (EFA: aws-ofi-nccl; GPUDirect-TCPX/O: "
+            "its plugin), NCCL_IB_DISABLE=1 or NCCL_NET=Socket where the run started, the RDMA devices not "
+            "in the container (/dev/infiniband) or their ports down, the wrong interface "
+            "(NCCL_SOCKET_IFNAME); NCCL's log (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET) says which "
+            "network it used"
+          : fmt::format("unset {} (it is the cause) where the hosts have an RDMA network", saids(settings))};
 }
 
 }  // namespace
