@@ -24,7 +24,8 @@ for golden in "$tests"/golden/prometheus_*.prom; do check "$golden"; done
 
 "$bin" report "$tests/fixtures/results/synthetic-2host-socket.json" --analyse --prometheus "$tmp/2host.prom" >/dev/null
 rc=$?
-[[ $rc == 0 ]] || { echo "FAIL: report --prometheus on the 2-host fixture exited $rc, want 0"; fail=1; }
+# 2 x H200 on TCP sockets at 1.8 GB/s, below any datacenter network of the class: SIGNATURE_SOCKETS, exit 1.
+[[ $rc == 1 ]] || { echo "FAIL: report --prometheus on the 2-host fixture exited $rc, want 1"; fail=1; }
 check "$tmp/2host.prom"
 cmp -s "$tmp/2host.prom" "$tests/golden/prometheus_2host.prom" ||
   { echo "FAIL: report --prometheus differs from tests/golden/prometheus_2host.prom"; fail=1; }
