@@ -156,3 +156,15 @@ TEST(HeadlineAgrees, EachRealHealthyOutputRaisesNoWarning) {
   }
   EXPECT_GE(bounded, 8);  // most are held against a bound their hardware gives
 }
+
+// ROCm/rccl#1129's run with NCCL_P2P_DISABLE=1, whose paste shows neither the setting nor the topology:
+// 2 x MI100 (Infinity Fabric bridges only where fitted) at 11.0 GB/s is above what staging through host
+// memory gives a healthy run, so no fault can be named from the output alone; it is never "Healthy", and
+// the headline names what was not read (NCCL's transports, the topology) and the flags that would give it.
+TEST(HeadlineAgrees, AFaultWhoseCauseIsNotInThePasteIsNeverHealthy) {
+  const auto r = judged_import("rccl-tests-develop-3f7f785-mi100x2-issue1129.txt");
+  EXPECT_EQ(r.verdict->status, fb::CheckStatus::unknown) << r.verdict->headline;
+  EXPECT_TRUE(r.verdict->headline.starts_with("Not judged in full")) << r.verdict->headline;
+  for (const char* said : {"transports (--nccl-log FILE)", "topology (--topo FILE)"})
+    EXPECT_NE(r.verdict->headline.find(said), std::string::npos) << said << ": " << r.verdict->headline;
+}
