@@ -31,7 +31,8 @@ TEST(Prometheus, TwoHostsGolden) {
   EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-a\","));
   EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-b\","));
   EXPECT_TRUE(contains(text, "fabricbench_result_timestamp_seconds{host=\"node-a\"} 1795983295\n"));
-  // H200 hosts on TCP sockets at 1.8 GB/s: the sockets' signature (SIGNATURE_SOCKETS) on every host of the job.
+  // H200 hosts on TCP sockets at 1.8 GB/s: the sockets' signature (SIGNATURE_SOCKETS) on every host of the
+  // job.
   EXPECT_TRUE(
       contains(text, "fabricbench_check_status{host=\"node-b\",check=\"transports\",status=\"CRITICAL\""));
 }

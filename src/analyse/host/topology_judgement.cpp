@@ -27,6 +27,7 @@ std::vector<std::string> no_p2p_models(const Topology& t, const std::vector<int>
 
 Finding by_design(const std::vector<std::string>& models, const std::vector<Finding>& said) {
   std::vector<std::string> pairs;
+  pairs.reserve(said.size());
   for (const auto& f : said) pairs.push_back(f.evidence.substr(f.evidence.find(": ") + 2));
   const auto* hw = gpu_hardware_of(models.front());
   return {"TOPO_NO_P2P", Severity::info,

@@ -67,12 +67,14 @@ std::vector<Setting> socket_settings(const Result& r, const Run& run) {
 
 std::string wheres(const std::vector<Setting>& settings) {
   std::vector<std::string> out;
+  out.reserve(settings.size());
   for (const auto& s : settings) out.push_back(s.where);
   return fmt::format("{}", fmt::join(out, ", "));
 }
 
 std::string saids(const std::vector<Setting>& settings) {
   std::vector<std::string> out;
+  out.reserve(settings.size());
   for (const auto& s : settings) out.push_back(s.said);
   return fmt::format("{}", fmt::join(out, ", "));
 }
