@@ -1,8 +1,9 @@
-// Issue 49's golden cases for the judgement: a figure held against what its hardware carries where no
-// published row applies (analyse/expect/hardware_bound.hpp), published drain/replace lines as errors,
-// parts without peer-to-peer by design, a figure above its physical ceiling, an NVLink domain across
-// trays, every up port of a tray counted, a better placement named. Each figure below is computed by hand
-// from the tables it cites (docs/model.md, docs/verdicts.md).
+// Issue 49's golden cases for the judgement (each with its summary.md in tests/golden/summary_*.md): a
+// figure held against what its hardware carries where no published row applies
+// (analyse/expect/hardware_bound.hpp), published drain/replace lines as errors, parts without
+// peer-to-peer by design, a figure above its physical ceiling, an NVLink domain across trays, every up
+// port of a tray counted. Each figure below is computed by hand from the tables it cites (docs/model.md,
+// docs/verdicts.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #include "analyse/judge.hpp"
 #include "analyse/verdict/outcome.hpp"
 #include "cluster_fixtures.hpp"
+#include "golden.hpp"
+#include "report/documents.hpp"
 
 namespace {
 
@@ -68,6 +71,7 @@ TEST(HardwareBounds, H100At290IsAnErrorCitingThePublishedReplaceLine) {
       << f->expected;
   EXPECT_EQ(r.verdict->status, fb::CheckStatus::critical);
   EXPECT_EQ(r.verdict->outcome, "errors");
+  expect_golden("summary_h100x8_290_replace_line.md", fb::markdown_summary(r));
   // At 310 the same point is a warning: below the row less its tolerance (430.2), above the line.
   auto ok = one_host("NVIDIA H100 80GB HBM3", 8, {{16 * kGiB, 310}});
   fb::judge(ok);
@@ -129,6 +133,7 @@ TEST(HardwareBounds, TwoTrayNvlPartitionIsBelowItsNvlinkBound) {
   for (const auto& f : r.findings) EXPECT_FALSE(contains(f.evidence, "NIC bound")) << f.evidence;
   EXPECT_FALSE(r.verdict->headline.starts_with("Healthy")) << r.verdict->headline;
   EXPECT_TRUE(contains(r.verdict->headline, "of the bound 639.7 GB/s")) << r.verdict->headline;
+  expect_golden("summary_gb200_2trays_250.md", fb::markdown_summary(r));
 }
 
 // The same trays where NCCL's log names IB between them: hosts on their NICs again.
@@ -200,6 +205,7 @@ TEST(HardwareBounds, Rtx5090WithoutPeerAccessIsNotCritical) {
   ASSERT_TRUE(b.has_value());
   EXPECT_NEAR(b->ceiling, 63.0 * 0.82, 0.1);
   EXPECT_NEAR(b->reach, 0.25 * 300.0 / 331.0 * 63.0 * 0.82, 0.05);
+  expect_golden("summary_rtx5090x8_no_p2p.md", fb::markdown_summary(r));
 }
 
 // 2 x L40S (PCIe Gen4 x16, no NVLink: the GPU table) at 27.9 GB/s: 108% of the PCIe path ceiling (82% of
@@ -211,6 +217,7 @@ TEST(HardwareBounds, AFigureAboveItsCeilingIsNamed) {
   ASSERT_NE(f, nullptr);
   EXPECT_TRUE(contains(f->evidence, "is 108% of the ring's path ceiling 25.8 GB/s")) << f->evidence;
   EXPECT_EQ(f->severity, fb::Severity::warning);
+  expect_golden("summary_l40sx2_above_ceiling.md", fb::markdown_summary(r));
   // Within the fidelity bar it is not: 26.5 GB/s is 103%.
   auto near = one_host("NVIDIA L40S", 2, {{kGiB, 26.5}});
   fb::judge(near);

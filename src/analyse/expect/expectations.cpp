@@ -34,7 +34,7 @@ std::string canonical_algo(std::string_view algo) {
 
 std::string Expected::source() const {
   return fmt::format("{}, {}{}{}", row.source, row.date,
-                     row.kind == ExpectationKind::acceptance ? ", a pass line" : "",
+                     row.kind == ExpectationKind::acceptance ? ", an acceptance line" : "",
                      row.single_report ? ", a single public report" : "");
 }
 
