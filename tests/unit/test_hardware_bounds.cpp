@@ -55,6 +55,35 @@ fb::Result one_host(const std::string& model, int n,
   return r;
 }
 
+// `n` GPUs of `model` on PCIe Gen5 x16, half on each socket: pairs under one switch PIX, the others of a
+// socket PXB, across the sockets SYS; `p2p` whether the pairs have peer access.
+fb::Topology pcie_box(const std::string& model, int n, bool p2p) {
+  fb::Topology t;
+  for (int i = 0; i < n; ++i) {
+    fb::TopoGpu g;
+    g.index = i;
+    g.name = model;
+    g.bus_id = fmt::format("0000:{:02x}:00.0", 0x10 * (i + 1));
+    g.numa_node = i < n / 2 ? 0 : 1;
+    g.pcie = {32, 32, 16, 16, 5, 5};
+    t.gpus.push_back(g);
+  }
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b) {
+      fb::TopoPair p;
+      p.a = a;
+      p.b = b;
+      const bool same_socket = (a < n / 2) == (b < n / 2);
+      p.connection = *fb::Connection::parse(same_socket ? (a / 2 == b / 2 ? "PIX" : "PXB") : "SYS");
+      p.pcie_class = p.connection.to_string();
+      p.wire_gbps = 63.0;
+      p.p2p = p2p;
+      p.p2p_detail = p2p ? "" : "runtime: no peer access";
+      t.pairs.push_back(p);
+    }
+  return t;
+}
+
 }  // namespace
 
 // 8 x H100 at 290 GB/s at 16 GiB: 61% of the NVLS row (478), above its 60% error line, but below Azure's
@@ -166,30 +195,7 @@ TEST(HardwareBounds, Gb300AcrossRacksBelowTheReplaceLine) {
 // of the 1 GiB figure) is 11.7, held to half below 1 GiB: healthy.
 TEST(HardwareBounds, Rtx5090WithoutPeerAccessIsNotCritical) {
   auto r = one_host("NVIDIA GeForce RTX 5090", 8, {{kGiB, 28}, {8 * kGiB, 28}});
-  fb::Topology t;
-  for (int i = 0; i < 8; ++i) {
-    fb::TopoGpu g;
-    g.index = i;
-    g.name = "NVIDIA GeForce RTX 5090";
-    g.bus_id = fmt::format("0000:{:02x}:00.0", 0x10 * (i + 1));
-    g.numa_node = i < 4 ? 0 : 1;
-    g.pcie = {32, 32, 16, 16, 5, 5};
-    t.gpus.push_back(g);
-  }
-  for (int a = 0; a < 8; ++a)
-    for (int b = a + 1; b < 8; ++b) {
-      fb::TopoPair p;
-      p.a = a;
-      p.b = b;
-      const bool same_socket = (a < 4) == (b < 4);
-      p.connection = *fb::Connection::parse(same_socket ? (a / 2 == b / 2 ? "PIX" : "PXB") : "SYS");
-      p.pcie_class = p.connection.to_string();
-      p.wire_gbps = 63.0;
-      p.p2p = false;
-      p.p2p_detail = "runtime: no peer access";
-      t.pairs.push_back(p);
-    }
-  r.topology = t;
+  r.topology = pcie_box("NVIDIA GeForce RTX 5090", 8, false);
   r.runs[0].nccl_transports = {"SHM/direct/direct"};
   fb::judge(r);
   EXPECT_NE(r.verdict->status, fb::CheckStatus::critical) << r.verdict->headline;
@@ -270,4 +276,23 @@ TEST(HardwareBounds, EveryUpPortOfATrayIsCounted) {
   ASSERT_TRUE(b.known()) << b.unknown;
   EXPECT_EQ(b.limit().ports.size(), 8U);
   EXPECT_DOUBLE_EQ(b.limit().ring_gbps, 8 * 48.0);
+}
+
+// 2 GPUs of a 4-GPU PCIe box (L40S, peer access) run across the sockets where GPUs 0 and 1 share a switch:
+// TOPO_HOST_PATH is a warning that names the better placement.
+TEST(HardwareBounds, ACrossSocketJobNamesTheBetterPlacement) {
+  auto r = one_host("NVIDIA L40S", 4, {{kGiB, 10}});
+  r.topology = pcie_box("NVIDIA L40S", 4, true);
+  r.runs[0].gpus = {0, 2};
+  fb::judge(r);
+  const auto* f = find(r, "TOPO_HOST_PATH");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, fb::Severity::warning) << f->evidence;
+  EXPECT_TRUE(contains(f->evidence, "the run's GPUs 0,2 cross sockets where GPUs 0,1 of this machine do not"))
+      << f->evidence;
+  EXPECT_EQ(f->expected, "the job on GPUs 0,1 (CUDA_VISIBLE_DEVICES=0,1)");
+  // On GPUs 0 and 1 the same job is no warning.
+  r.runs[0].gpus = {0, 1};
+  fb::judge(r);
+  for (const auto& x : r.findings) EXPECT_NE(x.code, "TOPO_HOST_PATH") << x.evidence;
 }

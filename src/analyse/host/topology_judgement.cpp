@@ -35,8 +35,7 @@ Finding by_design(const std::vector<std::string>& models, const std::vector<Find
                       hw != nullptr ? hw->source : "the GPU table", fmt::join(pairs, "; ")),
           "host memory (NCCL's SHM) between these GPUs: their own path, not a fault",
           "nothing to fix here: host memory is their path whatever the PCIe settings; where the job needs "
-          "peer-to-peer, GPUs "
-          "with NVLink or data-center parts give it"};
+          "peer-to-peer, GPUs with NVLink or data-center parts give it"};
 }
 
 int weakest_rank(const Topology& t, const std::vector<int>& gpus) {
@@ -71,14 +70,13 @@ void name_better_placement(const Result& r, std::vector<Finding>& findings) {
     if (f.code != "TOPO_HOST_PATH" || f.evidence.find("(SYS)") == std::string::npos) continue;
     f.severity = Severity::warning;
     f.evidence += fmt::format(
-        "; the run's GPUs {} cross sockets where GPUs {} of this machine do not (their "
-        "weakest pair {})",
+        "; the run's GPUs {} cross sockets where GPUs {} of this machine do not (their weakest pair {})",
         fmt::join(gpus, ","), fmt::join(best, ","), weakest_class(t, best));
     f.expected = fmt::format("the job on GPUs {} (CUDA_VISIBLE_DEVICES={})", fmt::join(best, ","),
                              fmt::join(best, ","));
     f.hint = fmt::format(
-        "place the job on GPUs {}: their traffic stays off the inter-socket link "
-        "(fabricbench scale --placement best measures both)",
+        "place the job on GPUs {}: their traffic stays off the inter-socket link (fabricbench scale "
+        "--placement best measures both)",
         fmt::join(best, ","));
   }
 }
