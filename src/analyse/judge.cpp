@@ -6,6 +6,7 @@
 #include "analyse/rule_table.hpp"
 #include "analyse/scope/gpu_names.hpp"
 #include "analyse/verdict/check_sentences.hpp"
+#include "analyse/verdict/outcome.hpp"
 #include "analyse/verdict/verdict_contract.hpp"
 
 namespace fb {
@@ -31,6 +32,9 @@ void judge(Result& r, const JudgeOptions& options) {
   r.rules_version = kRulesVersion;
   explain_passed_checks(r);
   if (!r.hosts.empty()) judge_host_sections(r, context);
+  const auto headline = headline_outcome(r);  // the verdict in one sentence, written with it
+  r.verdict->headline = headline.words;
+  r.verdict->outcome = headline.key;
 }
 
 }  // namespace fb

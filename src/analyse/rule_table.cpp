@@ -6,6 +6,7 @@
 #include <array>
 
 #include "analyse/host/host_checks.hpp"
+#include "analyse/host/topology_judgement.hpp"
 #include "analyse/hosts/host_consistency.hpp"
 #include "analyse/hosts/nodes_check.hpp"
 #include "analyse/network/net_checks.hpp"
@@ -13,6 +14,7 @@
 #include "analyse/run/algo_selection.hpp"
 #include "analyse/run/collective_verdicts.hpp"
 #include "analyse/run/environment_rules.hpp"
+#include "analyse/run/fallback_signatures.hpp"
 #include "analyse/run/one_gpu.hpp"
 #include "analyse/run/p2p_analysis.hpp"
 #include "analyse/run/p2p_expectations.hpp"
@@ -49,6 +51,7 @@ std::vector<Finding> topology_rule(const Result& r, const JudgeContext& c) {
   const auto scope = scoped_topology(*r.topology, run_gpus(r));
   auto out = check_topology(scope);
   escalate_link_findings(r, out);
+  judge_topology_findings(r, out);  // no peer access by design; a better placement of the run's GPUs
   if (!r.p2p.empty()) {
     auto pairs = check_p2p(r.p2p, scope, c.peer_margin);
     out.insert(out.end(), pairs.begin(), pairs.end());
@@ -91,12 +94,17 @@ constexpr std::array kRows{
     RuleRow{"run", "RUN_, GPU_LOST", "every measured result", of_run, plain<check_run_status>},
     RuleRow{"transports", "NCCL_FALLBACK", "collective runs on one host", of_run, plain<check_transports>},
     RuleRow{"network transport", "NET_", "collective runs across hosts", of_run, plain<check_net_transport>},
+    RuleRow{"fallback signatures", "SIGNATURE_",
+            "collective runs: figures only staging through host memory or TCP sockets explain", of_run,
+            plain<check_fallback_signatures>},
     RuleRow{"topology and pairs", "TOPO_, P2P_", "the GPUs of the run (of the host, for a host of a job)",
             of_any, topology_rule},
     RuleRow{"pairs expected", "P2P_, HOST_LINK_SLOW", "p2p figures", of_run, plain<check_p2p_expectations>},
     RuleRow{"environment", "ENV_", "every result that measured; a host of a job by the job's shape", measured,
             environment_rule},
-    RuleRow{"ceilings", "BUSBW_BELOW_CEILING", "collective runs on one host", of_run, plain<check_ceilings>},
+    RuleRow{"ceilings", "BUSBW_BELOW_CEILING, BUSBW_ABOVE_CEILING",
+            "collective runs on one host or one NVLink domain (its topology, else the GPU table)", of_run,
+            plain<check_ceilings>},
     RuleRow{"expectations", "BUSBW_BELOW_EXPECTED, NO_EXPECTATION, NVLS_OFF, BUSBW_ABOVE_NIC_SUM",
             "collective runs", of_run, plain<check_expectations>},
     RuleRow{"data and noise", "DATA_WRONG, RESULT_", "collective runs and p2p figures", of_run,

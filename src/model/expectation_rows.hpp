@@ -21,7 +21,7 @@ inline constexpr std::uint64_t kAnyBytes = ~0ULL;
 struct ExpectationRow {
   std::string gpu;  // the GPU's model key ("H200", "MI300X", "A100 PCIe"): analyse/scope/gpu_model.hpp
   int gpus = 0;     // GPUs in the job (0: any)
-  int hosts = 1;    // hosts the job spans (0: any)
+  int hosts = 1;    // hosts the job spans, as NCCL counts nodes (an NVLink domain is one) (0: any)
   // A collective's name (busbw), "pair", "host", "h2d_sm", "d2h_sm", "local_copy" (GB/s) or
   // "host_latency" (ns).
   std::string figure;
@@ -34,6 +34,7 @@ struct ExpectationRow {
   bool single_report = false;  // rests on one public report
   std::string source;
   std::string date;
+  int min_hosts = 0;  // 1.6: the job spans at least this many hosts (with hosts 0: "across hosts")
 };
 
 // A site's baseline (`--expectations FILE`): its rows replace the built-in rows of each GPU model

@@ -31,6 +31,10 @@ struct Verdict {
   CheckAction action = CheckAction::none;
   std::string expectations;  // where the expected figures came from: "built-in" or the site file
   std::vector<CheckVerdict> checks;
+  // 1.6: the headline, one sentence every view prints (analyse/verdict/outcome.hpp), and its key
+  // ("errors", "warnings", "incomplete", "healthy", "unmeasured", "failed", "refused", "running").
+  std::string headline;
+  std::string outcome;
 };
 
 template <>

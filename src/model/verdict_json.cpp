@@ -21,12 +21,16 @@ void from_json(const json& j, CheckVerdict& v) {
 void to_json(json& j, const Verdict& v) {
   j = json{
       {"status", v.status}, {"action", v.action}, {"expectations", v.expectations}, {"checks", v.checks}};
+  if (!v.headline.empty()) j["headline"] = v.headline;  // 1.6
+  if (!v.outcome.empty()) j["outcome"] = v.outcome;
 }
 void from_json(const json& j, Verdict& v) {
   j.at("status").get_to(v.status);
   j.at("action").get_to(v.action);
   j.at("expectations").get_to(v.expectations);
   j.at("checks").get_to(v.checks);
+  v.headline = j.value("headline", std::string());  // absent before 1.6
+  v.outcome = j.value("outcome", std::string());
 }
 
 void to_json(json& j, const ExpectationRow& v) {
@@ -43,6 +47,7 @@ void to_json(json& j, const ExpectationRow& v) {
            {"date", v.date}};
   if (v.tolerance >= 0) j["tolerance"] = v.tolerance;
   if (v.single_report) j["single_report"] = true;
+  if (v.min_hosts > 0) j["min_hosts"] = v.min_hosts;  // 1.6
 }
 // A site file may leave out what has a default: gpus, hosts, the sizes, algo, kind, tolerance.
 void from_json(const json& j, ExpectationRow& v) {
@@ -60,6 +65,7 @@ void from_json(const json& j, ExpectationRow& v) {
   v.kind = j.contains("kind") ? j.at("kind").get<ExpectationKind>() : ExpectationKind::typical;
   v.tolerance = j.value("tolerance", -1.0);
   v.single_report = j.value("single_report", false);
+  v.min_hosts = j.value("min_hosts", 0);
 }
 
 void to_json(json& j, const ExpectationSet& v) { j = json{{"file", v.file}, {"rows", v.rows}}; }

@@ -11,6 +11,11 @@ namespace {
 
 std::string count_text(int n) { return n == 0 ? "any" : std::to_string(n); }
 
+// "2 or more" where a row holds from a number of hosts on (min_hosts), else the count.
+std::string hosts_text(const ExpectationRow& e) {
+  return e.hosts == 0 && e.min_hosts > 0 ? fmt::format("{} or more", e.min_hosts) : count_text(e.hosts);
+}
+
 std::string value_text(const ExpectationRow& e) {
   const bool ns = e.figure.ends_with("latency");
   const std::string number =
@@ -20,7 +25,7 @@ std::string value_text(const ExpectationRow& e) {
 
 std::string kind_text(const ExpectationRow& e) {
   std::string k = e.kind == ExpectationKind::acceptance ? "acceptance" : "typical";
-  if (e.tolerance >= 0) k += fmt::format(", tolerance {:g}", e.tolerance);
+  if (e.tolerance >= 0) k += fmt::format(", tolerance {:.2f}", e.tolerance);
   if (e.single_report) k += ", single report";
   return k;
 }
@@ -50,7 +55,7 @@ std::string expectations_markdown(std::span<const ExpectationRow> rows) {
   for (const auto& e : rows)
     out +=
         fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", cell(e.gpu), count_text(e.gpus),
-                    count_text(e.hosts), cell(e.figure), sizes_text(e), e.algo.empty() ? "any" : cell(e.algo),
+                    hosts_text(e), cell(e.figure), sizes_text(e), e.algo.empty() ? "any" : cell(e.algo),
                     value_text(e), kind_text(e), cell(e.source), cell(e.date));
   return out;
 }

@@ -49,12 +49,13 @@ expect_line 2 "$tmp/bad-site.json: rows[0].value: must be above 0, got -3" repor
 expect_line 2 "$tmp/bad-site.json: rows[0].value" doctor --expectations "$tmp/bad-site.json"
 expect_line 2 "cannot read $tmp/no-site.json" report "$healthy" --analyse --expectations "$tmp/no-site.json"
 echo '{"schema": "fabricbench.expectations/1", "rows": [{"gpu": "H200", "gpus": 2, "figure": "all_reduce", "min_bytes": 1073741824, "value": 500, "kind": "acceptance", "source": "site", "date": "2026-11-20"}]}' > "$tmp/site.json"
-expect 0 "BUSBW_BELOW_EXPECTED" report "$healthy" --analyse --expectations "$tmp/site.json"
+# The site's acceptance line is its pass line: 325.7 GB/s below 500 is an error citing it (exit 1).
+expect 1 "below the published drain/replace line 500.0 GB/s (site, 2026-11-20, an acceptance line)" report "$healthy" --analyse --expectations "$tmp/site.json"
 expect 0 "| H200 | 2 | 1 | all_reduce | >= 1 GiB | any | 500 GB/s | acceptance | site | 2026-11-20 |" expectations --expectations "$tmp/site.json"
 expect 0 "| MI300X | 8 | 1 | all_reduce |" expectations
 expect 0 '"schema": "fabricbench.expectations/1"' expectations --from "$healthy"
 # A baseline from a sick or failed run would judge every other node by it: refused unless --force.
-expect_line 2 "its findings say the figures fall short (BUSBW_BELOW_CEILING, BUSBW_BELOW_EXPECTED)" expectations --from "$fixtures/synthetic-mi300x8.json"
+expect_line 2 "its findings say the figures fall short (BUSBW_BELOW_CEILING, BUSBW_BELOW_EXPECTED, SIGNATURE_HOST_STAGED)" expectations --from "$fixtures/synthetic-mi300x8.json"
 expect_line 2 "the run did not complete (status failed)" expectations --from "$fixtures/synthetic-failed.json"
 expect 0 '"gpu": "MI300X"' expectations --from "$fixtures/synthetic-mi300x8.json" --force
 # A run whose NCCL went over TCP sockets (NET_SOCKET) holds other nodes to a socket network's figures.

@@ -10,7 +10,8 @@
 set -u
 bin=$1
 fixtures=$2
-doc=$fixtures/synthetic-2host-socket.json
+# A document judged without an error (exit 0), so that any other exit is the write's.
+doc=$fixtures/h200x2-run-6coll-1M-4G-procs.json
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
 fail=0

@@ -114,14 +114,15 @@ inline constexpr const char* kEveryFieldJson = R"({
   "expectations": {"file": "site.json", "rows": [
     {"gpu": "H200", "gpus": 8, "hosts": 2, "figure": "all_reduce", "min_bytes": 1024, "max_bytes": 4096,
      "algo": "NVLS", "value": 380.5, "kind": "acceptance", "tolerance": 0.25, "single_report": true,
-     "source": "site", "date": "2026-11-20"},
+     "source": "site", "date": "2026-11-20", "min_hosts": 2},
     {"gpu": "MI300X", "gpus": 0, "hosts": 0, "figure": "host", "min_bytes": 0, "max_bytes": null, "algo": "",
      "value": 50.0, "kind": "typical", "source": "s2", "date": "2026-11-21"}]},
   "verdict": {"status": "CRITICAL", "action": "drain", "expectations": "site.json",
               "checks": [{"check": "topology", "status": "CRITICAL", "action": "drain", "codes": ["TOPO_NO_P2P"],
                           "evidence": "GPU5 - GPU7"},
                          {"check": "host", "status": "UNKNOWN", "action": "none", "codes": [],
-                          "evidence": "not read"}]},
+                          "evidence": "not read"}],
+              "headline": "Errors (TOPO_NO_P2P): not fit for use as measured", "outcome": "errors"},
   "hosts": [
     {"name": "node-8", "ranks": [4, 5],
      "host": {"hostname": "node-8.cluster", "driver": "12.9", "runtime": "12.8",
@@ -369,7 +370,7 @@ inline fb::Result every_field_result() {
                             {{"collectives", -1, 3.5}, {"algorithms", 12.25, 14.75}}};
   fb::ExpectationRow site{
       "H200", 8,    2,      "all_reduce", 1024, 4096, "NVLS", 380.5, fb::ExpectationKind::acceptance,
-      0.25,   true, "site", "2026-11-20"};
+      0.25,   true, "site", "2026-11-20", 2};
   fb::ExpectationRow any_size{
       "MI300X", 0,     0,    "host",      0, fb::kAnyBytes, "", 50.0, fb::ExpectationKind::typical,
       -1,       false, "s2", "2026-11-21"};
@@ -379,7 +380,9 @@ inline fb::Result every_field_result() {
       fb::CheckAction::drain,
       "site.json",
       {{"topology", fb::CheckStatus::critical, fb::CheckAction::drain, {"TOPO_NO_P2P"}, "GPU5 - GPU7"},
-       {"host", fb::CheckStatus::unknown, fb::CheckAction::none, {}, "not read"}}};
+       {"host", fb::CheckStatus::unknown, fb::CheckAction::none, {}, "not read"}},
+      "Errors (TOPO_NO_P2P): not fit for use as measured",
+      "errors"};
   r.hosts = every_field_hosts();
   r.nodes = every_field_nodes();
   r.source = fb::ImportSource{"nccl-tests",

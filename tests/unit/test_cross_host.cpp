@@ -74,7 +74,7 @@ TEST(CrossHost, SocketRunIsNeverHeldAgainstNvlink) {
   EXPECT_TRUE(contains(none->evidence, "node-a:0, node-b:0")) << none->evidence;
   for (const auto& f : r.findings)
     for (const auto* text : {&f.evidence, &f.expected})
-      for (const char* nvlink : {"NVLink", "NV18", "267", "path ceiling"})
+      for (const char* nvlink : {"NVLink", "NV18", "267.0", "path ceiling"})
         EXPECT_FALSE(contains(*text, nvlink)) << f.code << ": " << *text;
   for (const auto& h : fb::headline_figures(r)) {
     EXPECT_EQ(h.ceiling, 0) << h.figure;
@@ -124,8 +124,11 @@ TEST(CrossHost, RealTorchrunRunOnTwoFakeHosts) {
   EXPECT_EQ(find(r.findings, "ONE_GPU"), nullptr);
   EXPECT_EQ(find(r.findings, "BUSBW_BELOW_CEILING"), nullptr);
   const auto* none = find(r.findings, "NO_EXPECTATION");
-  ASSERT_NE(none, nullptr);  // neither NCCL's transports nor the hosts' ports are in this document
-  EXPECT_TRUE(contains(none->evidence, "no expectation: the hosts' NICs are not known")) << none->evidence;
+  // Neither NCCL's transports nor the hosts' ports are in this document: an H200 job is held against its
+  // class's datacenter network from the sizes the NIC figures hold for, which this run's 64 MiB is below.
+  ASSERT_NE(none, nullptr);
+  EXPECT_TRUE(contains(none->evidence, "no expectation: the largest size 64 MiB is below the 1 GiB"))
+      << none->evidence;
   EXPECT_TRUE(contains(none->evidence, "(fbhost[0-1]:0; model H200)")) << none->evidence;  // host ranges
   for (const auto& f : r.findings)
     EXPECT_FALSE(contains(f.evidence, "NVLink")) << f.code << ": " << f.evidence;

@@ -92,6 +92,9 @@ TEST(Judge, AFindingOfAJobNamesTheOneHostWhoseGpusItNames) {
 
 TEST(Judge, EachHostsVerdictReadsTheHostAFindingIsAbout) {
   auto r = result_fixture("synthetic-2host-socket.json");
+  // A class without a reference datacenter network: its sockets are a warning (NET_SOCKET), not the
+  // error SIGNATURE_SOCKETS H200 hosts would get, so that the finding added below decides.
+  for (auto& g : r.gpus) g.name = "NVIDIA GH200 480GB";
   fb::judge(r);
   EXPECT_NE(fb::host_verdict(r, "node-a").status, fb::CheckStatus::critical);
   // The host field decides, not the text: evidence naming node-b, about node-a.

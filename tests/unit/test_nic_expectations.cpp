@@ -132,9 +132,9 @@ TEST(NicExpectations, FourHostsOfH100JudgedAgainstTheirNics) {
                        "384.0 GB/s"))
       << below->evidence;
   EXPECT_EQ(
-      fb::headline_outcome(sick).words.rfind(
-          "Warnings: below expectation; all_reduce busbw at 16 GiB: 250.0 GB/s, 65% of expected 384.0 GB/s",
-          0),
+      fb::headline_outcome(sick).words.rfind("Warnings (BUSBW_BELOW_EXPECTED): below expectation; all_reduce "
+                                             "busbw at 16 GiB: 250.0 GB/s, 65% of expected 384.0 GB/s",
+                                             0),
       0U)
       << fb::headline_outcome(sick).words;
 }
@@ -294,7 +294,15 @@ TEST(NicExpectations, NoRateIsSaidWithItsReason) {
   ASSERT_NE(expected, checks.end());
   EXPECT_EQ(expected->status, fb::CheckStatus::unknown);
 
+  // A NET plugin's devices are not described here: an H100 job is held against the low end of its class's
+  // datacenter network (8 GPUs a host x 24 GB/s at 200 Gb/s per GPU: 192), said so.
   spec.transports = {"NET/AWS Libfabric/0/GDRDMA"};
+  const auto plugin = judged(spec);
+  EXPECT_EQ(find(plugin.findings, "NO_EXPECTATION"), nullptr);
+  const auto* low = find(plugin.findings, "BUSBW_BELOW_EXPECTED");
+  ASSERT_NE(low, nullptr);
+  EXPECT_TRUE(contains(low->evidence, "the low end of a ring's range 192.0-384.0 GB/s")) << low->evidence;
+  spec.gpu = "NVIDIA GH200 480GB";  // no reference network for the class: why there is no figure
   EXPECT_TRUE(contains(find(judged(spec).findings, "NO_EXPECTATION")->evidence,
                        "a NET plugin's ports and rates are not known here"));
 
@@ -308,6 +316,7 @@ TEST(NicExpectations, NoRateIsSaidWithItsReason) {
   auto unread =
       cluster_result(ClusterSpec{trees(2, "ib8"), "NVIDIA H100 80GB HBM3", "all_reduce", 16 * kGi, 300});
   for (auto& s : unread.hosts) s.host.config.reset();
+  unread.gpus[0].name = unread.gpus[8].name = "NVIDIA GH200 480GB";  // a class without a reference network
   fb::judge(unread);
   EXPECT_TRUE(contains(find(unread.findings, "NO_EXPECTATION")->evidence,
                        "NIC rate unknown: NCCL's network is IB but the hosts' ports were not read"));

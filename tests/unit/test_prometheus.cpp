@@ -31,14 +31,20 @@ TEST(Prometheus, TwoHostsGolden) {
   EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-a\","));
   EXPECT_TRUE(contains(text, "fabricbench_verdict{host=\"node-b\","));
   EXPECT_TRUE(contains(text, "fabricbench_result_timestamp_seconds{host=\"node-a\"} 1795983295\n"));
+  // H200 hosts on TCP sockets at 1.8 GB/s: the sockets' signature (SIGNATURE_SOCKETS) on every host of the
+  // job.
   EXPECT_TRUE(
-      contains(text, "fabricbench_check_status{host=\"node-b\",check=\"transports\",status=\"WARNING\""));
+      contains(text, "fabricbench_check_status{host=\"node-b\",check=\"transports\",status=\"CRITICAL\""));
 }
 
 // Each host's series read the host the judge gave each finding (analyse/host_judgement.hpp), never
 // the evidence's text.
 TEST(Prometheus, EachHostJudgedByTheFindingsAboutIt) {
-  auto r = judged("synthetic-2host-socket.json");
+  auto r = result_fixture("synthetic-2host-socket.json");
+  // A class without a reference datacenter network: its sockets are a warning (NET_SOCKET), not the error
+  // SIGNATURE_SOCKETS H200 hosts get, so that the findings added below decide each host's verdict.
+  for (auto& g : r.gpus) g.name = "NVIDIA GH200 480GB";
+  fb::judge(r);
   r.findings.push_back({"GPU_LOST", fb::Severity::error, "GPU node-b:0 fell off the bus", "", ""});
   r.findings.push_back({"RUN_FAILED", fb::Severity::error, "node-bb:0 is another host", "", ""});
   fb::name_finding_hosts(r);  // as the judge does

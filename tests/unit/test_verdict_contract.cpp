@@ -84,8 +84,13 @@ TEST(VerdictContract, SeveritiesMapToStatusesAndActions) {
 TEST(VerdictContract, ChecksThatCouldNotRunAreUnknown) {
   const auto v = fb::verdict_of(eight_h200(478), {});
   EXPECT_EQ(check(v, "topology")->status, fb::CheckStatus::unknown);
-  EXPECT_EQ(check(v, "topology")->evidence, "the document has no topology");
-  EXPECT_EQ(check(v, "collectives_ceiling")->status, fb::CheckStatus::unknown);
+  EXPECT_EQ(check(v, "topology")->evidence,
+            "the document has no topology: --topo FILE (nvidia-smi topo -m or rocm-smi --showtopo)");
+  // Without a topology the GPU table's H200 row still gives the fabric: the ceiling's check can run.
+  EXPECT_EQ(check(v, "collectives_ceiling")->status, fb::CheckStatus::pass);
+  auto unknown_gpu = eight_h200(478);
+  for (auto& g : unknown_gpu.gpus) g.name = "NVIDIA H999";
+  EXPECT_EQ(check(fb::verdict_of(unknown_gpu, {}), "collectives_ceiling")->status, fb::CheckStatus::unknown);
   EXPECT_EQ(check(v, "transports")->status, fb::CheckStatus::unknown);
   EXPECT_EQ(check(v, "host")->status, fb::CheckStatus::unknown);
   EXPECT_EQ(check(v, "run")->status, fb::CheckStatus::pass);

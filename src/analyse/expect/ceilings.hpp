@@ -25,6 +25,10 @@ PathCeiling pair_ce_ceiling(const TopoPair& p);
 // as trained now, or at its maximum width and speed.
 PathCeiling host_ce_ceiling(const TopoGpu& g, bool at_max, bool sm = false);
 
+// What SM-issued traffic reaches on a PCIe link of `gen` and `width` (0 when unknown), with its source:
+// a ring over PCIe, and staging through host memory (each GPU's link carries the data out and in).
+PathCeiling pcie_sm_ceiling(int gen, int width);
+
 // The ring over `gpus`: its weakest pair's SM ceiling (unknown when any pair's is).
 PathCeiling ring_ceiling(const Topology& t, const std::vector<int>& gpus);
 

@@ -8,7 +8,9 @@
 
 #include "analyse/expect/expectations.hpp"
 #include "analyse/expect/network_bound.hpp"
+#include "analyse/expect/nvlink_domain.hpp"
 #include "analyse/expect/port_figures.hpp"
+#include "analyse/expect/rdma_range.hpp"
 #include "analyse/scope/gpu_model.hpp"
 #include "analyse/scope/gpu_names.hpp"
 #include "bench/collective_spec.hpp"
@@ -178,6 +180,41 @@ bool picks_algorithm(const std::string& collective) {
   return spec == nullptr || !spec->single_node_algos.empty();
 }
 
+// Without the hosts' NIC facts (or behind a NET plugin): the low end of the GPU class's datacenter
+// network for a ring (its high end labels an algorithm above the NICs); sendrecv: one GPU's share.
+std::optional<CrossHostFigure> range_figure(const Result& r, const Run& run, const NetworkBound& b) {
+  const bool ring = ring_family(run.collective);
+  if (!ring && run.collective != "sendrecv") return std::nullopt;
+  const auto range = rdma_range(r, run);
+  if (!range) return std::nullopt;
+  const double gpus = range->gpus_per_host;
+  CrossHostFigure f;
+  f.value = ring ? range->low : range->low / gpus;  // sendrecv: one GPU's port each way
+  f.ring_bound = ring ? range->high : 0;
+  f.ring_source = range->source + " (its high end)";
+  f.source = fmt::format("the low end of {} {:.1f}-{:.1f} GB/s: {} ({})",
+                         ring ? "a ring's range" : "one GPU's share of a ring's range", f.value,
+                         ring ? range->high : range->high / gpus, range->source, b.used.evidence);
+  return f;
+}
+
+// The hosts' NICs give no bound: the GPU class's datacenter range where it applies, else why not.
+CrossHostFigure unknown_network(const Result& r, const Run& run, const NetworkBound& b) {
+  const auto path = b.used.path;
+  // The NICs not described: no host's network read, or a plugin's devices (a port without a rate is said).
+  const bool undescribed =
+      path == NetPath::unknown || path == NetPath::plugin || (path == NetPath::ib && b.hosts.empty());
+  if (undescribed)
+    if (auto range = range_figure(r, run, b)) return *range;
+  CrossHostFigure f;
+  f.unknown = path == NetPath::sockets  ? "sockets have no rate: " + b.unknown
+              : path == NetPath::plugin ? "a NET plugin's ports and rates are not known here: " + b.unknown
+              : path == NetPath::not_network ? "not the NICs: " + b.unknown
+              : path == NetPath::unknown     ? "the hosts' NICs are not known: " + b.unknown
+                                             : b.unknown;
+  return f;
+}
+
 }  // namespace
 
 std::uint64_t nic_figure_from_bytes(const Run& run) {
@@ -189,15 +226,7 @@ std::uint64_t nic_figure_from_bytes(const Run& run) {
 CrossHostFigure cross_host_figure(const Result& r, const Run& run, const WhatRan& w) {
   const auto b = network_bound(r, run);
   CrossHostFigure f;
-  if (!b.known()) {
-    const auto path = b.used.path;
-    f.unknown = path == NetPath::sockets  ? "sockets have no rate: " + b.unknown
-                : path == NetPath::plugin ? "a NET plugin's ports and rates are not known here: " + b.unknown
-                : path == NetPath::not_network ? "not the NICs: " + b.unknown
-                : path == NetPath::unknown     ? "the hosts' NICs are not known: " + b.unknown
-                                               : b.unknown;
-    return f;
-  }
+  if (!b.known()) return unknown_network(r, run, b);
   const auto algo = picks_algorithm(run.collective) ? canonical_algo(w.algo) : "";
   if (algo.empty() || algo == "RING") {
     const bool said = algo == "RING" || !picks_algorithm(run.collective);
@@ -217,7 +246,7 @@ CrossHostFigure cross_host_figure(const Result& r, const Run& run, const WhatRan
 }
 
 std::optional<NicSum> above_nic_sum(const Result& r, const Run& run, const Point& p, const WhatRan& w) {
-  if (result_hosts(r) < 2) return std::nullopt;
+  if (nccl_hosts(r, run) < 2) return std::nullopt;
   const auto f = cross_host_figure(r, run, w);
   if (f.ring_bound <= 0) return std::nullopt;
   const bool unlogged =

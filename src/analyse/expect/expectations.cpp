@@ -16,7 +16,7 @@ namespace {
 
 bool row_holds(const ExpectationRow& e, const std::string& model, const ExpectationQuery& q) {
   return e.gpu == model && e.figure == q.figure && (e.gpus == 0 || e.gpus == q.gpus) &&
-         (e.hosts == 0 || e.hosts == q.hosts);
+         (e.hosts == 0 || e.hosts == q.hosts) && q.hosts >= e.min_hosts;
 }
 
 bool algo_holds(const ExpectationRow& e, const std::string& algo) {
@@ -34,7 +34,7 @@ std::string canonical_algo(std::string_view algo) {
 
 std::string Expected::source() const {
   return fmt::format("{}, {}{}{}", row.source, row.date,
-                     row.kind == ExpectationKind::acceptance ? ", a pass line" : "",
+                     row.kind == ExpectationKind::acceptance ? ", an acceptance line" : "",
                      row.single_report ? ", a single public report" : "");
 }
 
@@ -53,6 +53,16 @@ std::optional<Expected> expected_for(const Result& r, const ExpectationQuery& q)
   const std::string model = gpu_model_key(q.gpu_name);
   for (const auto& e : expectation_rows(r)) {
     if (!row_holds(e, model, q) || !algo_holds(e, q.algo)) continue;
+    if (q.bytes < e.min_bytes || q.bytes > e.max_bytes) continue;
+    return Expected{e.value, e};
+  }
+  return std::nullopt;
+}
+
+std::optional<Expected> gate_for(const Result& r, const ExpectationQuery& q) {
+  const std::string model = gpu_model_key(q.gpu_name);
+  for (const auto& e : expectation_rows(r)) {
+    if (e.kind != ExpectationKind::acceptance || !row_holds(e, model, q) || !algo_holds(e, q.algo)) continue;
     if (q.bytes < e.min_bytes || q.bytes > e.max_bytes) continue;
     return Expected{e.value, e};
   }

@@ -50,6 +50,9 @@ std::vector<ExpectationRow> expectation_rows(const Result& r);
 
 // The first row for the query; nullopt when none holds (never a neighbouring model's or algorithm's).
 std::optional<Expected> expected_for(const Result& r, const ExpectationQuery& q);
+// The published drain/replace line (an acceptance row: below it the publisher's check fails the machine)
+// that holds for the query, whether or not it is the row expected_for() gives; nullopt when none.
+std::optional<Expected> gate_for(const Result& r, const ExpectationQuery& q);
 // The built-in rows for one host and any algorithm (the p2p figures, tests).
 std::optional<Expected> expected_for(const std::string& gpu_name, int gpus, std::string_view figure,
                                      std::uint64_t bytes);
@@ -65,7 +68,8 @@ double expectation_tolerance(const Expected& e, double relative_interval);
 // Below this share of its expectation a figure is far below what the machine should reach: 40% gone
 // is four times the tolerance (kTypicalTolerance), where healthy machines of one kind spread +-3% and
 // our runs +-1%, so no spread explains it (a link down, a fallback transport, a throttled GPU, a NIC
-// down on the weakest host): BUSBW_BELOW_EXPECTED is an error there (action drain), a warning above.
+// down on the weakest host): BUSBW_BELOW_EXPECTED is an error there (action drain), a warning above,
+// unless a published drain/replace line (gate_for) holds, which is an error below it wherever it sits.
 // Issue 45's nccl-tests output cut to 55% is an error; issue 42's network at 65% a warning.
 inline constexpr double kFarBelowExpected = 0.6;
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analyse/expect/expectations.hpp"
+#include "analyse/expect/nvlink_domain.hpp"
 #include "analyse/expect/reach.hpp"
 #include "analyse/expect/what_ran.hpp"
 #include "analyse/scope/gpu_model.hpp"
@@ -26,9 +27,9 @@ using nlohmann::json;
 constexpr std::array<std::string_view, 7> kOneGpuFigures{"pair",       "host",         "h2d_sm", "d2h_sm",
                                                          "local_copy", "host_latency", ""};
 constexpr std::array<std::string_view, 5> kRequired{"gpu", "figure", "value", "source", "date"};
-const std::set<std::string> kMembers{"gpu",       "gpus", "hosts",        "figure", "min_bytes",
-                                     "max_bytes", "algo", "value",        "kind",   "tolerance",
-                                     "source",    "date", "single_report"};
+const std::set<std::string> kMembers{"gpu",       "gpus", "hosts",         "figure",   "min_bytes",
+                                     "max_bytes", "algo", "value",         "kind",     "tolerance",
+                                     "source",    "date", "single_report", "min_hosts"};
 
 bool known_figure(const std::string& figure) {
   if (find_collective(figure) != nullptr) return true;
@@ -62,7 +63,8 @@ std::string row_problem(const ExpectationRow& e) {
         "host_latency)",
         e.figure);
   if (!std::isfinite(e.value) || e.value <= 0) return fmt::format("value: must be above 0, got {}", e.value);
-  if (e.gpus < 0 || e.hosts < 0) return "gpus and hosts: must be 0 (any) or more";
+  if (e.gpus < 0 || e.hosts < 0 || e.min_hosts < 0)
+    return "gpus, hosts and min_hosts: must be 0 (any) or more";
   if (e.min_bytes > e.max_bytes) return "min_bytes: above max_bytes";
   if (e.tolerance != -1 && (!(e.tolerance >= 0) || e.tolerance > 1))
     return fmt::format("tolerance: must be a fraction from 0 to 1, got {}", e.tolerance);
@@ -75,7 +77,7 @@ std::string row_problem(const ExpectationRow& e) {
 // A member whose JSON type cannot hold it ("" when it can).
 std::string member_type_problem(const std::string& key, const json& v) {
   static const std::set<std::string> texts{"gpu", "figure", "algo", "kind", "source", "date"};
-  static const std::set<std::string> counts{"min_bytes", "max_bytes", "gpus", "hosts"};
+  static const std::set<std::string> counts{"min_bytes", "max_bytes", "gpus", "hosts", "min_hosts"};
   if (texts.contains(key)) return v.is_string() ? "" : "expected a text";
   if (key == "single_report") return v.is_boolean() ? "" : "expected true or false";
   if (counts.contains(key))  // gpus and hosts may be negative here: row_problem names that
@@ -152,7 +154,7 @@ std::vector<ExpectationRow> baseline_rows(const Result& r, const std::string& fi
     ExpectationRow e;
     e.gpu = gpu_model_key(gpu_name(r, run.gpus));
     e.gpus = static_cast<int>(run.gpus.size());
-    e.hosts = result_hosts(r);
+    e.hosts = nccl_hosts(r, run);  // as the judge counts them: an NVLink domain is one
     e.figure = run.collective;
     e.min_bytes = p.bytes;
     e.algo = w.how.starts_with("assumed") || w.how.starts_with("NVLS off") ? "" : w.algo;

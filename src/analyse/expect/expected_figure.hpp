@@ -1,10 +1,10 @@
 #pragma once
 // The one figure every view holds a collective point against (the chart's marks, the HTML, Markdown
 // and console tables, the banner) and the findings judge it by: the expectation table's entry
-// (analyse/expect/expectations.hpp) where it has one, else, for the largest size of a ring on a GPU fabric,
-// what healthy rings reach of the path ceiling (BUSBW_BELOW_CEILING's reach: `from_table` false). The
-// words say which (analyse/verdict/headline_words.hpp): a reach is a share of the ring's ceiling, never
-// "expected".
+// (analyse/expect/expectations.hpp) where it has one, across hosts the figure of the hosts' NICs, else the
+// bound derived from the hardware at every size where bandwidth dominates (analyse/expect/hardware_bound.hpp:
+// BUSBW_BELOW_CEILING's reach, `from_table` false). The words say which
+// (analyse/verdict/headline_words.hpp): a bound is a share of the ring's ceiling, never "expected".
 #include <optional>
 #include <string>
 
@@ -17,7 +17,8 @@ struct PointExpectation {
   double value = 0;        // busbw, GB/s
   std::string source;      // where the figure comes from
   double tolerance = 0;    // relative: below value x (1 - tolerance) the rules report a finding
-  bool from_table = true;  // false: the healthy ring reach of the path ceiling
+  bool from_table = true;  // false: the bound derived from the hardware, a share of `ceiling`
+  double ceiling = 0;      // from_table false: the ring's ceiling the bound is a share of
   [[nodiscard]] double floor() const { return value * (1 - tolerance); }
 };
 

@@ -53,30 +53,33 @@ std::string class_to(const NicPort& port, const std::string& bus) {
   return "";
 }
 
-// Which up ports the run's GPUs use, and the layout in words.
+// Which up ports the run's GPUs use, and the layout in words. Every up port under a run GPU's PCIe switch
+// counts (a GB300 tray's 8 ports for its 4 GPUs are 8): NCCL drives each GPU's nearest ports.
 struct Selection {
   std::vector<const NicPort*> ports;
-  std::map<std::string, const NicPort*> gpu_port;  // per GPU: the port under its switch
+  std::map<std::string, std::vector<const NicPort*>> gpu_ports;  // per GPU: its ports at its nearest class
   bool distances_known = false;
   bool cpu_attached = false;  // no port under any run GPU's switch
 };
 
 Selection select_ports(const std::vector<const NicPort*>& up, const std::vector<std::string>& buses) {
   Selection s;
-  for (const auto& bus : buses)
+  for (const auto& bus : buses) {
+    const bool any_pix =
+        std::any_of(up.begin(), up.end(), [&](const NicPort* p) { return class_to(*p, bus) == "PIX"; });
     for (const auto* p : up) {
       const auto c = class_to(*p, bus);
       if (!c.empty()) s.distances_known = true;
-      if (!near_class(c)) continue;
-      const auto it = s.gpu_port.find(bus);
-      if (it == s.gpu_port.end() || (c == "PIX" && class_to(*it->second, bus) != "PIX")) s.gpu_port[bus] = p;
+      if (c == "PIX" || (!any_pix && c == "PXB")) s.gpu_ports[bus].push_back(p);
     }
-  for (const auto* p : up) {
-    const bool serves =
-        std::any_of(s.gpu_port.begin(), s.gpu_port.end(), [&](const auto& gp) { return gp.second == p; });
-    if (serves || s.gpu_port.empty()) s.ports.push_back(p);
   }
-  s.cpu_attached = s.distances_known && s.gpu_port.empty();
+  for (const auto* p : up) {
+    const bool serves = std::any_of(s.gpu_ports.begin(), s.gpu_ports.end(), [&](const auto& gp) {
+      return std::find(gp.second.begin(), gp.second.end(), p) != gp.second.end();
+    });
+    if (serves || s.gpu_ports.empty()) s.ports.push_back(p);
+  }
+  s.cpu_attached = s.distances_known && s.gpu_ports.empty();
   return s;
 }
 
@@ -86,15 +89,20 @@ std::string layout_words(const Selection& s, const RunHost& h) {
     return "no port under a run GPU's PCIe switch (CPU-attached): staged through host memory";
   std::vector<int> without;
   for (std::size_t i = 0; i < h.bus_ids.size(); ++i)
-    if (!s.gpu_port.contains(h.bus_ids[i])) without.push_back(h.indices[i]);
+    if (!s.gpu_ports.contains(h.bus_ids[i])) without.push_back(h.indices[i]);
   const std::string lacking =
       without.empty() ? ""
                       : fmt::format("; GPU {} without a port under its PCIe switch", join_ints(without, ","));
-  if (s.ports.size() == s.gpu_port.size())
+  const bool own = std::all_of(s.gpu_ports.begin(), s.gpu_ports.end(),
+                               [](const auto& gp) { return gp.second.size() == 1; });
+  if (own && s.ports.size() == s.gpu_ports.size())
     return (without.empty() ? "rail-optimised: each GPU has its own port under its PCIe switch"
                             : "one port under each served GPU's PCIe switch") +
            lacking;
-  return fmt::format("{} GPUs share {} ports under their PCIe switches{}", s.gpu_port.size(), s.ports.size(),
+  if (s.ports.size() > s.gpu_ports.size())
+    return fmt::format("{} ports under the PCIe switches of {} GPUs, every one counted{}", s.ports.size(),
+                       s.gpu_ports.size(), lacking);
+  return fmt::format("{} GPUs share {} ports under their PCIe switches{}", s.gpu_ports.size(), s.ports.size(),
                      lacking);
 }
 
@@ -137,8 +145,11 @@ HostBound host_bound(const NetworkFacts& net, const RunHost& run_host, const std
   double weakest = 0;
   for (const auto& p : h.ports) weakest = weakest == 0 ? p.gbps : std::min(weakest, p.gbps);
   for (const auto& b : buses) {
-    const auto it = sel.gpu_port.find(b);
-    h.gpu_port_gbps[b] = it != sel.gpu_port.end() ? figure[it->second] : weakest;
+    const auto it = sel.gpu_ports.find(b);
+    double own = 0;
+    if (it != sel.gpu_ports.end())
+      for (const auto* p : it->second) own += figure[p];
+    h.gpu_port_gbps[b] = own > 0 ? own : weakest;
   }
   return h;
 }

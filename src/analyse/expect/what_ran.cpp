@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "analyse/expect/nvlink_domain.hpp"
 #include "analyse/scope/gpu_names.hpp"
 
 namespace fb {
@@ -59,7 +60,7 @@ bool nvls_row_applies(const Result& r, const Run& run, const Point& p) {
 ExpectationQuery collective_query(const Result& r, const Run& run, const Point& p, const WhatRan& w) {
   return {gpu_name(r, run.gpus),
           static_cast<int>(run.gpus.size()),
-          result_hosts(r),
+          nccl_hosts(r, run),
           run.collective,
           p.bytes,
           w.algo};

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "analyse/expect/gpu_hardware.hpp"
 #include "analyse/scope/host_scope.hpp"
 #include "topo/host_probe_pci.hpp"
 #include "topo/sysfs_probe.hpp"
@@ -24,10 +25,15 @@ bool in_scope(const HostScope& s, const TopoGpu* g) {
 std::vector<const TopoPair*> pcie_pairs(const Result& r, const HostScope& s) {
   std::vector<const TopoPair*> out;
   if (!r.topology) return out;
-  for (const auto& p : r.topology->pairs)
+  for (const auto& p : r.topology->pairs) {
+    const auto* a = r.topology->find_gpu(p.a);
+    const auto* b = r.topology->find_gpu(p.b);
+    // GPUs without peer access by design never send peer traffic: ACS and the IOMMU do not change their path.
+    if (a != nullptr && b != nullptr && (no_p2p_by_design(a->name) || no_p2p_by_design(b->name))) continue;
     if (!p.connection.is_gpu_fabric() && in_scope(s, topo_gpu(*r.topology, p.a)) &&
         in_scope(s, topo_gpu(*r.topology, p.b)))
       out.push_back(&p);
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <set>
 
 #include "analyse/network/nic_checks.hpp"
@@ -31,13 +32,36 @@ Finding socket_finding(const Result& r, const std::string& collective, const std
   return f;
 }
 
+// Whether the document cannot tell if its GPUs sit on one host: no GPU names a host and the host is unnamed
+// (another tool's output without its "# Rank" lines).
+bool hosts_unknown(const Result& r) {
+  return r.host.hostname.empty() &&
+         std::all_of(r.gpus.begin(), r.gpus.end(), [](const GpuInfo& g) { return g.host.empty(); });
+}
+
+// "Using network Socket" with no transport lines: NCCL's network is sockets; it joins hosts only, so it is
+// said where the GPUs span hosts or the document cannot tell; "" otherwise.
+std::string socket_network(const Result& r, const Run& run) {
+  const bool socket_lines = std::any_of(run.nccl_transports.begin(), run.nccl_transports.end(),
+                                        [](const std::string& t) { return t.starts_with("NET/Socket"); });
+  if (socket_lines || !run.nccl_network.starts_with("Socket") || run.gpus.size() < 2) return "";
+  if (spans_hosts(r)) return "\"Using network " + run.nccl_network + "\"";
+  if (hosts_unknown(r))
+    return "\"Using network " + run.nccl_network + "\", on GPUs whose hosts the output does not name";
+  return "";
+}
+
 }  // namespace
 
 std::vector<Finding> check_net_transport(const Result& r) {
   std::set<std::string> socket;
   std::set<std::string> ib_without_gdr;
   std::string collective;
-  for (const auto& run : r.runs)
+  for (const auto& run : r.runs) {
+    if (const auto said = socket_network(r, run); !said.empty()) {
+      socket.insert(said);
+      if (collective.empty()) collective = run.collective;
+    }
     for (const auto& t : run.nccl_transports) {
       if (t.starts_with("NET/Socket")) socket.insert(t);
       if (t.starts_with("NET/IB") && t.find("GDRDMA") == std::string::npos) ib_without_gdr.insert(t);
@@ -46,6 +70,7 @@ std::vector<Finding> check_net_transport(const Result& r) {
         collective =
             spans_hosts(r) ? fmt::format("{} on {}", run.collective, run_gpu_list(r, run)) : run.collective;
     }
+  }
   std::vector<Finding> out;
   if (!socket.empty()) out.push_back(socket_finding(r, collective, socket));
   if (!ib_without_gdr.empty())

@@ -1,7 +1,10 @@
 #pragma once
-// Collective busbw against the ring's path ceiling and against the machine's expected figures.
-//   BUSBW_BELOW_CEILING   the largest size (>= 256 MiB) below what healthy rings reach of the
-//                         path ceiling, less the tolerance (warning)
+// Collective busbw against the hardware's bound and ceiling and against the machine's expected figures.
+//   BUSBW_BELOW_CEILING   a size where bandwidth dominates below what a healthy run reaches of the
+//                         ring's path ceiling there, less the tolerance (warning;
+//                         analyse/expect/hardware_bound.hpp: the topology's fabric, else the GPU table's)
+//   BUSBW_ABOVE_CEILING   a size above the physical ceiling of the algorithm that ran, by more than the
+//                         tools' fidelity bar (warning: the GPU's identity or the ceiling is wrong)
 //   BUSBW_BELOW_EXPECTED  a size below the per-machine expectation (analyse/expect/sku_table.cpp; across
 //   hosts
 //                         the hosts' NICs, analyse/expect/cross_host_expectation.hpp; warning)

@@ -67,9 +67,22 @@ Severity severity_in(const EnvRule& rule, const RunContext& c) {
   return Severity::info;
 }
 
+// A transport switch set to NCCL's default ("0": not disabled) changes nothing.
+bool at_default(std::string_view name, const std::string& value) {
+  return name.ends_with("_DISABLE") && value == "0";
+}
+
 bool disables_a_transport(std::string_view name, const std::string& value) {
   return ((name == "NCCL_P2P_DISABLE" || name == "NCCL_SHM_DISABLE") && value != "0") ||
          name == "NCCL_P2P_LEVEL";
+}
+
+// Whether a setting is a warning: it changes this run, is not NCCL's default, and the run is fabricbench's
+// own. Another tool's run was configured so on purpose: its settings are said and its figures judged against
+// what they made NCCL do (a setting that explains a fault is named by that fault: SIGNATURE_*).
+bool warns(const Result& r, const EnvRule& rule, const RunContext& c, std::string_view name,
+           const std::string& value) {
+  return severity_in(rule, c) == Severity::warning && !at_default(name, value) && !r.source;
 }
 
 }  // namespace
@@ -132,8 +145,9 @@ std::vector<Finding> check_environment(const Result& r, const JobShape* job) {
   for (const auto& [name, value] : r.env) {
     const auto* rule = find_env_rule(name);
     if (rule == nullptr || (rule->context == EnvContext::nvls && context.nvls_could_run)) continue;
-    const auto entry = fmt::format("{}={} ({})", name, value, rule->changes);
-    (severity_in(*rule, context) == Severity::warning ? changing : inert).push_back(entry);
+    const auto entry = fmt::format("{}={} ({}{})", name, value, rule->changes,
+                                   at_default(name, value) ? "; NCCL's default, so nothing" : "");
+    (warns(r, *rule, context, name, value) ? changing : inert).push_back(entry);
     if (context.fell_back && disables_a_transport(rule->name, value))
       fallback_causes.push_back(fmt::format("{}={}", name, value));
   }
@@ -154,10 +168,15 @@ std::vector<Finding> check_environment(const Result& r, const JobShape* job) {
   if (!inert.empty())
     out.push_back(
         {"ENV_NCCL_OVERRIDE", Severity::info,
-         fmt::format("NCCL settings that matter little to this run ({} GPU(s), {}): {}", context.gpus,
-                     context.multi_node ? "several nodes" : "one node", fmt::join(inert, ", ")),
+         fmt::format("{} ({} GPU(s), {}): {}",
+                     r.source ? "NCCL settings of the measured run, read from its output"
+                              : "NCCL settings that matter little to this run",
+                     context.gpus, context.multi_node ? "several nodes" : "one node", fmt::join(inert, ", ")),
          "nothing to change for this run",
-         "usually deliberate where they are set; they matter on other machines or jobs"});
+         r.source
+             ? "said, not faulted: the measured run was configured so, and its figures are held against what "
+               "these settings made NCCL do"
+             : "usually deliberate where they are set; they matter on other machines or jobs"});
   return out;
 }
 

@@ -9,6 +9,9 @@
 #include "analyse/expect/cross_host_expectation.hpp"
 #include "analyse/expect/expectations.hpp"
 #include "analyse/expect/expected_figure.hpp"
+#include "analyse/expect/hardware_bound.hpp"
+#include "analyse/expect/nvlink_domain.hpp"
+#include "analyse/expect/reach.hpp"
 #include "analyse/expect/what_ran.hpp"
 #include "analyse/run/collective_verdicts.hpp"
 #include "analyse/scope/gpu_model.hpp"
@@ -31,7 +34,24 @@ struct RunJudgement {
   const Point* above_nic = nullptr;
   std::optional<NicSum> nic;
   WhatRan nic_w;
+  bool bound = false;  // a point without a row held against the hardware's bound
+  // The point furthest below a published drain/replace line (gate_for), if any is.
+  const Point* gated = nullptr;
+  std::optional<Expected> gate;
+  std::optional<PointExpectation> gated_e;
+  WhatRan gated_w;
 };
+
+void judge_gate(const Result& r, const Run& run, const Point& p, const WhatRan& w, const PointExpectation& e,
+                RunJudgement& j) {
+  const auto gate = gate_for(r, collective_query(r, run, p, w));
+  if (!gate || p.busbw_gbps >= gate->value * (1 - interval(p))) return;
+  if (j.gated != nullptr && p.busbw_gbps / gate->value >= j.gated->busbw_gbps / j.gate->value) return;
+  j.gated = &p;
+  j.gate = gate;
+  j.gated_e = e;
+  j.gated_w = w;
+}
 
 void judge_point(const Result& r, const Run& run, const Point& p, RunJudgement& j) {
   const auto w = what_ran(r, run, p);
@@ -45,8 +65,12 @@ void judge_point(const Result& r, const Run& run, const Point& p, RunJudgement& 
     return;
   }
   const auto e = expected_of_point(r, run, p, w);
-  if (!e) return;
+  if (!e) {  // held against the hardware's bound instead (BUSBW_BELOW_CEILING): judged, not "no expectation"
+    j.bound = j.bound || hardware_bound(r, run, p, w).has_value();
+    return;
+  }
   j.any = true;
+  judge_gate(r, run, p, w, *e, j);
   const auto q = collective_query(r, run, p, w);
   if (!w.nvls_off.empty() && canonical_algo(w.algo) != "NVLS" && has_row_for_algo(r, q, "NVLS"))
     if (auto row = expected_for(r, q)) {
@@ -67,8 +91,8 @@ std::string across_hosts_phrase(const Result& r, const Run& run) {
 }
 
 std::string ceiling_text(const Result& r, const Run& run) {
-  const auto c = run_ring_ceiling(r, run);
-  return c.known() ? fmt::format("; the ring's path ceiling is {:.1f} GB/s", c.gbps) : "";
+  const auto f = run_fabric(r, run);
+  return f ? fmt::format("; the ring's path ceiling is {:.1f} GB/s", f->ring.gbps) : "";
 }
 
 std::string below_hint(const Result& r) {
@@ -85,19 +109,38 @@ std::string below_hint(const Result& r) {
       vendor_tools(result_vendor(r)).clocks, lib);
 }
 
-Finding below_expected(const Result& r, const Run& run, const RunJudgement& j) {
-  const auto& p = *j.worst;
-  const auto& e = *j.worst_e;
-  const bool far = p.busbw_gbps < e.value * kFarBelowExpected;  // not a spread: the node is sick
+// The error line and where it comes from: a published drain/replace line that holds, else 60% of the
+// expectation (kFarBelowExpected's derivation, docs/verdicts.md).
+std::string error_line(const PointExpectation& e, const std::optional<Expected>& gate) {
+  if (gate)
+    return fmt::format("an error below {:.1f} GB/s, the published drain/replace line ({})", gate->value,
+                       gate->source());
+  return fmt::format(
+      "an error below {:.1f} GB/s, {:.0f}% of it (4 x the tolerance: no spread between healthy "
+      "machines reaches that far, docs/verdicts.md)",
+      e.value * kFarBelowExpected, kFarBelowExpected * 100);
+}
+
+Finding below_expected(const Result& r, const Run& run, const Point& p, const PointExpectation& e,
+                       const WhatRan& w, const std::optional<Expected>& gate) {
+  const bool below_gate = gate && p.busbw_gbps < gate->value * (1 - interval(p));
+  const bool far =
+      below_gate || p.busbw_gbps < e.value * kFarBelowExpected;  // not a spread: the node is sick
+  const std::string gate_words =
+      below_gate ? fmt::format("; below the published drain/replace line {:.1f} GB/s ({})", gate->value,
+                               gate->source())
+                 : "";
   return {
       "BUSBW_BELOW_EXPECTED", far ? Severity::error : Severity::warning,
-      fmt::format("{} {} B on {} x {}{}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}",
+      fmt::format("{} {} B on {} x {}{}{}: busbw {:.1f} GB/s is {:.0f}% of the expected {:.1f} GB/s ({}){}{}",
                   run.collective, p.bytes, run.gpus.size(), gpu_name(r, run.gpus),
-                  across_hosts_phrase(r, run), algo_phrase(j.worst_w), p.busbw_gbps,
-                  p.busbw_gbps / e.value * 100, e.value, e.source, ceiling_text(r, run)),
-      fmt::format("at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval)",
-                  e.floor(), e.tolerance * 100),
-      below_hint(r)};
+                  across_hosts_phrase(r, run), algo_phrase(w), p.busbw_gbps, p.busbw_gbps / e.value * 100,
+                  e.value, e.source, gate_words, ceiling_text(r, run)),
+      fmt::format(
+          "at least {:.1f} GB/s (the expectation less {:.0f}% tolerance and the point's interval); {}",
+          e.floor(), e.tolerance * 100, error_line(e, gate)),
+      below_gate ? fmt::format("the publisher drains this machine below its line: {}", below_hint(r))
+                 : below_hint(r)};
 }
 
 Finding nvls_off(const Result& r, const Run& run, const RunJudgement& j) {
@@ -127,16 +170,33 @@ Finding above_nic(const Result& r, const Run& run, const RunJudgement& j) {
       "run `fabricbench run all_reduce` with NCCL_ALGO=Ring across the hosts to measure the network itself"};
 }
 
-Finding no_row(const Result& r, const std::vector<std::string>& none) {
-  return {
-      "NO_EXPECTATION", Severity::info,
-      fmt::format("no expected figure for {} on {} (model {}): judged only against peers and, where "
-                  "the ring's path is known, what a healthy ring reaches of its ceiling (shown as a share "
-                  "of the ring's ceiling, never as an expected figure)",
-                  fmt::join(none, ", "), gpu_name(r, {}), gpu_model_key(gpu_name(r, {}))),
-      "an entry in the expectations table (docs/verdicts.md)",
-      "add a measured or published figure with its source to analyse/expect/sku_table.cpp, or the site's own "
-      "with --expectations FILE"};
+// Why a run on one host (or NVLink domain) has neither a row nor a bound, and what would give one.
+std::string no_bound_reason(const Result& r, const Run& run) {
+  if (!run_fabric(r, run))
+    return fmt::format(
+        "neither the document's topology nor the GPU table (docs/model.md) describes the fabric of "
+        "{} GPUs of model {} (--topo FILE: nvidia-smi topo -m or rocm-smi --showtopo)",
+        run.gpus.size(), gpu_model_key(gpu_name(r, run.gpus)));
+  const auto& p = *std::max_element(run.points.begin(), run.points.end(),
+                                    [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+  return fmt::format(
+      "its largest size {} is below where bandwidth dominates on {} GPUs (a healthy run reaches "
+      "less than half its 1 GiB figure there: sweep to 1 GiB, -e 1G)",
+      format_bytes(p.bytes), run.gpus.size());
+}
+
+Finding no_row(const Result& r, const std::vector<std::pair<std::string, std::string>>& none) {
+  std::vector<std::string> parts;
+  parts.reserve(none.size());
+  for (const auto& [collective, reason] : none) parts.push_back(fmt::format("{}: {}", collective, reason));
+  return {"NO_EXPECTATION", Severity::info,
+          fmt::format("no expected figure and no bound on {} (model {}): {}", gpu_name(r, {}),
+                      gpu_model_key(gpu_name(r, {})), fmt::join(parts, "; ")),
+          "an entry in the expectations table, or a bound from the GPUs' fabric (docs/verdicts.md, "
+          "docs/model.md)",
+          "pass --topo FILE (the GPUs' links), --gpu NAME where the output names no GPU, or the site's own "
+          "figure with "
+          "--expectations FILE"};
 }
 
 // Across hosts a collective crosses the NICs (one host's NVLink does not bound it): why the NICs gave no
@@ -182,20 +242,24 @@ Finding no_cross_host_figure(const Result& r, const std::vector<std::pair<std::s
 
 std::vector<Finding> check_expectations(const Result& r) {
   std::vector<Finding> out;
-  std::vector<std::string> none;
+  std::vector<std::pair<std::string, std::string>> none;         // collective, why
   std::vector<std::pair<std::string, std::string>> none_across;  // collective, why
-  const bool across = spans_hosts(r);
   for (const auto& run : r.runs) {
     if (!judged_run(run) || run.points.empty()) continue;
+    const bool across = nccl_hosts(r, run) > 1;
     RunJudgement j;
-    for (const auto& p : run.points) judge_point(r, run, p, j);
-    if (!j.any) {
+    for (const Point* p : best_per_size(run)) judge_point(r, run, *p, j);
+    if (!j.any && !j.bound) {
       if (across)
         none_across.emplace_back(run.collective, cross_host_reason(r, run));
       else
-        none.push_back(run.collective);
+        none.emplace_back(run.collective, no_bound_reason(r, run));
     }
-    if (j.worst != nullptr) out.push_back(below_expected(r, run, j));
+    if (j.gated != nullptr)  // below a drain/replace line: the error, citing the line
+      out.push_back(below_expected(r, run, *j.gated, *j.gated_e, j.gated_w, j.gate));
+    else if (j.worst != nullptr)
+      out.push_back(below_expected(r, run, *j.worst, *j.worst_e, j.worst_w,
+                                   gate_for(r, collective_query(r, run, *j.worst, j.worst_w))));
     if (j.ring_row) out.push_back(nvls_off(r, run, j));
     if (j.above_nic != nullptr) out.push_back(above_nic(r, run, j));
   }

@@ -95,13 +95,14 @@ void check_tail(const Run& run, const VendorTools& tools, std::vector<Finding>& 
   }
 }
 
-void check_points(const Run& run, const VendorTools& tools, std::vector<Finding>& out) {
+void check_points(const Run& run, const VendorTools& tools, bool imported, std::vector<Finding>& out) {
   std::vector<std::string> unbounded;
   std::vector<std::string> jitter_large;
   std::vector<std::string> jitter_small;
   for (const auto& p : run.points) {
     const auto& t = p.time_us;
-    if (!std::isfinite(t.median_ci)) unbounded.push_back(fmt::format("{} B ({} samples)", p.bytes, t.n));
+    if (!std::isfinite(t.median_ci) && !imported)  // an import says it once (imported_figures)
+      unbounded.push_back(fmt::format("{} B ({} samples)", p.bytes, t.n));
     if (t.median <= 0) continue;
     const double slowest = std::max(t.p99, t.max) / t.median;
     const bool large = p.bytes >= kJitterLargeBytes;
@@ -128,6 +129,25 @@ void check_points(const Run& run, const VendorTools& tools, std::vector<Finding>
              "scaling, unpinned processes (numactl), throttling ({})",
              tools.clocks)});
   }
+}
+
+// Another tool's output prints one figure per size (its mean over its iterations): one line says so for
+// the document, with nothing to raise (fabricbench's flags do not apply to that tool's run).
+void imported_figures(const Result& r, std::vector<Finding>& out) {
+  std::size_t sizes = 0;
+  for (const auto& run : r.runs)
+    sizes += static_cast<std::size_t>(std::count_if(run.points.begin(), run.points.end(), [](const Point& p) {
+      return !std::isfinite(p.time_us.median_ci);
+    }));
+  if (sizes == 0) return;
+  out.push_back(
+      {"RESULT_UNBOUNDED", Severity::info,
+       fmt::format("{} printed one figure per size (the mean of its timed iterations): {} figure{} "
+                   "without a spread or an interval",
+                   r.source->tool.empty() ? "the tool" : r.source->tool, sizes, sizes == 1 ? "" : "s"),
+       "an interval per size, to tell a difference under the tolerance from noise",
+       "the figures are judged as printed; where a small difference matters, `fabricbench run` measures "
+       "each size to a 95% interval"});
 }
 
 }  // namespace
@@ -192,9 +212,10 @@ std::vector<Finding> check_data_and_noise(const Result& r) {
            fmt::format("something else uses the GPUs or CPUs ({}); rerun on an idle machine or raise "
                        "--max-time",
                        tools.processes)});
-    check_points(run, tools, out);
+    check_points(run, tools, r.source.has_value(), out);
     check_tail(run, tools, out);
   }
+  if (r.source) imported_figures(r, out);
   return out;
 }
 

@@ -97,19 +97,32 @@ std::string pairs_sentence(const Result& r) {
 std::string environment_sentence(const Result& r) {
   const auto n =
       std::count_if(r.env.begin(), r.env.end(), [](const auto& kv) { return kv.first.starts_with("NCCL_"); });
-  return n == 0 ? "no NCCL_* setting in the environment"
-                : fmt::format("{} in the environment, none that changes this run",
-                              plural(static_cast<std::size_t>(n), "NCCL_* setting", "NCCL_* settings"));
+  // Another tool's output: where its environment was read.
+  const std::string where = r.source && !r.source->env_sources.empty()
+                                ? fmt::format(" (read from the output: {})", r.source->env_sources.front())
+                                : "";
+  return n == 0
+             ? "no NCCL_* setting in the environment" + where
+             : fmt::format("{} in the environment, none that changes this run{}",
+                           plural(static_cast<std::size_t>(n), "NCCL_* setting", "NCCL_* settings"), where);
 }
 
-// The collective figure furthest below its reference among the headline's (its row or the ring's ceiling).
+// The collective figure furthest below its reference among the headline's: against the rows, or against
+// the bound the hardware gives (its share of the ring's ceiling).
 std::string collectives_sentence(const Result& r, bool against_rows) {
   auto figures = headline_figures(r);
-  std::erase_if(figures, [&](const HeadlineFigure& h) {
-    return h.collective.empty() || (against_rows ? h.expected <= 0 : h.ceiling <= 0);
-  });
-  if (figures.empty()) return "";
-  if (against_rows) return "the lowest: " + figure_sentence(worst_shortfall(figures)->figure);
+  std::erase_if(figures, [](const HeadlineFigure& h) { return h.collective.empty(); });
+  auto rows = figures;
+  std::erase_if(rows, [](const HeadlineFigure& h) { return h.expected <= 0; });
+  auto bounds = figures;
+  std::erase_if(bounds, [](const HeadlineFigure& h) { return h.reach <= 0; });
+  if (against_rows && !rows.empty()) return "the lowest: " + figure_sentence(worst_shortfall(rows)->figure);
+  if (!bounds.empty())
+    return fmt::format("{}held against the bound its hardware gives: {}",
+                       against_rows ? "no published row; " : "the lowest ",
+                       figure_sentence(worst_shortfall(bounds)->figure));
+  std::erase_if(figures, [](const HeadlineFigure& h) { return h.ceiling <= 0; });
+  if (against_rows || figures.empty()) return "";
   const auto& low = *std::min_element(figures.begin(), figures.end(), [](const auto& a, const auto& b) {
     return a.measured / a.ceiling < b.measured / b.ceiling;
   });

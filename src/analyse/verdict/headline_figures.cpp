@@ -8,6 +8,7 @@
 #include "analyse/expect/cross_host_expectation.hpp"
 #include "analyse/expect/expectations.hpp"
 #include "analyse/expect/expected_figure.hpp"
+#include "analyse/expect/reach.hpp"
 #include "analyse/expect/what_ran.hpp"
 #include "analyse/scope/gpu_names.hpp"
 #include "core/units.hpp"
@@ -17,8 +18,10 @@ namespace fb {
 std::string HeadlineFigure::percent_text() const {
   if (!label.empty()) return label;
   if (expected <= 0 && reach > 0 && ring_ceiling > 0)
-    return fmt::format("no expectation for this machine; healthy rings reach {:.0f}% of the ring's ceiling",
-                       reach / ring_ceiling * 100);
+    return fmt::format(
+        "{:.0f}% of the bound (no published row: a healthy run reaches {:.0f}% of the ring's "
+        "ceiling here)",
+        measured / reach * 100, reach / ring_ceiling * 100);
   if (expected <= 0) return "no expectation for this machine";
   if (unit == "ns") return fmt::format("{:.0f}% of the expected latency", measured / expected * 100);
   return fmt::format("{:.0f}% of expected", measured / expected * 100);
@@ -50,7 +53,7 @@ HeadlineFigure collective_headline(const Result& r, const Run& run, const Point&
       h.expected_source = e->source;
     } else {
       h.reach = e->value;
-      h.ring_ceiling = run_ring_ceiling(r, run).gbps;
+      h.ring_ceiling = e->ceiling;
       h.reach_source = e->source;
     }
   }
@@ -58,15 +61,16 @@ HeadlineFigure collective_headline(const Result& r, const Run& run, const Point&
 }
 
 // A size other than the largest below its expectation's floor: the one furthest below, or none.
+// Each size by its best variant, as the rules judge it (analyse/expect/reach.hpp, best_per_size).
 const Point* furthest_below(const Result& r, const Run& run, const Point& largest) {
   const Point* worst = nullptr;
   double worst_share = 1;
-  for (const auto& p : run.points) {
-    if (&p == &largest || p.busbw_gbps <= 0) continue;
-    const auto e = collective_expectation(r, run, p);
-    if (!e || p.busbw_gbps >= e->floor()) continue;
-    if (const double share = p.busbw_gbps / e->value; worst == nullptr || share < worst_share) {
-      worst = &p;
+  for (const Point* p : best_per_size(run)) {
+    if (p == &largest || p->busbw_gbps <= 0) continue;
+    const auto e = collective_expectation(r, run, *p);
+    if (!e || p->busbw_gbps >= e->floor()) continue;
+    if (const double share = p->busbw_gbps / e->value; worst == nullptr || share < worst_share) {
+      worst = p;
       worst_share = share;
     }
   }
@@ -74,8 +78,8 @@ const Point* furthest_below(const Result& r, const Run& run, const Point& larges
 }
 
 void add_collective_headlines(const Result& r, const Run& run, std::vector<HeadlineFigure>& out) {
-  const auto& largest = *std::max_element(run.points.begin(), run.points.end(),
-                                          [](const Point& a, const Point& b) { return a.bytes < b.bytes; });
+  const auto sizes = best_per_size(run);
+  const auto& largest = *sizes.back();
   if (const Point* below = furthest_below(r, run, largest))
     out.push_back(collective_headline(r, run, *below));
   out.push_back(collective_headline(r, run, largest));

@@ -15,8 +15,8 @@ namespace fb {
 
 // One figure as the headline table shows it:
 //   "all_reduce busbw at 4 GiB: 45.7 GB/s, 15% of expected 314.7 GB/s"
-//   "all_reduce busbw at 1 GiB: 331.0 GB/s, 89% of the ring's ceiling 373.5 GB/s (no expectation for
-//    this machine; healthy rings reach 89%)"
+//   "all_reduce busbw at 1 GiB: 331.0 GB/s, 100% of the bound 331.0 GB/s its hardware gives (no published
+//    row: a healthy run reaches 89% of the ring's ceiling 373.5 GB/s there)"
 //   "host_latency GPU0: 1194.0 ns, 101% of the expected latency 1181.0 ns"
 //   "h2d GPU0: 55.4 GB/s, no expectation for this machine"
 std::string figure_sentence(const HeadlineFigure& h);

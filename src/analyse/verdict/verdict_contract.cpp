@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "analyse/expect/hardware_bound.hpp"
+#include "analyse/expect/nvlink_domain.hpp"
 #include "analyse/expect/reach.hpp"
 #include "analyse/scope/gpu_names.hpp"
 #include "core/text.hpp"
@@ -13,8 +15,12 @@ namespace {
 bool always(const Result&) { return true; }
 bool has_pairs(const Result& r) { return !r.p2p.empty(); }
 bool has_judged_runs(const Result& r) { return std::any_of(r.runs.begin(), r.runs.end(), judged_run); }
-// A ring across hosts crosses the NICs: one host's path ceiling does not apply to it.
-bool has_intra_host_runs(const Result& r) { return has_judged_runs(r) && !spans_hosts(r); }
+// A ring across hosts crosses the NICs: one host's path ceiling does not apply to it; one NVLink domain
+// across trays is one host as NCCL counts them.
+bool has_intra_host_runs(const Result& r) {
+  return std::any_of(r.runs.begin(), r.runs.end(),
+                     [&](const Run& run) { return judged_run(run) && nccl_hosts(r, run) == 1; });
+}
 bool has_kind(const Result& r, RunKind kind) {
   return std::any_of(r.runs.begin(), r.runs.end(), [&](const Run& run) { return run.kind == kind; });
 }
@@ -25,36 +31,65 @@ bool has_hosts(const Result& r) { return r.hosts.size() >= 2; }
 bool has_nodes(const Result& r) { return r.nodes.has_value(); }
 
 std::string_view can(const Result&) { return ""; }
-std::string_view no_topology(const Result& r) { return r.topology ? "" : "the document has no topology"; }
+// Why a check could not run, with the flag or file that would let it (the headline says both).
+std::string_view no_topology(const Result& r) {
+  return r.topology ? ""
+                    : "the document has no topology: --topo FILE (nvidia-smi topo -m or rocm-smi --showtopo)";
+}
 std::string_view no_transports(const Result& r) {
   const bool read =
       std::any_of(r.runs.begin(), r.runs.end(), [](const Run& run) { return !run.nccl_transports.empty(); });
-  return read ? "" : "NCCL's log was not read: its transports are not recorded";
+  return read ? ""
+              : "NCCL's log was not read, so its transports are not known: --nccl-log FILE (NCCL_DEBUG=INFO)";
 }
 std::string_view no_host_facts(const Result& r) {
-  return r.host.config ? "" : "the host's configuration was not read";
+  return r.host.config ? ""
+                       : "the host's configuration was not read: `fabricbench doctor` on the host reads it";
+}
+std::string_view no_fabric(const Result& r) {
+  const bool known = std::any_of(r.runs.begin(), r.runs.end(), [&](const Run& run) {
+    return judged_run(run) && nccl_hosts(r, run) == 1 && run_fabric(r, run).has_value();
+  });
+  return known ? ""
+               : "neither the topology nor the GPU table describes the GPUs' fabric: --topo FILE (nvidia-smi "
+                 "topo -m "
+                 "or rocm-smi --showtopo), or --gpu NAME where the output names no GPU";
+}
+// Another tool's output whose environment was not in it: its NCCL_* settings are unknown, not none.
+std::string_view no_environment(const Result& r) {
+  return r.source && r.source->env_sources.empty()
+             ? "the run's environment is not in the output: paste the command line with its NCCL_* settings, "
+               "or "
+               "--nccl-log FILE (NCCL_DEBUG=INFO prints the settings it read)"
+             : "";
 }
 
 constexpr std::array kRules{
     CheckRule{"run", "RUN_, GPU_LOST, DATA_WRONG, RESULT_, ONE_GPU",
               "the run's status, lost GPUs, wrong data, noise", always, can},
-    CheckRule{"transports", "NCCL_FALLBACK, NET_", "NCCL's transports and network", has_judged_runs,
-              no_transports},
-    CheckRule{"topology", "TOPO_", "links, PCIe, peer access, NUMA", always, no_topology},
+    CheckRule{"transports", "NCCL_FALLBACK, NET_, SIGNATURE_",
+              "NCCL's transports and network, and figures only a fallback explains", has_judged_runs,
+              no_transports, CheckAction::drain, "--nccl-log FILE"},
+    CheckRule{"topology", "TOPO_", "links, PCIe, peer access, NUMA", always, no_topology, CheckAction::drain,
+              "--topo FILE"},
     CheckRule{"pairs", "P2P_, HOST_LINK_SLOW",
               "pairs and host links against peers, ceilings and expectations", has_pairs, can},
-    CheckRule{"environment", "ENV_", "NCCL settings in the environment", always, can},
-    CheckRule{"collectives_ceiling", "BUSBW_BELOW_CEILING", "collectives against the ring's path ceiling",
-              has_intra_host_runs, no_topology},
+    CheckRule{"environment", "ENV_", "NCCL settings in the environment", always, no_environment,
+              CheckAction::drain, "the command line and its NCCL_* settings in the paste"},
+    CheckRule{"collectives_ceiling", "BUSBW_BELOW_CEILING, BUSBW_ABOVE_CEILING",
+              "collectives against the bound and the physical ceiling of their hardware", has_intra_host_runs,
+              no_fabric, CheckAction::drain, "--topo FILE, or --gpu NAME"},
     CheckRule{"collectives_expected", "BUSBW_BELOW_EXPECTED, NO_EXPECTATION, NVLS_OFF, BUSBW_ABOVE_NIC_SUM",
-              "collectives against the expectation of what ran", has_judged_runs, can},
+              "collectives against the expectation of what ran", has_judged_runs, can, CheckAction::drain,
+              "--expectations FILE, or the hosts' NICs: `fabricbench doctor` under the job"},
     CheckRule{"scaling", "SCALE_", "busbw as GPUs are added", has_scale, can},
     CheckRule{"algorithms", "ALGO_", "forced algorithms against NCCL's choice", has_algos, can},
     // Before "host": a check owns the codes no check before it took, and HOST_ would take these.
     CheckRule{"host_consistency", "HOST_MISMATCH_",
               "the same versions, NCCL_* settings, GPUs, NICs and NET plugin on every host of a job",
               has_hosts, can, CheckAction::fix_configuration},
-    CheckRule{"host", "HOST_", "the host's configuration and the GPUs' health", always, no_host_facts},
+    CheckRule{"host", "HOST_", "the host's configuration and the GPUs' health", always, no_host_facts,
+              CheckAction::drain, "`fabricbench doctor` on the host"},
     CheckRule{"network", "NIC_", "the host's network ports and GPUDirect RDMA", has_network, can},
     CheckRule{"nodes", "NODE_", "pairs of hosts against the reference: the slow hosts and links named",
               has_nodes, can},
@@ -105,6 +140,12 @@ CheckVerdict judge_check(const CheckRule& rule, const std::vector<const Finding*
 }
 
 }  // namespace
+
+std::string_view check_remedy(std::string_view check) {
+  for (const auto& rule : kRules)
+    if (rule.check == check) return rule.remedy;
+  return "";
+}
 
 CheckAction action_for(CheckStatus s, CheckAction critical) {
   if (s == CheckStatus::critical) return critical;

@@ -22,7 +22,11 @@ struct CheckRule {
   bool (*applies)(const Result&);
   std::string_view (*cannot)(const Result&);  // why it could not run; "" when it could
   CheckAction critical = CheckAction::drain;  // its action when CRITICAL
+  std::string_view remedy;                    // the flag or file that lets it run where it could not
 };
+
+// The remedy of a check by name ("--nccl-log FILE"); "" when it has none.
+std::string_view check_remedy(std::string_view check);
 
 // The action of a check of `status` whose CRITICAL action is `critical`.
 CheckAction action_for(CheckStatus s, CheckAction critical = CheckAction::drain);
