@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# `fabricbench project` run for real on a saved 2 x H200 result (no GPU needed): bad input exits 2
-# with a clear message, a good projection exits 0, writes a document that reloads and renders.
+# `fabricbench project` run for real on a saved 2 x H200 result and on other tools' outputs (no GPU
+# needed): bad input exits 2 with a clear message (a file it cannot use: one line saying why and what
+# to pass), a good projection exits 0, writes a document that reloads and renders.
 set -u
 bin=$1
 results=$2
+imports=$results/../imports
 fixture=$results/h200x2-run-6coll-1M-4G-procs.json
+rccl=$imports/rccl-tests-develop-448c4c7-mi300x8-rocm-blog.txt
 fail=0
 source "$(dirname "$0")/expect.sh"
 rates=(--gemm-tflops 700 --hbm-gbps 4000)
@@ -24,11 +27,28 @@ expect 2 "measure it" project "$fixture" --model llama-3-70b --batch 1 --tp 2 "$
 # Without --gemm-tflops/--hbm-gbps the GEMMs are timed on GPU 0, but only once the curves can answer.
 expect 2 "measure it" project "$fixture" --model llama-3-70b --batch 1 --tp 2
 expect 2 "cannot read" project "$results/missing.json" "${good[@]}"
-expect 0 "Every TP listed pays: best TP=2" project "$fixture" "${good[@]}"
-expect 0 "assumed from 2 GPUs" project "$fixture" --model llama-3-70b --batch 64 --tp 8 --assume "${rates[@]}"
+expect 0 "Cheapest that still pays: TP=2" project "$fixture" "${good[@]}"
+# TP=8 on a host of 2 GPUs crosses hosts: no network figure in the document, so refused with the flag.
+expect_line 2 "--net-busbw" project "$fixture" --model llama-3-70b --batch 64 --tp 8 --assume "${rates[@]}"
+expect 0 "assumed (2-GPU curve" project "$fixture" --model llama-3-70b --batch 64 --tp 8 --assume \
+  --net-busbw 40 "${rates[@]}"
+expect_line 2 "--net-busbw assumes a figure: it needs --assume" project "$fixture" "${good[@]}" --net-busbw 40
+
+# Files it cannot use: one line, why and what to pass, exit 2.
+expect_line 2 "no all_reduce measured on 2 or more GPUs" project "$results/synthetic-pcie-nominal.json" "${good[@]}"
+expect_line 2 "all_reduce on 1 GPU" project "$results/synthetic-1gpu.json" "${good[@]}"
+expect_line 2 "describe another tool's output" project "$fixture" "${good[@]}" --topo "$rccl"
+# Another tool's output, read as `report` reads it: what was converted first, p99 not measured.
+expect 0 "Read from rccl-tests" project "$rccl" --model llama-3-70b --batch 1 --tp 8 "${rates[@]}"
+expect 0 "not measured" project "$rccl" --model llama-3-70b --batch 1 --tp 8 "${rates[@]}"
+expect_line 2 "--assume" project "$rccl" --model llama-3-70b --tp 2,4,8 "${rates[@]}"
+expect 0 "bounded (48.0 GB/s busbw)" project "$rccl" --model llama-3-70b --tp 2,4,8 --assume "${rates[@]}"
+expect_line 2 "--net-busbw" project "$rccl" --model llama-3-70b --tp 16 --assume "${rates[@]}"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+printf 'hello\nnot a result\n' > "$tmp/junk.txt"
+expect_line 2 "junk.txt" project "$tmp/junk.txt" "${good[@]}"
 printf '{"hidden": 4096, "layers": 2, "heads": 32, "kv_heads": 8, "ffn": 14336}\n' > "$tmp/shape.json"
 expect 0 "Model: custom" project "$fixture" --shape "$tmp/shape.json" --batch 256 --tp 2 "${rates[@]}"
 printf '{"hidden": 1e300, "layers": 2, "heads": 32, "kv_heads": 8, "ffn": 14336}\n' > "$tmp/huge.json"

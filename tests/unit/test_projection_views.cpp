@@ -1,0 +1,92 @@
+// The projection on whole documents, through every view: a scale result whose 2-, 4- and 8-GPU
+// curves each serve their own TP; the console, Markdown, HTML and JSON saying the same (the table's
+// cells, the marks, "not measured", the answers and their rules).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "golden.hpp"
+#include "model/result_json.hpp"
+#include "projection/model_presets.hpp"
+#include "projection/tp_projection.hpp"
+#include "report/documents.hpp"
+#include "report/projection_console.hpp"
+#include "report/projection_markdown.hpp"
+#include "report/projection_table.hpp"
+#include "report/svg_chart.hpp"
+
+namespace {
+
+fb::ProjectionRequest llama(std::vector<int> tp, std::int64_t batch) {
+  fb::ProjectionRequest q;
+  q.model = fb::model_preset("llama-3-70b");
+  q.workload = {batch, 2048, 128};
+  q.tp = std::move(tp);
+  q.rates = {700, 4000, "--gemm-tflops/--hbm-gbps"};
+  return q;
+}
+
+// Every view holds every cell of every row, and every answer's words, of `r`'s projection.
+void expect_same_in_every_view(const fb::Result& r) {
+  ASSERT_TRUE(r.projection);
+  const std::string console = fb::projection_table(*r.projection);
+  const std::string markdown = fb::markdown_summary(r);
+  const std::string html = fb::html_report(r, nullptr);
+  const auto back = fb::parse_result(nlohmann::json(r).dump());
+  ASSERT_TRUE(back.projection);
+  for (std::size_t p = 0; p < r.projection->phases.size(); ++p) {
+    const auto& ph = r.projection->phases[p];
+    for (const auto& row : ph.rows) {
+      const auto cells = fb::projection_cells(row);
+      std::string md_row = "|";
+      for (const auto& c : cells) md_row += " " + c + " |";
+      EXPECT_NE(markdown.find(md_row), std::string::npos) << md_row;
+      for (const auto& c : cells) EXPECT_NE(console.find(c), std::string::npos) << c;
+      EXPECT_NE(html.find(fb::escape_html(cells.back())), std::string::npos) << cells.back();
+    }
+    for (const auto& line : fb::answer_lines(ph)) {
+      EXPECT_NE(console.find(line), std::string::npos) << line;
+      EXPECT_NE(markdown.find(line), std::string::npos) << line;
+      EXPECT_NE(html.find(fb::escape_html(line)), std::string::npos) << line;
+    }
+    ASSERT_EQ(back.projection->phases[p].answers.size(), ph.answers.size());
+    for (std::size_t a = 0; a < ph.answers.size(); ++a)
+      EXPECT_EQ(back.projection->phases[p].answers[a].words, ph.answers[a].words);
+  }
+  for (const auto& line : fb::assumption_lines(*r.projection)) {
+    EXPECT_NE(console.find(line), std::string::npos) << line;
+    EXPECT_NE(markdown.find(line), std::string::npos) << line;
+    EXPECT_NE(html.find(fb::escape_html(line)), std::string::npos) << line;
+  }
+  EXPECT_EQ(nlohmann::json(back).dump(), nlohmann::json(r).dump());
+}
+
+}  // namespace
+
+// Constructed (tests/fixtures/results/README.md): no saved result has a real scale run of whole curves.
+TEST(ProjectionScaleCurves, EachTpTakesItsOwnCurve) {
+  auto r = result_fixture("synthetic-scale-curves.json");
+  const fb::CommInputs comm{fb::allreduce_curves(r), {}};
+  ASSERT_EQ(comm.curves.size(), 3u);
+  const auto q = llama({2, 4, 8}, 8);
+  r.projection = fb::project_tensor_parallel(q, comm);
+  for (const auto& ph : r.projection->phases)
+    for (const auto& row : ph.rows) {
+      if (row.tp == 1) continue;
+      EXPECT_EQ(row.comm_basis, "measured") << row.tp;
+      EXPECT_EQ(row.curve_gpus, row.tp);
+      EXPECT_FALSE(row.assumed);
+      // The count's own time at the layer's size, twice per layer; its single-operation tail too.
+      const auto t = comm.curves.at(row.tp).at(row.allreduce_bytes);
+      EXPECT_DOUBLE_EQ(row.comm_us, 2 * t.median_us);
+      EXPECT_EQ(row.tail, "measured");
+      EXPECT_DOUBLE_EQ(row.comm_p99_us, 2 * t.tail_p99_us);
+    }
+  // Prefill at batch 8: 16384 tokens x 8192 x 2 B = 256 MiB, a measured size of each curve: the 4-GPU
+  // curve's own point (12 us + 268435456 x 1.5 / 350e3 us), not the 8- or 2-GPU one rescaled.
+  const auto& four = r.projection->phases[0].rows[2];
+  ASSERT_EQ(four.tp, 4);
+  EXPECT_NEAR(four.comm_us, 2 * (12 + 268435456.0 * 1.5 / 350e3), 1e-6);
+  EXPECT_TRUE(r.projection->bounds.empty());
+  expect_same_in_every_view(r);
+}
