@@ -74,6 +74,7 @@ std::string phase_title(const ProjectionPhase& ph) {
 
 std::vector<std::string> answer_lines(const ProjectionPhase& ph) {
   std::vector<std::string> lines;
+  lines.reserve(ph.answers.size() + 1);
   for (const auto& a : ph.answers)
     lines.push_back(fmt::format("{}: {}",
                                 a.question == "fastest"              ? "Fastest for latency"
