@@ -10,6 +10,7 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "engine/commands/projection_bounds.hpp"
 #include "gpu/runtime.hpp"
 #include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
@@ -127,6 +128,7 @@ int project_command(const ProjectOptions& o, const std::vector<std::string>& com
   CommInputs comm;
   comm.curves = allreduce_curves(result);
   require_curves(result, comm.curves, o.result);
+  comm.bounds = projection_bounds(result, projected_degrees(request), net_busbw_gbps(o));
   if (!(request.rates.gemm_tflops > 0 && request.rates.hbm_gbps > 0)) {
     ProjectionRequest dry = request;  // what the curves cannot answer is a usage error before any GPU work
     dry.rates = {1, 1, "dry run"};

@@ -1,9 +1,11 @@
 #include "projection/projection_terms.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "core/units.hpp"
 #include "projection/tp_projection.hpp"
@@ -16,7 +18,7 @@ struct TailCount {
   int not_measured = 0;
   std::uint64_t min_bytes = std::numeric_limits<std::uint64_t>::max();
   std::uint64_t max_bytes = 0;
-  int most_gpus = 0;
+  std::set<int> gpus;  // the TPs of the rows without a tail
 };
 
 TailCount count_tails(const Projection& p) {
@@ -28,7 +30,7 @@ TailCount count_tails(const Projection& p) {
       if (r.tail == "measured") continue;
       c.min_bytes = std::min(c.min_bytes, r.allreduce_bytes);
       c.max_bytes = std::max(c.max_bytes, r.allreduce_bytes);
-      c.most_gpus = std::max(c.most_gpus, r.tp);
+      c.gpus.insert(r.tp);
     }
   return c;
 }
@@ -42,9 +44,9 @@ ProjectionTerm tail_term(const Projection& p) {
   if (c.not_measured == 0) return {"p99", c.measured > 0 ? "single-operation tails" : "no all_reduce", what};
   const std::string needs = fmt::format(
       "the all_reduce sizes of the rows marked not measured have no single-operation tail in the "
-      "document; `fabricbench run all_reduce --gpus {} -d bfloat16 -b {} -e {} --json FILE` times them "
-      "with its default tail sampling (without -G: a graph times whole batches)",
-      c.most_gpus, size_argument(c.min_bytes), size_argument(c.max_bytes));
+      "document; `fabricbench run all_reduce --gpus N -d bfloat16 -b {} -e {} --json FILE` for N = {} "
+      "times them with its default tail sampling (without -G: a graph times whole batches)",
+      size_argument(c.min_bytes), size_argument(c.max_bytes), fmt::join(c.gpus, ", "));
   return {"p99", c.measured > 0 ? "partly measured" : "not measured", what + "; " + needs};
 }
 

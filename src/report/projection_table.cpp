@@ -31,7 +31,7 @@ std::string bound_line(const CommBound& b) {
                            : b.kind == "given"            ? "assumed (--net-busbw)"
                                                           : b.kind;
   if (!(b.busbw_gbps > 0)) return fmt::format("Bound of {} GPUs: none: {}", b.gpus, b.unknown);
-  return fmt::format("Bound of {} GPUs: {:.1f} GB/s busbw, {}{}: {}", b.gpus, b.busbw_gbps, what,
+  return fmt::format("Bound of {} GPUs: {:.1f} GB/s busbw ({}{}): {}", b.gpus, b.busbw_gbps, what,
                      b.placement.empty() ? "" : fmt::format(" (GPUs {})", fmt::join(b.placement, ",")),
                      b.source);
 }
@@ -67,8 +67,8 @@ std::vector<std::string> projection_cells(const ProjectionRow& r) {
 }
 
 std::string phase_title(const ProjectionPhase& ph) {
-  return fmt::format("{} ({} tokens per pass; per GPU and per layer; pass = {})", ph.phase,
-                     ph.tokens_per_pass,
+  return fmt::format("{} ({} token{} per pass; per GPU and per layer; pass = {})", ph.phase,
+                     ph.tokens_per_pass, ph.tokens_per_pass == 1 ? "" : "s",
                      ph.phase == "prefill" ? "time to first token" : "one step, time per output token");
 }
 
@@ -90,7 +90,7 @@ std::vector<std::string> projection_inputs(const Projection& p) {
   std::vector<std::string> lines{
       fmt::format("Model: {} (hidden {}, {} layers, {} heads, {} KV heads, ffn {}, {})", m.name, m.hidden,
                   m.layers, m.heads, m.kv_heads, m.ffn, m.dtype)};
-  if (!m.source.empty()) lines.push_back("  shapes from " + m.source);
+  if (!m.source.empty()) lines.push_back("Shapes from " + m.source);
   lines.push_back(fmt::format("Workload: batch {}, prompt {} tokens, decode {} tokens", p.workload.batch,
                               p.workload.prompt, p.workload.decode));
   lines.push_back(fmt::format("Compute: {:.1f} TFLOP/s bf16 GEMM, {:.0f} GB/s HBM ({})", p.rates.gemm_tflops,
@@ -100,7 +100,7 @@ std::vector<std::string> projection_inputs(const Projection& p) {
                                 c.dtype, c.graph_launches > 0 ? "CUDA graphs" : "plain launches",
                                 format_bytes(c.min_bytes), format_bytes(c.max_bytes), c.points,
                                 c.tail_points > 0 ? fmt::format("{} with a tail", c.tail_points) : "no tail",
-                                c.run.empty() ? "" : ", from a " + c.run));
+                                c.run.empty() ? "" : "; " + c.run));
   for (const auto& b : p.bounds) lines.push_back(bound_line(b));
   return lines;
 }

@@ -8,7 +8,7 @@
 #include "model/result.hpp"
 
 inline constexpr const char* kEveryFieldJson = R"({
-  "schema": "fabricbench.result/1.5",
+  "schema": "fabricbench.result/1.6",
   "tool": {"version": "9.8.7", "git": "f00dcafe"},
   "command": ["fabricbench", "doctor", "--quick"],
   "started": "2026-01-02T03:04:05Z",

@@ -3,9 +3,12 @@
 // cells, the marks, "not measured", the answers and their rules).
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
+#include "engine/commands/projection_bounds.hpp"
 #include "golden.hpp"
+#include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
 #include "projection/model_presets.hpp"
 #include "projection/tp_projection.hpp"
@@ -24,6 +27,16 @@ fb::ProjectionRequest llama(std::vector<int> tp, std::int64_t batch) {
   q.tp = std::move(tp);
   q.rates = {700, 4000, "--gemm-tflops/--hbm-gbps"};
   return q;
+}
+
+fb::CommInputs inputs_of(const fb::Result& r, const fb::ProjectionRequest& q, double net_busbw = 0) {
+  return {fb::allreduce_curves(r), fb::projection_bounds(r, fb::projected_degrees(q), net_busbw)};
+}
+
+// The busbw a row's all_reduce time stands for: bytes x 2(n-1)/n over one all_reduce's time.
+double implied_busbw(const fb::ProjectionRow& row) {
+  const double one_us = row.comm_us / 2;
+  return static_cast<double>(row.allreduce_bytes) * 2.0 * (row.tp - 1) / row.tp / (one_us * 1e3);
 }
 
 // Every view holds every cell of every row, and every answer's words, of `r`'s projection.
@@ -89,4 +102,42 @@ TEST(ProjectionScaleCurves, EachTpTakesItsOwnCurve) {
   EXPECT_NEAR(four.comm_us, 2 * (12 + 268435456.0 * 1.5 / 350e3), 1e-6);
   EXPECT_TRUE(r.projection->bounds.empty());
   expect_same_in_every_view(r);
+}
+
+// Issue 51's acceptance: 8 x MI300X from rccl-tests' real output (AMD's ROCm blog), TP 2/4/8 with
+// --assume: TP=2 and TP=4 at most the model's 2- and 4-GPU ceilings (48, 144 GB/s: one xGMI link per
+// pair), never the 8-GPU curve's 305 GB/s; p99 "not measured"; the same answer in every view.
+TEST(ProjectionMi300x, RcclTestsOutputTpTwoAndFourHeldToTheirCeilings) {
+  auto r = fb::load_result_or_output(std::string(FB_FIXTURE_DIR) +
+                                     "/imports/rccl-tests-develop-448c4c7-mi300x8-rocm-blog.txt");
+  auto q = llama({2, 4, 8}, 1);
+  q.assume = true;
+  q.rates = {600, 4000, "--gemm-tflops/--hbm-gbps"};  // given: the test needs no GPU
+  const auto comm = inputs_of(r, q);
+  r.projection = fb::project_tensor_parallel(q, comm);
+  const std::map<int, double> ceiling{{2, 48.0}, {4, 144.0}};
+  for (const auto& ph : r.projection->phases)
+    for (const auto& row : ph.rows) {
+      if (row.tp == 1) continue;
+      EXPECT_EQ(row.tail, "not measured") << ph.phase << " TP=" << row.tp;
+      EXPECT_EQ(row.comm_p99_us, 0);
+      if (row.tp == 8) {
+        EXPECT_EQ(row.comm_basis, "measured");
+        continue;
+      }
+      EXPECT_LE(implied_busbw(row), ceiling.at(row.tp) * (1 + 1e-12)) << ph.phase << " TP=" << row.tp;
+      EXPECT_NE(row.comm_basis, "measured");
+      EXPECT_DOUBLE_EQ(row.bound_gbps, ceiling.at(row.tp));
+    }
+  // Prefill: 2048 tokens x 8192 x 2 B = 32 MiB; on 2 GPUs at 48 GB/s 699.05 us per all_reduce.
+  const auto& two = r.projection->phases[0].rows[1];
+  EXPECT_EQ(two.comm_basis, "bounded");
+  EXPECT_NEAR(two.comm_us, 2 * 33554432.0 / 48e9 * 1e6, 1e-9);
+  ASSERT_EQ(r.projection->bounds.size(), 2u);
+  expect_golden("projection_mi300x8_rccl.txt", fb::projection_table(*r.projection));
+  expect_golden("projection_mi300x8_rccl.md", fb::projection_markdown(r));
+  expect_same_in_every_view(r);
+  const std::string html = fb::html_report(r, nullptr);
+  EXPECT_NE(html.find("data-basis=\"bounded\""), std::string::npos);
+  EXPECT_NE(html.find("<td>not measured</td>"), std::string::npos);
 }
