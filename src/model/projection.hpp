@@ -100,6 +100,7 @@ struct CurveSource {
   std::uint64_t max_bytes = 0;
   int points = 0;
   int tail_points = 0;  // 1.6: points with single-operation tails (docs/metrics.md, "The tail")
+  int hosts = 1;        // 1.6: the hosts the run spanned
   std::string run;      // 1.6: "collective run", "scale run (best placement)", "rccl-tests output"
 };
 

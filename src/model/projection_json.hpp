@@ -21,7 +21,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProjectionPhase, phase, tokens_p
                                                 stops_paying_at_tp, fastest_tp, answers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ComputeRates, gemm_tflops, hbm_gbps, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CurveSource, gpus, dtype, graph_launches, min_bytes,
-                                                max_bytes, points, tail_points, run)
+                                                max_bytes, points, tail_points, hosts, run)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CommBound, gpus, busbw_gbps, kind, placement, source, unknown)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Projection, model, workload, rates, curves, bounds,
                                                 assumptions, phases)

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -24,8 +26,17 @@ std::string run_words(const Result& r, const Run& run) {
   return "collective run";
 }
 
+// The hosts of the run's ranks (the document's GPUs by rank); 1 where they are not named.
+int run_host_count(const Result& r, const Run& run) {
+  std::set<std::string> hosts;
+  for (const auto& g : r.gpus)
+    if (g.rank >= 0 && static_cast<std::size_t>(g.rank) < run.gpus.size()) hosts.insert(g.host);
+  return std::max<int>(1, static_cast<int>(hosts.size()));
+}
+
 CurveSource source_of(const Result& r, const Run& run) {
   CurveSource s;
+  s.hosts = run_host_count(r, run);
   s.gpus = static_cast<int>(run.gpus.size());
   s.dtype = run.dtype;
   s.graph_launches = run.graph_launches;

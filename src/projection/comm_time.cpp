@@ -15,13 +15,19 @@ std::string curve_words(const AllReduceCurve& c) {
   return fmt::format("the {}-GPU all_reduce curve ({})", c.source().gpus, c.source().run);
 }
 
-// The curve whose shape stands in at latency-bound sizes: the nearest GPU count, the larger on a tie.
-const AllReduceCurve& nearest_curve(const std::map<int, AllReduceCurve>& curves, int tp) {
+// The curve whose time stands in at latency-bound sizes: the nearest GPU count (the larger on a tie)
+// among those measured where the TP runs: across hosts only a curve across hosts (a host's own fabric
+// says nothing of the network's latency), within one host only one host's. nullptr: none.
+const AllReduceCurve* nearest_curve(const std::map<int, AllReduceCurve>& curves, int tp, bool across_hosts) {
   const AllReduceCurve* best = nullptr;
-  for (const auto& [gpus, curve] : curves)
+  for (const auto& [gpus, curve] : curves) {
+    if ((curve.source().hosts > 1) != across_hosts) continue;
     if (best == nullptr || std::abs(gpus - tp) <= std::abs(best->source().gpus - tp)) best = &curve;
-  return *best;
+  }
+  return best;
 }
+
+bool beyond_one_host(const CommBound& b) { return b.kind != "subset_ceiling"; }
 
 std::string bound_words(const CommBound& b) {
   return fmt::format("{:.1f} GB/s busbw: {}", b.busbw_gbps, b.source);
@@ -53,27 +59,29 @@ CommTime allreduce_time(const std::map<int, AllReduceCurve>& curves, const CommB
         "--tp {}: no all_reduce measured on {} GPUs and nothing bounds one: {}", tp, tp,
         bound == bounds.end() ? "no bound was computed for that many GPUs" : bound->second.unknown));
   const CommBound& b = bound->second;
-  const AllReduceCurve& shape = nearest_curve(curves, tp);
-  const double scale = allreduce_bus_factor(tp) / allreduce_bus_factor(shape.source().gpus);
-  const double rescaled_us = shape.at(bytes).median_us * scale;
+  const std::string basis = b.kind == "given" ? "assumed" : "bounded";
   const double bound_us = bandwidth_bound_us(bytes, tp, b.busbw_gbps);
-  if (b.kind == "given")
-    return {{std::max(bound_us, rescaled_us), 0},
-            shape.source().gpus,
-            "assumed",
+  const AllReduceCurve* shape = nearest_curve(curves, tp, beyond_one_host(b));
+  if (shape == nullptr)
+    return {{bound_us, 0},
+            0,
+            basis,
             b.busbw_gbps,
-            fmt::format("assumed: {}", bound_words(b))};
+            fmt::format("{} at {}; no all_reduce measured {} to give the latency: a lower bound", basis,
+                        bound_words(b), beyond_one_host(b) ? "across hosts" : "on one host")};
+  const double scale = allreduce_bus_factor(tp) / allreduce_bus_factor(shape->source().gpus);
+  const double rescaled_us = shape->at(bytes).median_us * scale;
   if (bound_us >= rescaled_us)
     return {{bound_us, 0},
-            shape.source().gpus,
-            "bounded",
+            shape->source().gpus,
+            basis,
             b.busbw_gbps,
-            fmt::format("bounded at {}", bound_words(b))};
+            fmt::format("{} at {}", basis, bound_words(b))};
   return {{rescaled_us, 0},
-          shape.source().gpus,
+          shape->source().gpus,
           "assumed",
           b.busbw_gbps,
-          fmt::format("assumed: {} at equal busbw, slower here than the bound ({})", curve_words(shape),
+          fmt::format("assumed: {} at equal busbw, slower here than the bound ({})", curve_words(*shape),
                       bound_words(b))};
 }
 

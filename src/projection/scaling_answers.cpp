@@ -34,6 +34,13 @@ std::size_t cheapest_paying_row(const ProjectionPhase& ph, double pays_share) {
   return ph.rows.size() - 1;
 }
 
+// Said beside an answer whose TP's all_reduce was not measured.
+std::string basis_words(const ProjectionRow& r) {
+  if (r.comm_basis == "bounded") return "; its all_reduce bounded, not measured: the best case";
+  if (r.comm_basis == "assumed") return "; its all_reduce assumed, not measured";
+  return "";
+}
+
 std::string pass_words(const ProjectionPhase& ph) {
   return ph.phase == "prefill" ? "time to first token" : "time per output token";
 }
@@ -42,8 +49,8 @@ std::string fastest_words(const ProjectionPhase& ph, const ProjectionRow& r) {
   if (r.tp == 1)
     return fmt::format("TP=1: no larger TP listed has a shorter pass ({}: {:.2f} ms)", pass_words(ph),
                        r.pass_ms);
-  return fmt::format("TP={}: the shortest pass ({} {:.2f} ms, {:.2f}x faster than TP=1)", r.tp,
-                     pass_words(ph), r.pass_ms, r.speedup);
+  return fmt::format("TP={}: the shortest pass ({} {:.2f} ms, {:.2f}x faster than TP=1{})", r.tp,
+                     pass_words(ph), r.pass_ms, r.speedup, basis_words(r));
 }
 
 std::string cheapest_words(const ProjectionPhase& ph, std::size_t i, double pays_share) {
@@ -56,14 +63,14 @@ std::string cheapest_words(const ProjectionPhase& ph, std::size_t i, double pays
   if (i + 1 == ph.rows.size())
     return fmt::format(
         "TP={}: over every smaller TP listed a larger one pays ({}); list larger TPs to see "
-        "where adding GPUs stops paying",
-        r.tp, rule);
+        "where adding GPUs stops paying{}",
+        r.tp, rule, basis_words(r));
   const auto& next = ph.rows[i + 1];
   return fmt::format(
       "TP={}: no larger TP listed pays over it ({}): TP={} runs {:.2f}x faster than TP={} on "
-      "{:g}x the GPUs, where {:.2f}x would pay",
+      "{:g}x the GPUs, where {:.2f}x would pay{}",
       r.tp, rule, next.tp, next.speedup / r.speedup, r.tp, static_cast<double>(next.tp) / r.tp,
-      needed_gain(r, next, pays_share));
+      needed_gain(r, next, pays_share), basis_words(r));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@ std::string basis_cell(const ProjectionRow& r) {
   if (mark.empty()) return "-";
   if (mark == "measured") return fmt::format("measured ({}-GPU curve)", r.curve_gpus);
   if (mark == "bounded") return fmt::format("bounded ({:.1f} GB/s busbw)", r.bound_gbps);
+  if (r.curve_gpus == 0) return fmt::format("assumed ({:.1f} GB/s busbw)", r.bound_gbps);
   if (r.bound_gbps > 0)
     return fmt::format("assumed ({}-GPU curve, bound {:.1f} GB/s)", r.curve_gpus, r.bound_gbps);
   return fmt::format("assumed ({}-GPU curve)", r.curve_gpus);

@@ -30,7 +30,8 @@ expect 2 "cannot read" project "$results/missing.json" "${good[@]}"
 expect 0 "Cheapest that still pays: TP=2" project "$fixture" "${good[@]}"
 # TP=8 on a host of 2 GPUs crosses hosts: no network figure in the document, so refused with the flag.
 expect_line 2 "--net-busbw" project "$fixture" --model llama-3-70b --batch 64 --tp 8 --assume "${rates[@]}"
-expect 0 "assumed (2-GPU curve" project "$fixture" --model llama-3-70b --batch 64 --tp 8 --assume \
+# With a figure given: the network's busbw, never the host's own NVLink curve (no latency across hosts).
+expect 0 "assumed (40.0 GB/s busbw)" project "$fixture" --model llama-3-70b --batch 64 --tp 8 --assume \
   --net-busbw 40 "${rates[@]}"
 expect_line 2 "--net-busbw assumes a figure: it needs --assume" project "$fixture" "${good[@]}" --net-busbw 40
 

@@ -211,6 +211,29 @@ TEST(ProjectionComm, WithoutItsOwnCurveATpIsRefusedUnlessAssumed) {
   EXPECT_EQ(code_of([&] { (void)fb::allreduce_time(curves, {}, 8, 1 << 20, true); }), fb::ExitCode::usage);
 }
 
+TEST(ProjectionComm, BeyondOneHostNeverTheHostsOwnCurve) {
+  std::map<int, fb::AllReduceCurve> curves;
+  fb::CurveSource box;
+  box.gpus = 8;  // one host's xGMI curve
+  curves.emplace(8, fb::AllReduceCurve(box, {{16384, 14, 0}, {32 << 20, 244, 0}}));
+  const fb::CommBounds bounds{{16, {16, 40, "given", {}, "--net-busbw", ""}}};
+  // No curve across hosts: the network's figure alone, said to be a lower bound.
+  const auto alone = fb::allreduce_time(curves, bounds, 16, 16384, true);
+  EXPECT_EQ(alone.basis, "assumed");
+  EXPECT_EQ(alone.curve_gpus, 0);
+  EXPECT_DOUBLE_EQ(alone.time.median_us, fb::bandwidth_bound_us(16384, 16, 40));
+  EXPECT_NEAR(alone.time.median_us, 16384 * 1.875 / 40e3, 1e-12);
+  EXPECT_NE(alone.source.find("no all_reduce measured across hosts"), std::string::npos) << alone.source;
+  // A curve across hosts (4 GPUs on 2 hosts) gives the latency: 30 us x 1.875 / 1.5 = 37.5 us.
+  fb::CurveSource across;
+  across.gpus = 4;
+  across.hosts = 2;
+  curves.emplace(4, fb::AllReduceCurve(across, {{16384, 30, 0}, {32 << 20, 900, 0}}));
+  const auto latency = fb::allreduce_time(curves, bounds, 16, 16384, true);
+  EXPECT_EQ(latency.curve_gpus, 4);
+  EXPECT_DOUBLE_EQ(latency.time.median_us, 30 * 1.875 / 1.5);
+}
+
 TEST(ProjectionComm, OwnCurveMeasuredElseTheBoundOrTheOtherCountsLatency) {
   std::map<int, fb::AllReduceCurve> curves;
   fb::CurveSource s8;
