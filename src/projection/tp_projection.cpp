@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "core/error.hpp"
 #include "projection/model_presets.hpp"
@@ -76,12 +77,15 @@ void check_request(const ProjectionRequest& q) {
   for (const int tp : q.tp) check_tp_degree(q.model, tp);
 }
 
-// The bounds the rows used, in TP order.
-std::vector<CommBound> used_bounds(const CommInputs& comm, const std::vector<int>& degrees) {
+// The bounds handed in for the TPs whose all_reduce was not measured in some row, in TP order.
+std::vector<CommBound> used_bounds(const CommInputs& comm, const std::vector<ProjectionPhase>& phases) {
+  std::set<int> tps;
+  for (const auto& ph : phases)
+    for (const auto& row : ph.rows)
+      if (row.tp > 1 && row.comm_basis != "measured") tps.insert(row.tp);
   std::vector<CommBound> used;
-  for (const int tp : degrees)
-    if (tp > 1 && !comm.curves.contains(tp))
-      if (const auto b = comm.bounds.find(tp); b != comm.bounds.end()) used.push_back(b->second);
+  for (const int tp : tps)
+    if (const auto b = comm.bounds.find(tp); b != comm.bounds.end()) used.push_back(b->second);
   return used;
 }
 
@@ -105,7 +109,7 @@ Projection project_tensor_parallel(const ProjectionRequest& q, const CommInputs&
   for (const auto& [gpus, curve] : comm.curves) p.curves.push_back(curve.source());
   p.phases.push_back(project_phase(q, comm, degrees, true));
   p.phases.push_back(project_phase(q, comm, degrees, false));
-  p.bounds = used_bounds(comm, degrees);
+  p.bounds = used_bounds(comm, p.phases);
   p.assumptions = projection_terms(q, p);
   return p;
 }

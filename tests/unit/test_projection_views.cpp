@@ -104,6 +104,32 @@ TEST(ProjectionScaleCurves, EachTpTakesItsOwnCurve) {
   expect_same_in_every_view(r);
 }
 
+// `fabricbench scale` measures one size per GPU count (synthetic-scale.json: 1 GiB on 2, 4 and 8 GPUs,
+// invented figures, beside the real 2-GPU collective curve of 1 MiB - 1 GiB). TP=4 and TP=8 at 32 MiB
+// and 1 MiB: held to what their own scale run measured at 1 GiB (a smaller all_reduce reaches less),
+// never another count's busbw; the 2-GPU curve gives only the latency at equal busbw.
+TEST(ProjectionScaleCurves, AScaleRunsOneSizeBoundsItsOwnCount) {
+  auto r = result_fixture("synthetic-scale.json");
+  auto q = llama({2, 4, 8}, 64);
+  q.workload.prompt = 32;  // prefill 64 x 32 tokens: 32 MiB; decode 64 tokens: 1 MiB
+  EXPECT_THROW(fb::project_tensor_parallel(q, inputs_of(r, q)), fb::Error);  // without --assume
+  q.assume = true;
+  const auto comm = inputs_of(r, q);
+  r.projection = fb::project_tensor_parallel(q, comm);
+  for (const auto& ph : r.projection->phases)
+    for (const auto& row : ph.rows) {
+      if (row.tp == 2) EXPECT_EQ(row.comm_basis, "measured");
+      if (row.tp < 4) continue;
+      const auto& own = comm.curves.at(row.tp).points().front();
+      const double gbps =
+          static_cast<double>(own.bytes) * 2.0 * (row.tp - 1) / row.tp / (own.median_us * 1e3);
+      EXPECT_NE(row.comm_basis, "measured") << row.tp;
+      EXPECT_NEAR(row.bound_gbps, gbps, 1e-9) << row.tp;
+      EXPECT_GE(row.comm_us / 2, fb::bandwidth_bound_us(row.allreduce_bytes, row.tp, gbps) - 1e-9);
+      EXPECT_NE(row.comm_source.find("scale run"), std::string::npos) << row.comm_source;
+    }
+}
+
 // Issue 51's acceptance: 8 x MI300X from rccl-tests' real output (AMD's ROCm blog), TP 2/4/8 with
 // --assume: TP=2 and TP=4 at most the model's 2- and 4-GPU ceilings (48, 144 GB/s: one xGMI link per
 // pair), never the 8-GPU curve's 305 GB/s; p99 "not measured"; the same answer in every view.

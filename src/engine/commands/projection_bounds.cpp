@@ -19,13 +19,16 @@ namespace {
 // Beyond this many subsets of k GPUs the placement rule's best subset stands for them all.
 constexpr double kMostSubsets = 20000;
 
-// The most GPUs the document holds on one host.
+// The most GPUs the document holds on one host; on a document of one host, also the most any of its runs
+// used (a run of 8 GPUs says the host has 8) and its topology's.
 int gpus_per_host(const Result& r) {
   std::map<std::string, int> per_host;
   for (const auto& g : r.gpus) per_host[g.host] += 1;
   int most = 0;
   for (const auto& [host, n] : per_host) most = std::max(most, n);
-  if (most == 0 && r.topology) most = static_cast<int>(r.topology->gpus.size());
+  if (per_host.size() > 1) return most;
+  for (const auto& run : r.runs) most = std::max(most, static_cast<int>(run.gpus.size()));
+  if (r.topology) most = std::max(most, static_cast<int>(r.topology->gpus.size()));
   return most;
 }
 
@@ -102,6 +105,11 @@ CommBound platform_bound(const Result& r, int k, int per_host) {
         k, x->full_mesh_gpus, name, k - 1, x->rccl_gbps_per_link * x->links_per_pair);
     return b;
   }
+  if (r.topology && !r.topology->gpus.empty())
+    return unknown_bound(k,
+                         fmt::format("the document's topology holds {} GPUs, fewer than {}: measure {} GPUs "
+                                     "(`fabricbench scale all_reduce`)",
+                                     r.topology->gpus.size(), k, k));
   return unknown_bound(
       k,
       fmt::format("the document holds no topology to bound a {}-GPU ring: pass --topo FILE (`nvidia-smi topo "
@@ -110,7 +118,8 @@ CommBound platform_bound(const Result& r, int k, int per_host) {
 }
 
 CommBound host_bound(const Result& r, int k, int per_host) {
-  if (r.topology && !r.topology->pairs.empty()) return topology_bound(*r.topology, k);
+  if (r.topology && !r.topology->pairs.empty() && k <= static_cast<int>(r.topology->gpus.size()))
+    return topology_bound(*r.topology, k);
   return platform_bound(r, k, per_host);
 }
 
