@@ -67,7 +67,7 @@ std::string cheapest_words(const ProjectionPhase& ph, std::size_t i, double pays
         r.tp, rule, basis_words(r));
   const auto& next = ph.rows[i + 1];
   return fmt::format(
-      "TP={}: no larger TP listed pays over it ({}): TP={} runs {:.2f}x faster than TP={} on "
+      "TP={}: no larger TP listed pays over it ({}): TP={} runs {:.2f}x as fast as TP={} on "
       "{:g}x the GPUs, where {:.2f}x would pay{}",
       r.tp, rule, next.tp, next.speedup / r.speedup, r.tp, static_cast<double>(next.tp) / r.tp,
       needed_gain(r, next, pays_share), basis_words(r));
