@@ -176,9 +176,8 @@ TEST(ProjectionScaling, SpeedupEfficiencyFastestAndCheapestThatPays) {
   EXPECT_EQ(ph.answers[0].question, "fastest");
   EXPECT_EQ(ph.answers[0].tp, 8);
   EXPECT_EQ(ph.answers[1].question, "cheapest_that_pays");
-  EXPECT_NE(
-      ph.answers[1].words.find("TP=4 runs 1.20x as fast as TP=2 on 2x the GPUs, where 1.50x would pay"),
-      std::string::npos)
+  EXPECT_NE(ph.answers[1].words.find("TP=4 runs 1.20x as fast as TP=2 on 2x the GPUs, where 1.50x would pay"),
+            std::string::npos)
       << ph.answers[1].words;
   EXPECT_NE(ph.answers[0].words.find("2.04x faster than TP=1"), std::string::npos) << ph.answers[0].words;
 }
