@@ -34,7 +34,7 @@ std::string output_format(const ReportOptions& o) {
 // The document, or another tool's output read into one with its companions (which describe such an
 // output only: given with a fabricbench document they are refused).
 Result load_report_input(const ReportOptions& o) {
-  const ImportOptions import{o.nccl_log, o.topo, o.gpu, o.collective};
+  const ImportOptions import{o.nccl_log, o.topo, o.gpu, o.collective, o.force};
   Result r = load_result_or_output(o.input, import);
   if (!r.source && import.any())
     FB_USAGE_ERROR(

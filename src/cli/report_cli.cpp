@@ -19,8 +19,11 @@ CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
 
 `result` is a fabricbench document or another tool's output, recognised by its content: nccl-tests or
 rccl-tests standard output (any version) or nccl-tests -J JSON, rccl-tests CSV, the PyTorch all_reduce
-script's lines ("World Size", "Tensor Size", "Iterations", "Total Time", "Estimated Bandwidth") or
-all_reduce_bench.py's ("The average bandwidth of all_reduce with a 4.0GB payload ...", "algbw:", "busbw:").
+script's lines ("World Size", "Tensor Size", "Iterations", "Total Time", "Estimated Bandwidth"),
+all_reduce_bench.py's ("The average bandwidth of all_reduce with a 4.0GB payload ...", "algbw:", "busbw:")
+or its current Markdown table ("| payload | busbw | algbw |", torch-dist-bench.py's alike). A pasted
+command line and environment (NCCL_P2P_DISABLE=1 mpirun ..., export, -x NAME=VALUE) and NCCL's
+"set by environment" lines are the run's environment; a run that crashed is read as failed, with its line.
 
 Every report judges what it shows with this build's rules (the file's own findings of other rules
 are listed apart); exit 1 when an error-level finding is present, whatever the format.)");
@@ -48,6 +51,11 @@ are listed apart); exit 1 when an error-level finding is present, whatever the f
   rep->add_option("--baseline", o.baseline,
                   "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
   add_import_flags(rep, o.nccl_log, o.topo, o.gpu, o.collective);
+  rep->add_flag(
+         "--force", o.force,
+         "With --nccl-log: take a log that contradicts the output (its hosts, library, NCCL version or "
+         "communicator size), said so in the document, instead of refusing it (exit 2)")
+      ->needs("--nccl-log");
   return rep;
 }
 

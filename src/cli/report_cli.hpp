@@ -18,6 +18,7 @@ struct ReportOptions {
   std::string topo;        // --topo FILE: nvidia-smi topo -m or rocm-smi --showtopo text
   std::string gpu;         // --gpu "8 x H100 80GB HBM3": where the output names no GPU
   std::string collective;  // --collective NAME: where the output does not name its test
+  bool force = false;      // --force: a --nccl-log that contradicts the output taken anyway (said so)
 };
 
 CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& opts);

@@ -64,9 +64,11 @@ bool read_rccl_line(std::string_view after_info, NcclLogSummary& s) {
 enum class LineRead { read, unreadable_connection, other };
 
 LineRead read_info(std::string_view info, NcclLogSummary& s) {
+  nccl_log::read_comm_suffix(info, s);
   bool unreadable = false;
   if (nccl_log::read_choice(info, s) || nccl_log::read_transport(info, s, unreadable) ||
-      nccl_log::read_channels(info, s) || nccl_log::read_nvls(info, s) || nccl_log::read_net(info, s))
+      nccl_log::read_channels(info, s) || nccl_log::read_nvls(info, s) || nccl_log::read_net(info, s) ||
+      nccl_log::read_setting(info, s) || nccl_log::read_comm(info, s))
     return LineRead::read;
   if (unreadable) return LineRead::unreadable_connection;
   if (s.version.empty() && nccl_log::read_version(info, s)) return LineRead::read;
@@ -142,6 +144,7 @@ NcclLogSummary parse_nccl_log(const std::string& text) {
     std::string line(lines[i]);
     for (std::size_t k = 1; k < pieces; ++k) line.append(lines[i + k]);
     if (read_line(line, s) == LineRead::unreadable_connection) ++s.unreadable_connections;
+    if (line.find(" NCCL ") != std::string::npos) nccl_log::read_line_host(line, s);
     i += pieces;
   }
   return s;
@@ -168,6 +171,10 @@ void merge_nccl_logs(NcclLogSummary& into, const NcclLogSummary& other) {
   if (into.network.empty()) into.network = other.network;
   if (into.net_plugin.empty()) into.net_plugin = other.net_plugin;
   into.unreadable_connections += other.unreadable_connections;
+  into.env.insert(other.env.begin(), other.env.end());
+  larger(into.nranks, other.nranks);
+  larger(into.nnodes, other.nnodes);
+  into.hosts.insert(other.hosts.begin(), other.hosts.end());
   if (into.library.empty()) into.library = other.library;
   into.xgmi_link_gbps = std::max(into.xgmi_link_gbps, other.xgmi_link_gbps);
   into.xgmi_graph_channels = std::max(into.xgmi_graph_channels, other.xgmi_graph_channels);

@@ -39,6 +39,11 @@ struct NcclLogSummary {
   std::string network;                       // "Using network IB" -> "IB"; "" when not logged
   std::string net_plugin;                    // "NET/Plugin: Loaded net plugin X (vN)" -> "X"
   int unreadable_connections = 0;            // connection lines whose transport was not readable
+  // What NCCL said it took from the environment ("NCCL_ALGO set by environment to Ring"): name -> value.
+  std::map<std::string, std::string> env;
+  std::optional<int> nranks;    // the communicator's size ("nranks 16", "nRanks 16"); the largest logged
+  std::optional<int> nnodes;    // its hosts as NCCL counts them ("nNodes 2", 2.19+)
+  std::set<std::string> hosts;  // the hosts whose lines the log holds ("host:pid:tid [dev] NCCL INFO ...")
   // RCCL (AMD) only, from its own INFO lines:
   std::string library;          // "RCCL" when its version line was seen, else ""
   double xgmi_link_gbps = 0;    // RCCL's model of one xGMI link ("+ XGMI[48.0] - GPU/..."), GB/s

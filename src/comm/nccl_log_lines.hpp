@@ -24,5 +24,15 @@ bool read_transport(std::string_view info, NcclLogSummary& s, bool& unreadable);
 // "NET/IB : Using [0]mlx5_0:1/IB/SHARP ...; OOB ...", "NET/IB : No device found.",
 // "NET/Socket : Using [0]eth0:10.0.0.1<0>", "NET/Plugin: Loaded net plugin X (v8)", "Using network IB".
 bool read_net(std::string_view info, NcclLogSummary& s);
+// A setting NCCL took from the environment: "NCCL_IB_DISABLE set by environment to 1.", "NCCL_ALGO set by
+// environment to Ring", "NCCL_IB_HCA set to mlx5_0" (nccl_log_comm.cpp).
+bool read_setting(std::string_view info, NcclLogSummary& s);
+// The communicator's size: "comm 0x.. rank 0 nranks 16 cudaDev 0 ..." (up to 2.18) or "comm 0x.. rank 0
+// nRanks 16 nNodes 2 localRanks 8 ..." (2.19+).
+bool read_comm(std::string_view info, NcclLogSummary& s);
+// RCCL appends the communicator to its lines ("... comm 0xaa09f20 nRanks 08 busId ce000"): its size.
+void read_comm_suffix(std::string_view info, NcclLogSummary& s);
+// The host of a line "host:pid:tid [dev] NCCL INFO ..." into s.hosts.
+void read_line_host(std::string_view line, NcclLogSummary& s);
 
 }  // namespace fb::nccl_log

@@ -9,7 +9,10 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/version.hpp"
+#include "ingest/companion_check.hpp"
 #include "ingest/import_output.hpp"
+#include "ingest/paste_lines.hpp"
+#include "ingest/run_environment.hpp"
 #include "ingest/topo_text.hpp"
 #include "model/result_json.hpp"
 
@@ -32,9 +35,32 @@ void apply_nccl_log(Result& r, const std::string& text, const std::string& from)
         "NCCL's algorithm at each size: not in its log (NCCL_DEBUG_SUBSYS without TUNING?)");
 }
 
+// The --nccl-log file: refused where it is not this run's log (unless --force, then said so), its
+// settings ("NCCL_ALGO set by environment to Ring") into the run's environment.
+// The output's own NCCL lines (`own_lines`) say its library and version where its header does not.
+void apply_companion_log(Result& r, const std::string& own_lines, const ImportOptions& o) {
+  const auto text = read_file(o.nccl_log);
+  const auto log = parse_nccl_log(clean_paste(text).nccl_log);
+  Result output = r;
+  if (!own_lines.empty()) {
+    const auto own = parse_nccl_log(own_lines);
+    if (!own.version.empty()) output.host.comm.version = own.version;
+    if (!own.library.empty()) output.host.comm.name = own.library;
+  }
+  if (const auto why = nccl_log_conflict(output, log, text); !why.empty()) {
+    if (!o.force)
+      FB_USAGE_ERROR(
+          fmt::format("{}: not this run's NCCL log: {}; pass --force to use it anyway", o.nccl_log, why));
+    r.source->converted.push_back(
+        fmt::format("NCCL's log {} taken with --force although {}", o.nccl_log, why));
+  }
+  apply_nccl_log(r, text, o.nccl_log);
+  add_logged_environment(r, log.env, o.nccl_log);
+}
+
 void apply_companions(Result& r, const std::string& nccl_lines, const ImportOptions& o) {
   if (!o.nccl_log.empty())
-    apply_nccl_log(r, read_file(o.nccl_log), o.nccl_log);
+    apply_companion_log(r, nccl_lines, o);
   else if (!nccl_lines.empty())
     apply_nccl_log(r, nccl_lines, "NCCL's lines in the output itself");
   else

@@ -6,6 +6,8 @@
 // size, transports, NVLS, NICs; NCCL's lines found in the output itself are read the same way), the
 // topology as nvidia-smi topo -m or rocm-smi --showtopo printed it, and the GPUs where the output
 // names none. What none of them tells stays unknown in `source.unknown`, with the flag that tells it.
+// A --nccl-log that is not of the output's run (no NCCL line in it, another library, NCCL version,
+// communicator size or hosts: companion_check) is a usage error naming why, unless `force`.
 #include <string>
 
 #include "model/result.hpp"
@@ -17,6 +19,7 @@ struct ImportOptions {
   std::string topo;        // --topo FILE
   std::string gpu;         // --gpu "8 x H100 80GB HBM3"
   std::string collective;  // --collective NAME
+  bool force = false;      // --force: a --nccl-log that is not the output's run's taken anyway, said so
   [[nodiscard]] bool any() const {
     return !nccl_log.empty() || !topo.empty() || !gpu.empty() || !collective.empty();
   }

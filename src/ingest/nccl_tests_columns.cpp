@@ -148,7 +148,10 @@ std::string read_row_start(const std::vector<std::string>& w, const TableLayout&
   base.count = *count;
   base.type = w[2];
   if (const auto c = column(l, "redop")) base.redop = w[*c] == "none" ? "" : w[*c];
-  if (const auto c = column(l, "root")) base.root = static_cast<int>(try_parse_whole(w[*c]).value_or(-1));
+  if (const auto c = column(l, "root")) {
+    base.root = static_cast<int>(try_parse_whole(w[*c]).value_or(-1));
+    base.root_printed = true;
+  }
   return "";
 }
 

@@ -52,6 +52,7 @@ bool read_device(const std::string& body, ToolRun& run) {
   if (w[i] == "Group") i += 2;
   if (!rank || i + 6 > w.size() || w[i] != "Pid" || w[i + 2] != "on") return false;
   d.rank = static_cast<int>(*rank);
+  d.pid = static_cast<int>(try_parse_whole(w[i + 1]).value_or(0));
   d.host = w[i + 3];
   if (w[i + 4] != "device") return false;
   const auto dev = try_parse_whole(w[i + 5]);
@@ -67,11 +68,18 @@ bool read_device(const std::string& body, ToolRun& run) {
   return true;
 }
 
-void read_settings(const std::vector<std::string>& w, ToolRun& run) {
-  run.threads = static_cast<int>(after(w, "nThread").value_or(0));
-  run.gpus_per_thread = static_cast<int>(after(w, "nGpus").value_or(0));
-  run.iters = static_cast<int>(after(w, "iters:").value_or(0));
-  run.graph_launches = static_cast<int>(after(w, "graph:").value_or(0));
+// "nThread 1 nGpus 8 ... warmup iters: 5 iters: 20 ..." (nccl-tests, rccl-tests since 2024) and rccl-tests'
+// older "nThreads: 1 nGpus: 8 nRanks: 1 ... warmupIters: 5 iters: 20" (its nRanks: the processes).
+void read_settings(std::vector<std::string> w, ToolRun& run) {
+  for (auto& word : w)
+    if (word.size() > 1 && word.back() == ':' && word != "iters:" && word != "graph:") word.pop_back();
+  const auto value = [&w](const char* key) { return static_cast<int>(after(w, key).value_or(0)); };
+  run.threads = value(w[0] == "nThreads" ? "nThreads" : "nThread");
+  run.gpus_per_thread = value("nGpus");
+  run.processes = value("nRanks");
+  run.iters = value("iters:");
+  run.graph_launches = value("graph:");
+  run.warmup_iters = value("warmupIters");
   for (std::size_t i = 0; i + 2 < w.size(); ++i)
     if (w[i] == "warmup" && w[i + 1] == "iters:")
       run.warmup_iters = static_cast<int>(try_parse_whole(w[i + 2]).value_or(0));
@@ -147,7 +155,7 @@ HeaderLine read_header_line(const std::string& line, ToolRun& run, std::string& 
   const auto w = words_of(body);
   if (w.empty()) return HeaderLine::none;
   if (const auto kind = read_identity(w, run); kind != HeaderLine::none) return kind;
-  if (w[0] == "nThread") {
+  if (w[0] == "nThread" || w[0] == "nThreads:") {
     read_settings(w, run);
     return HeaderLine::settings;
   }

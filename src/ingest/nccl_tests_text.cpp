@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/parse_number.hpp"
+#include "ingest/failure_lines.hpp"
 #include "ingest/nccl_tests_columns.hpp"
 #include "ingest/nccl_tests_header.hpp"
 
@@ -37,6 +38,7 @@ class Reader {
  private:
   void line() {
     const auto& l = lines_[i_];
+    if (const auto kind = failure_line_kind(l.text); kind != FailureLine::none) return failure(l, kind);
     ToolRun probe;
     std::string command;
     const auto kind = read_header_line(l.text, probe, command);
@@ -72,6 +74,18 @@ class Reader {
     if (first == '(' || first == '#' || !in_table_) return;  // '(': the units line's wrapped rest
     if (starts_with_whole_number(l.text)) return row();
     run_->skipped.push_back(fmt::format("line {}: not a row of the table", l.number));
+  }
+
+  // The tool died: its own line is kept for the document's failure, never taken for a row.
+  void failure(const PasteLine& l, FailureLine kind) {
+    if (!run_) begin(l);
+    in_table_ = false;
+    if (kind != FailureLine::primary) return;
+    if (run_->failure.empty()) {
+      run_->failure = l.text.substr(l.text.find_first_not_of(' '));
+      run_->failure_line = l.number;
+    }
+    ++run_->failure_lines;
   }
 
   bool seen_kind(HeaderLine kind) const {
@@ -142,7 +156,9 @@ class Reader {
 
 bool looks_like_nccl_tests(const Paste& paste) {
   for (std::size_t i = 0; i < paste.lines.size(); ++i)
-    if (read_table_heading(paste.lines[i].text, i > 0 ? paste.lines[i - 1].text : "")) return true;
+    if (read_table_heading(paste.lines[i].text, i > 0 ? paste.lines[i - 1].text : "") ||
+        is_collective_test_failure(paste.lines[i].text))
+      return true;
   return false;
 }
 

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
 #include "core/text.hpp"
+#include "ingest/rank_count.hpp"
 
 namespace fb {
 namespace {
@@ -44,6 +45,7 @@ std::string infer_collective(const ToolRun& run, int n) {
   std::vector<std::string> fits;
   for (const auto& spec : all_collectives()) {
     if (spec.reduces == p->redop.empty()) continue;  // "none" or no redop column: it does not reduce
+    if (p->root_printed && spec.rooted != (p->root >= 0)) continue;  // root -1: a test without a root
     if (ratio_matches(*p, spec.bus_factor(n))) fits.emplace_back(spec.name);
   }
   if (fits.size() != 1) return "";
@@ -68,13 +70,14 @@ std::string collective_or_throw(ToolRun& run, int n, const ToolImport& how) {
                   how.file, run.first_line));
 }
 
-int rank_count(const ToolRun& run, const ToolImport& how) {
-  if (!run.devices.empty()) return static_cast<int>(run.devices.size());
-  if (run.ranks > 0) return run.ranks;
+int rank_count(ToolRun& run, const ToolImport& how) {
+  const auto counted = count_ranks(run, how.command);
+  if (!counted.note.empty()) run.converted.push_back(counted.note);
+  if (counted.ranks > 0) return counted.ranks;
   if (how.gpus.count > 0) return how.gpus.count;
   FB_USAGE_ERROR(
-      fmt::format("{}: the test at line {} lists no \"# Rank\" lines, so its GPU count is unknown: "
-                  "pass --gpu \"N x NAME\"",
+      fmt::format("{}: the test at line {} lists no \"# Rank\" lines and its header and command line do not "
+                  "count its GPUs: pass --gpu \"N x NAME\"",
                   how.file, run.first_line));
 }
 
@@ -167,12 +170,8 @@ GivenGpus parse_given_gpus(const std::string& text) {
 
 namespace {
 
-void add_gpus(Result& r, const ToolRun& run, int n, const GivenGpus& given, Run& out) {
-  for (int rank = 0; rank < n; ++rank) {
-    ToolDevice d;
-    d.rank = rank;
-    d.device = rank;
-    if (rank < static_cast<int>(run.devices.size())) d = run.devices[static_cast<std::size_t>(rank)];
+void add_gpus(Result& r, ToolRun& run, int n, const GivenGpus& given, Run& out) {
+  for (auto d : devices_of_ranks(run, n, given.name, run.converted)) {
     if (d.name.empty()) d.name = given.name;
     out.gpus.push_back(d.device);
     bool known = false;
@@ -207,7 +206,8 @@ void add_run(Result& r, ToolRun& run, const ToolImport& how) {
 std::string tool_of(const ToolRun& run) {
   if (!run.tool.empty()) return run.tool;
   for (const auto& d : run.devices)
-    if (d.name.find("AMD") != std::string::npos) return "rccl-tests";
+    for (const char* amd : {"AMD", "Radeon", "Instinct"})
+      if (d.name.find(amd) != std::string::npos) return "rccl-tests";
   return "nccl-tests";
 }
 
@@ -228,8 +228,18 @@ ImportSource source_of(const std::vector<ToolRun>& runs, const ToolImport& how) 
     add_unique(src.converted, run.converted, "");
     add_unique(src.skipped, run.skipped, prefix);
     add_unique(src.unknown, run.unknown, "");
-    if (run.points.empty()) src.skipped.push_back(prefix + "no readable row: the test left out");
+    if (run.points.empty())
+      src.skipped.push_back(prefix + (run.failure.empty() ? "no readable row: the test left out"
+                                                          : "no row: the tool failed before its first"));
   }
+  if (src.tool.empty() && !runs.empty()) src.tool = tool_of(runs.front());
+  const bool any_row =
+      std::any_of(runs.begin(), runs.end(), [](const ToolRun& t) { return !t.points.empty(); });
+  if (any_row)  // said once for the file, not once per size
+    src.converted.emplace_back(
+        "each size is the tool's one figure (the mean of its timed iterations): no spread and no interval, "
+        "so "
+        "each point's n is 1");
   src.version = fmt::format("{}", fmt::join(versions, ", "));
   return src;
 }
@@ -249,6 +259,23 @@ namespace {
                                         : ""));
 }
 
+// The tool's own failure line, where it died ("" when no test failed).
+std::string failure_text(const std::vector<ToolRun>& runs) {
+  for (const auto& run : runs) {
+    if (run.failure.empty()) continue;
+    const auto when = run.points.empty()
+                          ? std::string("before its first row")
+                          : fmt::format("after {} (the last at {} B)",
+                                        run.points.size() == 1 ? std::string("1 row")
+                                                               : fmt::format("{} rows", run.points.size()),
+                                        run.points.back().bytes);
+    return fmt::format(
+        "{} failed {}: line {}: \"{}\"{}", tool_of(run), when, run.failure_line, run.failure,
+        run.failure_lines > 1 ? fmt::format(" ({} failure lines in all)", run.failure_lines) : "");
+  }
+  return "";
+}
+
 void set_host(Result& r, const ToolRun& first) {
   r.host.hostname = first.devices.empty() ? "" : first.devices.front().host;
   r.host.comm.name =
@@ -260,12 +287,30 @@ void set_host(Result& r, const ToolRun& first) {
 
 }  // namespace
 
+// A test that died before its first row: the document names the failure and the GPUs it listed.
+Result failed_before_rows(std::vector<ToolRun>& runs, const ToolImport& how) {
+  Result r;
+  r.status = RunStatus::failed;
+  r.failure = failure_text(runs);
+  const auto listed = std::max_element(runs.begin(), runs.end(), [](const ToolRun& a, const ToolRun& b) {
+    return a.devices.size() < b.devices.size();
+  });
+  for (const auto& d : listed->devices) r.gpus.push_back({d.device, d.rank, d.name, d.bus_id, 0, 0, d.host});
+  r.source = source_of(runs, how);
+  set_host(r, *listed);
+  return r;
+}
+
 Result result_from_tool_runs(std::vector<ToolRun> runs, const ToolImport& how) {
   const auto first =
       std::find_if(runs.begin(), runs.end(), [](const ToolRun& t) { return !t.points.empty(); });
+  const bool failed =
+      std::any_of(runs.begin(), runs.end(), [](const ToolRun& t) { return !t.failure.empty(); });
+  if (first == runs.end() && failed) return failed_before_rows(runs, how);
   if (first == runs.end()) no_readable_row(runs, how);
   Result r;
-  r.status = RunStatus::complete;
+  r.status = failed ? RunStatus::failed : RunStatus::complete;
+  r.failure = failure_text(runs);
   for (auto& run : runs)
     if (!run.points.empty()) add_run(r, run, how);
   r.source = source_of(runs, how);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/command_facts.hpp"
 #include "ingest/tool_run.hpp"
 #include "model/result.hpp"
 
@@ -26,10 +27,13 @@ struct ToolImport {
   std::string file;
   GivenGpus gpus;
   std::string collective;  // --collective: for an output that does not name its test
+  CommandFacts command;    // the pasted command line: its processes, -g and -t count the ranks
 };
 
-// The document; a usage error naming the file when no test has a readable row, or when a test's
-// collective or GPU count cannot be known (the error names the flag that tells it).
+// The document; a usage error naming the file when no test has a readable row and none failed, or when
+// a test's collective or GPU count cannot be known (the error names the flag that tells it). A test that
+// died (the tool's own failure line) makes the document's status "failed" with that line in `failure`,
+// its rows read before it kept (none: no run).
 Result result_from_tool_runs(std::vector<ToolRun> runs, const ToolImport& how);
 
 }  // namespace fb

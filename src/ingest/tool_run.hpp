@@ -13,6 +13,7 @@ namespace fb {
 // One "#  Rank  0 Group  0 Pid 1417 on vm device  0 [0000:00:06] NVIDIA H200" line.
 struct ToolDevice {
   int rank = 0;
+  int pid = 0;  // the process that drove it; 0: not printed
   std::string host;
   int device = 0;
   std::string bus_id;  // "0000:00:06.0" where the output gives domain:bus:device; "" otherwise
@@ -35,6 +36,7 @@ struct ToolPoint {
   std::string type;   // "float"
   std::string redop;  // "sum"; "" when the layout has none
   int root = -1;
+  bool root_printed = false;  // the table has a root column (nccl-tests prints -1 for a test without a root)
   bool in_place = false;
   double time_us = 0;  // as the tool reports it: the mean over its timed iterations
   double algbw = 0;    // as printed, GB/s
@@ -59,6 +61,7 @@ struct ToolRun {
   int graph_launches = 0;
   bool cputime = false;  // the time column is CPU time (-C 1)
   int ranks = 0;         // ranks the tool says ran (devices.size() where listed)
+  int processes = 0;     // processes the header names (rccl-tests' "nRanks: N" of 2023); 0: not printed
   std::vector<ToolDevice> devices;
   std::vector<ToolPoint> points;
   std::optional<double> avg_busbw;     // "# Avg bus bandwidth"
@@ -69,6 +72,11 @@ struct ToolRun {
   std::vector<std::string> unknown;    // what the output does not tell
   std::string first_line_text;         // where the test begins, for messages
   int first_line = 0;
+  // The tool's own failure line ("GENOA-06: Test NCCL failure common.cu:392 'unhandled cuda error ...'",
+  // "Segmentation fault"): the first seen, its line, and how many failure lines there were in all.
+  std::string failure;
+  int failure_line = 0;
+  int failure_lines = 0;
 };
 
 }  // namespace fb

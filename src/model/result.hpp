@@ -204,6 +204,11 @@ struct ImportSource {
   std::vector<std::string> converted;  // each conversion, in words ("GiB/s -> GB/s (1e9 B/s)")
   std::vector<std::string> skipped;    // "line 12: ..." each line left out, with why
   std::vector<std::string> unknown;    // what the output does not tell, with the flag that would
+  // 1.6: where the document's `env` was read in the output, one entry each ("line 1: NCCL_P2P_DISABLE=1 on
+  // the command line", "NCCL's log: NCCL_ALGO set by environment to Ring"). Empty: the run's environment
+  // was not in the output, so `env` is unknown, not empty. A setting made where the paste does not show
+  // it (an export before the pasted lines) stays unknown even where this is not empty.
+  std::vector<std::string> env_sources;
 };
 
 struct Result {

@@ -19,7 +19,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DoctorStageTime, stage, estimate_s, took_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PointSampling, warmup_ops, warmup_ms, target_ci, ci_met, stop,
                                    first_batch_us, last_batch_us)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IterationTimes, source, n, p50_us, p99_us, max_us, samples_us)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ImportSource, tool, version, file, converted, skipped, unknown)
+// env_sources (1.6) is absent from older documents: read as empty (the environment unknown).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ImportSource, tool, version, file, converted, skipped,
+                                                unknown, env_sources)
 
 // These keep a null convention each (wrong -1, an infinite median_ci, an empty op or NCCL
 // choice: null) and accept documents written before some of their fields existed.

@@ -10,6 +10,7 @@
 #include "analyse/scope/gpu_names.hpp"
 #include "bench/collective_spec.hpp"
 #include "core/units.hpp"
+#include "report/nccl_choices.hpp"
 
 namespace fb {
 namespace {
@@ -62,17 +63,21 @@ void ConsoleReporter::begin(const Result& r) {
 void ConsoleReporter::point(const Result& r, std::size_t run_index, std::size_t point_index) {
   const Run& run = r.runs.at(run_index);
   const Point& p = run.points.at(point_index);
+  // NCCL's choice where its log gave the run's points one (a document read back), a column at the end.
+  const bool choices = has_nccl_choice(run);
   if (point_index == 0) {
     fmt::print(out_, "#\n# {}\n", run_title(run));
-    fmt::print(out_, "# {:>12} {:>12} {:>5} {:>10} {:>7} {:>7} {:>10} {:>10} {:>12} {:>12} {:>6}\n",
+    fmt::print(out_, "# {:>12} {:>12} {:>5} {:>10} {:>7} {:>7} {:>10} {:>10} {:>12} {:>12} {:>6}{}\n",
                "size(B)", "count(elem)", "place", "time(us)", "ci(+-%)", "batches", "i_p99(us)", "i_max(us)",
-               "algbw(GB/s)", "busbw(GB/s)", "wrong");
+               "algbw(GB/s)", "busbw(GB/s)", "wrong", choices ? "  nccl(algo/proto xchannels)" : "");
   }
-  fmt::print(out_, "  {:>12} {:>12} {:>5} {:>10.2f} {:>7} {:>7} {:>10} {:>10} {:>12.2f} {:>12.2f} {:>6}\n",
+  const auto choice = nccl_choice_text(p);
+  fmt::print(out_, "  {:>12} {:>12} {:>5} {:>10.2f} {:>7} {:>7} {:>10} {:>10} {:>12.2f} {:>12.2f} {:>6}{}\n",
              p.bytes, p.count, p.in_place ? "in" : "out", p.time_us.median, ci_text(p.time_us.median_ci),
              p.time_us.n, tail_text(p.iterations, &IterationTimes::p99_us),
              tail_text(p.iterations, &IterationTimes::max_us), p.algbw_gbps, p.busbw_gbps,
-             p.wrong < 0 ? std::string("-") : std::to_string(p.wrong));
+             p.wrong < 0 ? std::string("-") : std::to_string(p.wrong),
+             choices ? "  " + (choice.empty() ? std::string("-") : choice) : std::string());
   out_.flush();
 }
 

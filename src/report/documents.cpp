@@ -15,6 +15,7 @@
 #include "report/hosts_markdown.hpp"
 #include "report/html/html_banner.hpp"
 #include "report/import_source.hpp"
+#include "report/nccl_choices.hpp"
 #include "report/projection_markdown.hpp"
 #include "report/verdict_blocks.hpp"
 
@@ -54,6 +55,7 @@ std::string markdown_summary(const Result& r, const std::optional<SavedFindings>
                     r.gpus.size() == 1 ? "" : "s", r.status, outcome.words, judged_by_line(r, saved));
   md += import_source_markdown(r);
   md += headline_text_table(r);
+  md += nccl_choices_markdown(r);
   md += projection_markdown(r);
   md += "\n## Findings\n\n" + findings_list(r.findings);
   md += hosts_markdown(r);

@@ -11,6 +11,7 @@ std::string import_source_markdown(const Result& r) {
                                s.tool, s.version.empty() ? "" : " " + s.version, s.file);
   for (const auto& c : s.converted) md += "- converted: " + c + "\n";
   for (const auto& k : s.skipped) md += "- left out: " + k + "\n";
+  for (const auto& e : s.env_sources) md += "- environment read: " + e + "\n";
   for (const auto& u : s.unknown) md += "- not in the output: " + u + "\n";
   return md + "\n";
 }

@@ -8,7 +8,7 @@
 #include "model/result.hpp"
 
 inline constexpr const char* kEveryFieldJson = R"({
-  "schema": "fabricbench.result/1.6",
+  "schema": "fabricbench.result/1.7",
   "tool": {"version": "9.8.7", "git": "f00dcafe"},
   "command": ["fabricbench", "doctor", "--quick"],
   "started": "2026-01-02T03:04:05Z",
@@ -150,7 +150,8 @@ inline constexpr const char* kEveryFieldJson = R"({
                        "failure": "rank 6 timed out"}],
             "named": ["node-9"], "exclude": "node-9"},
   "source": {"tool": "nccl-tests", "version": "2.19.6", "file": "ar.txt", "converted": ["busbw recomputed"],
-             "skipped": ["line 56: a damaged row"], "unknown": ["the topology: pass --topo FILE"]}
+             "skipped": ["line 56: a damaged row"], "unknown": ["the topology: pass --topo FILE"],
+             "env_sources": ["line 1: NCCL_P2P_DISABLE=1 on the command line"]}
 })";
 
 inline fb::Topology every_field_topology() {
@@ -380,6 +381,7 @@ inline fb::Result every_field_result() {
                               "ar.txt",
                               {"busbw recomputed"},
                               {"line 56: a damaged row"},
-                              {"the topology: pass --topo FILE"}};
+                              {"the topology: pass --topo FILE"},
+                              {"line 1: NCCL_P2P_DISABLE=1 on the command line"}};
   return r;
 }

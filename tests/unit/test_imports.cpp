@@ -269,4 +269,17 @@ TEST(Imports, SourceMemberOfEveryFieldDocument) {
   EXPECT_EQ(r.source->converted, (std::vector<std::string>{"busbw recomputed"}));
   EXPECT_EQ(r.source->skipped, (std::vector<std::string>{"line 56: a damaged row"}));
   EXPECT_EQ(r.source->unknown, (std::vector<std::string>{"the topology: pass --topo FILE"}));
+  EXPECT_EQ(r.source->env_sources,
+            (std::vector<std::string>{"line 1: NCCL_P2P_DISABLE=1 on the command line"}));
+}
+
+// A 1.4 document's source has no env_sources (added in 1.5): read as empty, the environment unknown.
+TEST(Imports, SourceOfA14DocumentReadsWithoutEnvSources) {
+  auto j = nlohmann::json::parse(kEveryFieldJson);
+  j["schema"] = "fabricbench.result/1.4";
+  j["source"].erase("env_sources");
+  const auto r = fb::parse_result(j.dump());
+  ASSERT_TRUE(r.source);
+  EXPECT_TRUE(r.source->env_sources.empty());
+  EXPECT_EQ(r.source->tool, "nccl-tests");
 }

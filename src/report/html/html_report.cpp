@@ -13,6 +13,7 @@
 #include "report/html/html_projection.hpp"
 #include "report/html/html_tables.hpp"
 #include "report/html/html_topology.hpp"
+#include "report/nccl_choices.hpp"
 #include "report/svg_chart.hpp"
 #include "report/verdict_blocks.hpp"
 
@@ -39,7 +40,7 @@ std::string busbw_section(const Result& r, const Result* baseline) {
       "findings use; its source in the table below and on hover). Dashed line: the ring's SM ceiling, what "
       "the path can carry at best, not an expectation.</p>\n";
   if (baseline) html += "<p class=\"note\">Dashed: the baseline run, same colour per collective.</p>\n";
-  return html + headline_table(r);
+  return html + headline_table(r) + nccl_choices_html(r);
 }
 
 }  // namespace
