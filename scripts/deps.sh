@@ -11,9 +11,10 @@
 # CUDA toolkit's nvcc, or ROCm) is not a Debian package here: scripts/fabricbench.sh checks it.
 set -euo pipefail
 
+# libssl-dev: OpenSSL's libcrypto (HMAC-SHA256 of the job's authenticated rendezvous, docs/security.md).
 # Open MPI's headers and mpirun: the MPI plugin (libfabricbench_mpi.so, built beside the binary) that
 # `mpirun ... fabricbench` loads; without them the build leaves the plugin out.
-build_packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev openmpi-bin libopenmpi-dev)
+build_packages=(cmake make g++ libcli11-dev nlohmann-json3-dev libfmt-dev libssl-dev openmpi-bin libopenmpi-dev)
 test_packages=("${build_packages[@]}" libgtest-dev python3 git
   clang-format                     # lint_clang_format (clang-tidy comes from PyPI, below)
   chromium                         # report_html_browser (through playwright)
@@ -47,6 +48,7 @@ present() {
     libcli11-dev) [[ -f /usr/include/CLI/CLI.hpp || -f /usr/local/include/CLI/CLI.hpp ]] ;;
     nlohmann-json3-dev) [[ -f /usr/include/nlohmann/json.hpp || -f /usr/local/include/nlohmann/json.hpp ]] ;;
     libfmt-dev) [[ -f /usr/include/fmt/format.h || -f /usr/local/include/fmt/format.h ]] ;;
+    libssl-dev) [[ -f /usr/include/openssl/hmac.h || -f /usr/local/include/openssl/hmac.h ]] ;;
     *) return 1 ;;
   esac
 }

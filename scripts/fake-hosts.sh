@@ -14,6 +14,9 @@
 # and SLOW_HOST=i (implies NETNS=1) shapes host i's link with tc's token bucket to SLOW_RATE (default
 # 1gbit) each way: a slow host made real. ip and tc come from the PATH or from NETNS_TOOLS (default
 # .netns-tools, made by scripts/netns-tools.sh); the namespaces and the bridge are removed at exit.
+# STARVE_HOST=i starves host i of CPU instead: its processes (the launcher's agent and its rank) pinned to
+# one core (STARVE_CORE, default the last) beside STARVE_LOOPS (default 4) busy loops on that core, so the
+# host is slow, not its link; the loops end at exit.
 # HOST_ENV="i:NAME=VALUE ..." sets NAME=VALUE in host i's environment only (its own NCCL settings, as a
 # host whose profile or image sets them: the job's preflight must catch it); entries are separated
 # by spaces, so a VALUE has none.
@@ -29,6 +32,9 @@ shift 2
 out=${OUT:-fake-hosts-out}
 mkdir -p "$out"
 export CUDA_VISIBLE_DEVICES=0 NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_SOCKET_IFNAME=lo
+# The "hosts" meet over fabricbench's TCP rendezvous as hosts do: with the job's secret (docs/security.md).
+FABRICBENCH_JOB_SECRET=${FABRICBENCH_JOB_SECRET:-$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')}
+export FABRICBENCH_JOB_SECRET
 netns=${NETNS:-0}
 if [[ -n ${SLOW_HOST:-} ]]; then
   [[ $SLOW_HOST =~ ^[0-9]+$ && $SLOW_HOST -lt $hosts ]] ||
@@ -36,6 +42,14 @@ if [[ -n ${SLOW_HOST:-} ]]; then
   netns=1
 fi
 master=127.0.0.1
+starve_host=${STARVE_HOST:-}
+starve_core=${STARVE_CORE:-$(($(nproc) - 1))}
+if [[ -n $starve_host ]]; then
+  [[ $starve_host =~ ^[0-9]+$ && $starve_host -lt $hosts ]] ||
+    { echo "error: STARVE_HOST must be a host number from 0 to $((hosts - 1)) (got $starve_host)"; exit 2; }
+  [[ ${STARVE_LOOPS:-4} =~ ^[0-9]+$ ]] || { echo "error: STARVE_LOOPS must be a whole number"; exit 2; }
+  command -v taskset > /dev/null || { echo "error: no taskset (util-linux)"; exit 3; }
+fi
 
 # ip/tc from the PATH, else Debian's unpacked by scripts/netns-tools.sh (their libraries only for them).
 tools=$(realpath -m "${NETNS_TOOLS:-.netns-tools}")
@@ -79,13 +93,14 @@ make_network() {
   master=10.77.0.1
 }
 # Runs COMMAND as host $1: in its network namespace (NETNS=1), in a UTS namespace with its hostname,
-# with its NCCL_HOSTID and its HOST_ENV entries. The words go through as they are: no shell string to
-# quote.
+# with its NCCL_HOSTID and its HOST_ENV entries, pinned to the starved core if it is STARVE_HOST. The
+# words go through as they are: no shell string to quote.
 in_host() {
   local i=$1 entry
   shift
   local pre=() own=()
-  [[ $netns == 1 ]] && pre=(nsenter "--net=/run/netns/fbhost$i")
+  [[ $i == "${starve_host:-}" ]] && pre=(taskset -c "$starve_core")
+  [[ $netns == 1 ]] && pre+=(nsenter "--net=/run/netns/fbhost$i")
   for entry in ${host_env:-}; do
     [[ ${entry%%:*} == "$i" ]] && own+=("${entry#*:}")
   done
@@ -98,6 +113,16 @@ for entry in $host_env; do
 done
 
 [[ $netns == 1 ]] && make_network
+# The busy loops that starve STARVE_HOST's core, ended at exit (with the network, where there is one).
+spinners=()
+if [[ -n $starve_host ]]; then
+  for ((k = 0; k < ${STARVE_LOOPS:-4}; k++)); do
+    taskset -c "$starve_core" bash -c 'while :; do :; done' &
+    spinners+=($!)
+  done
+  trap 'kill "${spinners[@]}" 2> /dev/null; [[ $netns == 1 ]] && cleanup' EXIT
+  echo "fbhost$starve_host: its processes pinned to CPU $starve_core beside ${#spinners[@]} busy loops"
+fi
 case $launcher in
   torchrun)
     tr=${TORCHRUN:-$(command -v torchrun || ls /opt/*/bin/torchrun 2> /dev/null | head -n 1)}
@@ -127,6 +152,7 @@ case $launcher in
     {
       declare -f in_host
       echo "netns=$netns"
+      echo "starve_host=$(printf '%q' "$starve_host") starve_core=$starve_core"
       echo "host_env=$(printf '%q' "$host_env")"
       echo "in_host \$OMPI_COMM_WORLD_RANK $(printf '%q ' "$@") > $(printf '%q' "$out")/host\$OMPI_COMM_WORLD_RANK.log 2>&1"
     } > "$rank_script"

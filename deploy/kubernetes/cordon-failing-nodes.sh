@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Cordons the Kubernetes nodes that fabricbench named: an example to adapt (docs/launch.md).
-#   cordon-failing-nodes.sh [--apply] [-n NAMESPACE] prom FILE      a job's --prometheus file (rank 0's):
-#                                                                  hosts whose verdict level is 4 (drain)
+#   cordon-failing-nodes.sh [--apply] [-n NAMESPACE] prom FILE      a --prometheus file (cluster.prom, or a
+#                                                                  host's): hosts whose verdict's action is drain
 #   cordon-failing-nodes.sh [--apply] [-n NAMESPACE] exclude FILE   `nodes --exclude-file`: the slow hosts
 #   cordon-failing-nodes.sh [--apply] [-n NAMESPACE] prolog         daemonset-prolog.yaml's pods whose check
-#                                                                  exited 1 (a CRITICAL check) or 4 (failed)
+#                                                                  said action drain
+# The action decides, not the level: a refused configuration is CRITICAL too, but its action is
+# fix_configuration (the job's settings, not the node: docs/verdicts.md), and no node is cordoned for it.
 # A host fabricbench names is a pod's host name (its spec.hostname, else its name) or, under
 # hostNetwork, the node's own; the pods of NAMESPACE say which node each one ran on. Without
 # --apply it prints the `kubectl cordon` commands instead of running them.
@@ -65,14 +67,14 @@ expand_hostlist() {
 # The hosts to cordon, one per line.
 named_hosts() {
   case $mode in
-    prom) sed -n 's/^fabricbench_verdict_level{host="\([^"]*\)"} 4$/\1/p' "$file" ;;
+    prom) sed -n 's/^fabricbench_verdict{host="\([^"]*\)",status="[A-Z]*",action="drain"} 1$/\1/p' "$file" ;;
     exclude) expand_hostlist "$(head -n 1 "$file")" ;;
     prolog)
       local pod last
       pods=$(kubectl get pods "${namespace[@]}" -l app=fabricbench-prolog -o name) || exit 3
       for pod in $pods; do
         last=$(kubectl logs "${namespace[@]}" "$pod" --tail=1) || exit 3
-        [[ $last == "fabricbench-prolog exit 1" || $last == "fabricbench-prolog exit 4" ]] &&
+        [[ $last == "fabricbench-prolog exit "*" action drain" ]] &&
           kubectl get "${namespace[@]}" "$pod" -o jsonpath='{.spec.nodeName}{"\n"}'
       done
       ;;

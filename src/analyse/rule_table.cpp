@@ -20,6 +20,7 @@
 #include "analyse/run/scaling.hpp"
 #include "analyse/run/transports.hpp"
 #include "analyse/scope/run_scope.hpp"
+#include "core/error.hpp"
 #include "topo/topology_checks.hpp"
 
 namespace fb {
@@ -61,7 +62,26 @@ std::vector<Finding> environment_rule(const Result& r, const JudgeContext& c) {
   return check_environment(r, &job);
 }
 
-std::vector<Finding> hosts_rule(const Result& r, const JudgeContext&) { return compare_hosts(r.hosts); }
+std::vector<Finding> hosts_rule(const Result& r, const JudgeContext&) {
+  auto out = compare_hosts(r.hosts);
+  for (auto& f : explain_hang(r, out)) out.push_back(std::move(f));
+  return out;
+}
+
+// A hang the hosts' NCCL settings explain (HOST_MISMATCH_HANG) is the job's to fix: its RUN_FAILED says
+// so as a warning, so that no check drains a host for it.
+void explained_hang(std::vector<Finding>& findings) {
+  const bool explained = std::any_of(findings.begin(), findings.end(),
+                                     [](const Finding& f) { return f.code == "HOST_MISMATCH_HANG"; });
+  if (!explained) return;
+  for (auto& f : findings)
+    if (f.code == "RUN_FAILED" && f.evidence.find(kRanPastTimeout) != std::string::npos) {
+      f.severity = Severity::warning;
+      f.hint =
+          "the hosts differ in NCCL settings (HOST_MISMATCH_HANG): the likely cause of the hang, the job's "
+          "to fix";
+    }
+}
 
 std::vector<Finding> nodes_rule(const Result& r, const JudgeContext& c) {
   return c.nodes_ranking != nullptr ? *c.nodes_ranking : check_nodes(r);
@@ -84,7 +104,8 @@ constexpr std::array kRows{
     RuleRow{"scaling", "SCALE_", "scale runs", of_run, plain<check_scaling>},
     RuleRow{"algorithms", "ALGO_", "algos runs", of_run, plain<check_algorithms>},
     RuleRow{"one GPU", "ONE_GPU", "a measured result of one host", one_host_measured, plain<check_one_gpu>},
-    RuleRow{"hosts of a job", "HOST_MISMATCH_", "a job's host sections", of_cluster, hosts_rule},
+    RuleRow{"hosts of a job", "HOST_MISMATCH_", "a job's host sections (and its hang, where they differ)",
+            of_cluster, hosts_rule},
     RuleRow{"pairs of hosts", "NODE_", "the pairs of hosts `nodes` and the doctor measured", with_nodes,
             nodes_rule},
     RuleRow{"host", "HOST_", "the host's facts (each host's, for a host of a job)", of_any,
@@ -103,6 +124,7 @@ std::vector<Finding> run_rules(const Result& r, const JudgeContext& c) {
     auto found = row.judge(r, c);
     out.insert(out.end(), found.begin(), found.end());
   }
+  explained_hang(out);
   std::stable_sort(out.begin(), out.end(),
                    [](const Finding& a, const Finding& b) { return a.severity > b.severity; });
   return out;

@@ -60,9 +60,7 @@ void DoctorVerdictFiles::write_textfiles(const Result& r, bool every_host) {
   for (const auto& h : std::set<std::string>(job->hosts().begin(), job->hosts().end()))
     files.texts[h] = textfile_for_host(r, h);
   // The cluster's, every host's series, beside result.json: only rank 0 writes it.
-  if (std::filesystem::is_directory(out_dir_))
-    write_file_atomically((std::filesystem::path(out_dir_) / "cluster.prom").string(),
-                          prometheus_textfile(r));
+  if (std::filesystem::is_directory(out_dir_)) folder_.write("cluster.prom", prometheus_textfile(r));
   if (!every_host) {  // a failed job: its other ranks may be gone, so only this host writes
     if (auto why = write_host_textfile(files, job->host(), true); !why.empty())
       throw Error(ExitCode::run_failed, why);
@@ -81,10 +79,8 @@ Result DoctorVerdictFiles::failed(const std::string& failure, EventSink& events)
         make_event(EventKind::error, fmt::format("the failed doctor's {} not written: {}", what, e.what())));
   };
   try {
-    if (last_ || out_given_) {  // a bare `fabricbench` without a GPU leaves no folder behind
-      std::filesystem::create_directories(out_dir_);
-      folder_.update(doc);
-    }
+    if (last_ || out_given_)
+      folder_.update(doc);  // a bare `fabricbench` without a GPU leaves no folder behind
   } catch (const std::exception& e) {
     said("results folder", e);
   }

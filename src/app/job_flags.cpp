@@ -1,5 +1,6 @@
 #include "app/job_flags.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace fb {
@@ -21,6 +22,11 @@ void add_job_flags(CLI::App& app) {
          "Ranks (GPUs) per pod where the launcher starts one process per pod (an Indexed Job, a "
          "PyTorchJob without torchrun): fabricbench starts them itself (default: PET_NPROC_PER_NODE, else 1)")
       ->check(CLI::Range(1, 256))
+      ->group(grp);
+  app.add_flag_function(
+         "--insecure-rendezvous", [](std::int64_t) {},
+         "Let a job across hosts meet without FABRICBENCH_JOB_SECRET: anyone who reaches rank 0's port may "
+         "then join as a rank (docs/security.md)")
       ->group(grp);
 }
 

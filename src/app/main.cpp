@@ -172,8 +172,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
     fb::apply_job_flags(args);  // --rendezvous, --nnodes, --nproc-per-node: for every rank it starts too
     if (const auto job = fb::choose_job_launcher(args, fb::process_env); job != fb::JobLauncher::none) {
       if (const int ranks = fb::node_ranks_to_start(job, fb::process_env); ranks > 0)
-        return fb::start_node_ranks(ranks, args);  // one process per pod: this node's ranks
-      return fb::job_main(job, fb::timeout_from_args(args, 120), *events,
+        return fb::start_node_ranks(job, ranks, args);  // one process per pod: this node's ranks
+      return fb::job_main(job, fb::timeout_from_args(args, 120), fb::rank_own_flags(args), *events,
                           [&] { return front_end(argc, argv, *events); });
     }
     const int rc = front_end(argc, argv, *events);

@@ -1,6 +1,6 @@
 #pragma once
-// What the sampling mode of `fabricbench nodes` can promise (docs/nodes.md): the probability that
-// a slow host is named, and how long each mode takes at a cost per round.
+// How long each mode of `fabricbench nodes` takes at a cost per round, and which one it runs
+// (docs/nodes.md; how often each names a slow host is the fleet simulator's: tools/fleet).
 #include "bench/node_sampling.hpp"
 
 namespace fb {
@@ -12,27 +12,11 @@ constexpr double kAssumedSecondsPerRound = 3.0;
 // The default mode must finish in this time (issue 29: 1024 hosts in under 5 minutes).
 constexpr double kNodesBudgetSeconds = 300.0;
 
-// P(X > n/2) for X ~ Binomial(n, p): a strict majority of n pairs measured slow, each slow with
-// probability p independently. 0 for n < 1.
-double majority_probability(int n, double p);
-
-// The probability p that one pair of a host whose pairs truly reach `share` of the reference is
-// measured below `threshold`, each figure off by normal noise of relative sd `noise`:
-// p = Phi((threshold - share) / noise). A host exactly at the threshold is a coin toss (p = 0.5).
-double pair_slow_probability(double share, double threshold, double noise);
-
-// The sampling mode names a slow host when a strict majority of its K = passes x peers sampled
-// pairs is slow (it is then a suspect) and a strict majority of its m = retest_peers re-test pairs
-// is slow:  P(named) = P(Bin(K, p) > K/2) x P(Bin(m, p) > m/2).
-// It assumes every sampled pair is measured (an even host count: no byes), m fresh peers exist
-// (hosts > K + m + suspects) and healthy pairs are not measured slow.
-double detection_rate(const SamplingPlan& plan, double p);
-
 enum class NodesMode { round_robin, sampling };
 
 struct NodesTime {
   NodesMode mode = NodesMode::round_robin;
-  int rounds = 0;  // sampling: passes x peers + retest_peers (the re-tests of all suspects at once)
+  int rounds = 0;  // sampling: passes x peers + retest_peers (the re-pairs of all suspects at once)
   double seconds = 0;
 };
 

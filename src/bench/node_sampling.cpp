@@ -38,20 +38,18 @@ std::vector<PairRound> sampling_rounds(int hosts, const SamplingPlan& plan) {
   return rounds;
 }
 
-std::vector<PairRound> retest_rounds(int hosts, const std::vector<int>& suspects,
+std::vector<PairRound> repair_rounds(const std::vector<int>& suspects, const std::vector<int>& partners,
                                      const std::vector<HostPair>& measured, const SamplingPlan& plan) {
   std::set<HostPair> met(measured.begin(), measured.end());
-  const std::set<int> suspect_set(suspects.begin(), suspects.end());
   std::mt19937_64 rng(plan.seed ^ kRetestStream);
   std::vector<PairRound> rounds;
   for (int r = 0; r < plan.retest_peers; ++r) {
-    auto candidates = all_hosts(hosts);
-    std::erase_if(candidates, [&](int h) { return suspect_set.contains(h); });
+    auto candidates = partners;
     seeded_shuffle(candidates, rng);
     PairRound round;
     for (const int s : suspects) {
       const auto fresh = std::find_if(candidates.begin(), candidates.end(), [&](int h) {
-        return !met.contains({std::min(s, h), std::max(s, h)});
+        return h != s && !met.contains({std::min(s, h), std::max(s, h)});
       });
       if (fresh == candidates.end()) continue;
       const HostPair pair{std::min(s, *fresh), std::max(s, *fresh)};

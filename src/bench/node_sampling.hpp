@@ -2,8 +2,8 @@
 // The sampling mode of `fabricbench nodes` for jobs too large for the full round robin
 // (docs/nodes.md, "Sampling"): in each of `passes` passes the hosts are shuffled and meet `peers`
 // peers each (the first rounds of the round robin over the shuffled order), then every suspect is
-// re-tested against `retest_peers` hosts it has not met. Seeded with our own shuffle on
-// std::mt19937_64 (whose output the standard fixes), so a seed gives the same pairs everywhere.
+// re-paired with `retest_peers` hosts the first pass found good that it has not met. Seeded with our own
+// shuffle on std::mt19937_64 (whose output the standard fixes), so a seed gives the same pairs everywhere.
 #include <cstdint>
 #include <vector>
 
@@ -21,9 +21,11 @@ struct SamplingPlan {
 // passes x peers rounds; every host is busy in each (one bye per round for an odd count).
 std::vector<PairRound> sampling_rounds(int hosts, const SamplingPlan& plan);
 
-// Up to retest_peers rounds pairing each suspect with a host that is not a suspect and that it
-// did not meet in `measured`; a suspect left without such a host in a round sits it out.
-std::vector<PairRound> retest_rounds(int hosts, const std::vector<int>& suspects,
+// Up to retest_peers rounds pairing each suspect with a host of `partners` (the hosts a first pass found
+// good, so that a slow re-pair can only be the suspect's) that it did not meet in `measured`, each
+// partner in one pair per round; a suspect left without such a partner in a round sits it out. Two
+// suspects that met are split this way, each half beside a good host: the bisection of a slow pair.
+std::vector<PairRound> repair_rounds(const std::vector<int>& suspects, const std::vector<int>& partners,
                                      const std::vector<HostPair>& measured, const SamplingPlan& plan);
 
 }  // namespace fb

@@ -33,10 +33,10 @@ Under mpirun, torchrun or srun every host writes its own --prometheus file (%h: 
 Examples:
   fabricbench doctor --quick          # a 20 s budget (13-19 s on 2 x H200)
   fabricbench doctor --out results/ --gpus 0-3
-  fabricbench doctor --prolog --out /var/tmp/fabricbench-doctor \
-      --prometheus /var/lib/node_exporter/textfile/fabricbench.prom   # Slurm Prolog: non-zero -> drain
+  fabricbench doctor --prolog --out /var/lib/fabricbench/doctor \
+      --prometheus /var/lib/node_exporter/textfile/fabricbench.prom   # Slurm Prolog (root's folders): non-zero -> drain
   fabricbench doctor --passive --fail-on warning --prometheus /var/lib/node_exporter/textfile/fabricbench.prom
-  torchrun --nnodes 2 --nproc-per-node 8 ... fabricbench doctor --quick   # across hosts: a section per host
+  torchrun --nnodes 2 --nproc-per-node 8 ... fabricbench doctor --quick   # across hosts (FABRICBENCH_JOB_SECRET set): a section per host
   srun -N 4 --ntasks-per-node 8 fabricbench doctor --quick --exclude-file slow.txt   # the slow host named
 
 Across hosts (mpirun, torchrun, srun) the doctor first compares every host (the preflight): hosts that

@@ -24,8 +24,10 @@ void add_ranking_options(CLI::App* nodes, NodesOptions& o) {
       ->check(CLI::Range(1e-3, 1e6).description("GB/s in [0.001, 1000000]"))
       ->group(grp);
   nodes
-      ->add_option("--slow-share", r.slow_share,
-                   "A pair is slow below this share of the reference (default 0.8)")
+      ->add_option(
+          "--slow-share", r.slow_share,
+          "A pair is slow below this share of the reference (default: 5% below it, or 4 of the healthy "
+          "pairs' spreads where they spread wider)")
       ->check(CLI::Range(0.05, 1.0))
       ->group(grp);
   nodes
@@ -40,7 +42,8 @@ void add_mode_options(CLI::App* nodes, NodesOptions& o) {
   nodes
       ->add_option(
           "--mode", o.mode,
-          "auto (the full round robin while it fits 5 minutes, else sampling) | round-robin | sampling")
+          "auto (the full round robin while it fits 5 minutes, else sampling: a first pass, then the "
+          "suspects re-paired with hosts known good) | round-robin | sampling")
       ->check(CLI::IsMember({"auto", "round-robin", "sampling"}))
       ->group(grp);
   nodes->add_option("--peers", s.peers, "Sampling: peers per host per pass (default 2)")
@@ -51,7 +54,7 @@ void add_mode_options(CLI::App* nodes, NodesOptions& o) {
       ->group(grp);
   nodes
       ->add_option("--retest-peers", s.retest_peers,
-                   "Sampling: fresh peers each suspect is re-tested with (default 4)")
+                   "Sampling: hosts known good each suspect is re-paired with (default 4)")
       ->check(CLI::Range(1, 64))
       ->group(grp);
   nodes->add_option("--seed", s.seed, "Sampling: the shuffle's seed (default 1)")->group(grp);
@@ -65,8 +68,11 @@ CLI::App* add_nodes_subcommand(CLI::App& app, NodesOptions& o) {
   nodes->footer(
       R"(Start it with one rank per GPU on every host. Hosts are measured in pairs (a collective over
 both hosts' GPUs), in rounds that keep every host busy; each pair is held against the reference
-(the median of the pairs, the fastest of fewer than 10, or --reference), and the hosts most of
-whose pairs are slow while their peers' are not are named (NODE_SLOW), with their pair figures.
+(the median of the pairs, the fastest of fewer than 10, or --reference) less the larger of 5% and
+4 of the healthy pairs' spreads, and the hosts most of whose pairs are slow while their peers' are
+not, or slow beside two partners that are otherwise healthy, are named (NODE_SLOW), with their pair
+figures. Past the round robin, every host meets 6 random peers, then each suspect is re-paired with
+hosts the first pass found good.
 The time for this job and for 16, 128 and 1024 hosts is said before and after. Bandwidths in
 GB/s = 1e9 bytes/s. Every pair of a round starts measuring at the same time and measures for
 all of --max-time (default here 0.5 s; no tail), so that the round's pairs share one window.

@@ -49,7 +49,7 @@ std::int64_t positive_or(const std::string& text, const char* flag, std::int64_t
 ModelShape shape_from_file(const std::string& path) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(read_file(path));
+    j = parse_input_json(read_file(path));
     check_json_limits(j);
     ModelShape m;
     m.name = j.value("name", std::string("custom"));

@@ -1,5 +1,6 @@
 #include "comm/channel.hpp"
 
+#include <fmt/format.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -9,8 +10,15 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 
 namespace fb {
+namespace {
+
+constexpr std::uint32_t kMaxChannelMessage = 1U << 30U;  // a plan, a point, a gather of every rank's GPUs
+constexpr int kChannelDepth = 64;
+
+}  // namespace
 
 Channel::Channel(int fd) : fd_(fd) {}
 
@@ -53,9 +61,15 @@ std::optional<nlohmann::json> Channel::next() {
   std::uint32_t len = 0;
   for (int i = 0; i < 4; ++i)
     len |= static_cast<std::uint32_t>(static_cast<unsigned char>(buffer_[static_cast<size_t>(i)])) << (8 * i);
+  if (len > kMaxChannelMessage)
+    throw Error(ExitCode::run_failed,
+                fmt::format("the launcher/worker channel: a message of {} bytes, more than {}", len,
+                            kMaxChannelMessage));
   if (buffer_.size() < 4 + static_cast<std::size_t>(len)) return std::nullopt;
-  auto message = nlohmann::json::parse(buffer_.begin() + 4, buffer_.begin() + 4 + len);
+  std::string why;
+  auto message = parse_json_bounded(std::string_view(buffer_).substr(4, len), kChannelDepth, why);
   buffer_.erase(0, 4 + static_cast<std::size_t>(len));
+  if (!message) throw Error(ExitCode::run_failed, "the launcher/worker channel: a malformed message: " + why);
   return message;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A message channel over a stream socket: each message is a JSON document framed by its
-// 4-byte little-endian length. Used between the launcher and its workers.
+// 4-byte little-endian length (at most 1 GiB, nested at most 64 deep: Error(run_failed) past
+// either). Used between the launcher and its workers (its own children, over a socket pair).
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>

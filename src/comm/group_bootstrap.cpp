@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "comm/job_secret.hpp"
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/text.hpp"
 
@@ -35,13 +37,7 @@ bool wanted_interface(const std::string& name, const std::string& ifname) {
   return exclude ? !match : match;
 }
 
-int bound_port(int fd) {
-  sockaddr_in6 addr{};
-  socklen_t len = sizeof addr;
-  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0)  // NOLINT: the sockets API
-    throw Error(ExitCode::environment, "group of ranks: cannot read the port it listens on");
-  return ntohs(addr.sin6_port);
-}
+constexpr double kHelloLimitS = 10;
 
 }  // namespace
 
@@ -88,34 +84,39 @@ std::unique_ptr<GroupBootstrap> GroupBootstrap::join(Bootstrap& job, const RankG
   const auto place = place_in_groups(groups, job.rank());
   const bool leads =
       place.group >= 0 && place.index == 0 && groups[static_cast<std::size_t>(place.group)].size() > 1;
-  const int listener = leads ? listen_on(0) : -1;
+  // The first rank listens at its address for the other members, who prove a key it drew: the job's
+  // bootstrap (authenticated) hands both out, so no other process can join the group.
+  const auto address = leads ? reachable_address() : std::string();
+  const int listener = leads ? listen_on(address, 0) : -1;
+  const auto key = leads ? new_job_secret() : std::string();
   const auto all =
-      job.allgather(leads ? fmt::format("{} {}", reachable_address(), bound_port(listener)) : "");
+      job.allgather(leads ? fmt::format("{} {} {}", address, listening_port(listener), key) : "");
   if (place.group < 0) return nullptr;
   const auto& members = groups[static_cast<std::size_t>(place.group)];
   std::unique_ptr<GroupBootstrap> g(new GroupBootstrap(place.group, place.index, members));
   const auto deadline = seconds_after(SteadyClock::now(), timeout_s > 0 ? timeout_s : 60.0);
-  if (leads)
-    g->accept_members(listener, deadline, timeout_s);
-  else if (members.size() > 1)
+  if (leads) {
+    HelloDesk desk(listener, key, kHelloLimitS);
+    g->accept_members(desk, deadline, timeout_s);
+  } else if (members.size() > 1) {
     g->connect_to_first(all.at(static_cast<std::size_t>(members[0])), deadline, job.rank());
+  }
   return g;
 }
 
-void GroupBootstrap::accept_members(int listener, SteadyClock::time_point deadline, double timeout_s) {
+void GroupBootstrap::accept_members(HelloDesk& desk, SteadyClock::time_point deadline, double timeout_s) {
   links_.resize(members_.size() - 1);
-  for (std::size_t k = 1; k < members_.size(); ++k) {
-    const int fd = accept_until(listener, deadline);
-    if (fd < 0) break;
-    auto link = std::make_unique<Link>(fd);
-    const auto hello = link->receive(deadline);
-    const std::string text = hello && hello->type == frame::hello ? hello->payload : "";
-    const auto index = static_cast<std::size_t>(std::max(0, std::atoi(text.c_str())));
-    if (index < 1 || index >= members_.size() || links_[index - 1])
-      throw Error(ExitCode::run_failed, "group of ranks: a garbled greeting (not a fabricbench rank?)");
-    links_[index - 1] = std::move(link);
+  for (std::size_t joined = 1; joined < members_.size() && SteadyClock::now() < deadline;) {
+    for (auto& j : desk.serve(deadline)) {
+      const auto index = static_cast<std::size_t>(j.hello.rank);
+      if (j.hello.size != size() || index < 1 || index >= members_.size() || links_[index - 1])
+        throw Error(ExitCode::run_failed,
+                    fmt::format("group of ranks {}: a member says it is member {} of {}",
+                                join_ints(members_, ","), j.hello.rank, j.hello.size));
+      links_[index - 1] = std::move(j.link);
+      ++joined;
+    }
   }
-  ::close(listener);
   for (std::size_t k = 1; k < members_.size(); ++k)
     if (!links_[k - 1])
       throw Error(ExitCode::run_failed,
@@ -127,18 +128,22 @@ void GroupBootstrap::connect_to_first(const std::string& where, SteadyClock::tim
                                       int job_rank) {
   std::istringstream in(where);
   std::string address;
+  std::string key;
   int port = 0;
-  in >> address >> port;
-  int fd = -1;
+  in >> address >> port >> key;
+  std::string why;
   try {
-    fd = connect_until(address, port, deadline);
+    const int fd = connect_until(address, port, deadline);
+    if (auto link = join_root(fd, key, {index_, size(), -1, job_host_name(), ""}, deadline, why)) {
+      links_.push_back(std::move(link));
+      return;
+    }
   } catch (const Error& e) {
-    throw Error(ExitCode::run_failed,
-                fmt::format("group of ranks {}: rank {} cannot reach rank {} at {}:{} ({})",
-                            join_ints(members_, ","), job_rank, members_[0], address, port, e.what()));
+    why = e.what();
   }
-  links_.push_back(std::make_unique<Link>(fd));
-  links_[0]->send(frame::hello, std::to_string(index_));
+  throw Error(ExitCode::run_failed,
+              fmt::format("group of ranks {}: rank {} cannot join rank {} at {}:{} ({})",
+                          join_ints(members_, ","), job_rank, members_[0], address, port, why));
 }
 
 GroupBootstrap::~GroupBootstrap() = default;
@@ -147,8 +152,9 @@ std::string GroupBootstrap::receive_from(Link& link, int member) {
   const auto f = link.receive(seconds_after(SteadyClock::now(), kExchangeWaitS));
   if (!f || f->type != frame::data)
     throw Error(ExitCode::run_failed,
-                fmt::format("group of ranks {}: lost the connection to rank {}", join_ints(members_, ","),
-                            members_.at(static_cast<std::size_t>(member))));
+                fmt::format("group of ranks {}: lost the connection to rank {}{}", join_ints(members_, ","),
+                            members_.at(static_cast<std::size_t>(member)),
+                            link.broken().empty() ? "" : " (it sent " + link.broken() + ")"));
   return f->payload;
 }
 
@@ -158,7 +164,11 @@ std::vector<std::string> GroupBootstrap::allgather(const std::string& mine) {
     if (!links_[0]->send(frame::data, mine))
       throw Error(ExitCode::run_failed, fmt::format("group of ranks {}: lost the connection to rank {}",
                                                     join_ints(members_, ","), members_[0]));
-    return decode_strings(receive_from(*links_[0], 0));
+    auto all = decode_strings(receive_from(*links_[0], 0));
+    if (!all || all->size() != members_.size())
+      throw Error(ExitCode::run_failed, fmt::format("group of ranks {}: a malformed exchange from rank {}",
+                                                    join_ints(members_, ","), members_[0]));
+    return std::move(*all);
   }
   std::vector<std::string> all{mine};
   for (std::size_t k = 1; k < members_.size(); ++k)

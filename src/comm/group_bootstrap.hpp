@@ -3,12 +3,14 @@
 // groups measure theirs: the pairs of hosts of a `nodes` round, the GPUs of each host in the
 // doctor. The job's bootstrap cannot serve them: its exchanges need every rank, and each group
 // samples at its own pace. So each group exchanges over a TCP star at its first rank, whose
-// address every rank learns through one exchange of the job's bootstrap.
+// address and key (drawn for the group) every rank learns through one exchange of the job's
+// bootstrap; a member proves the key as a rank proves the job's secret (comm/hello_desk).
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "comm/bootstrap.hpp"
+#include "comm/hello_desk.hpp"
 #include "comm/tcp_link.hpp"
 
 namespace fb {
@@ -49,8 +51,9 @@ class GroupBootstrap final : public Bootstrap {
   GroupBootstrap(int group, int index, std::vector<int> members)
       : group_(group), index_(index), members_(std::move(members)) {}
   std::string receive_from(Link& link, int member);
-  // The first rank: every other member connects and says its place (within `deadline`).
-  void accept_members(int listener, SteadyClock::time_point deadline, double timeout_s);
+  // The first rank: every other member connects, proves the group's key and says its place (within
+  // `deadline`); others are dropped with a log line.
+  void accept_members(HelloDesk& desk, SteadyClock::time_point deadline, double timeout_s);
   // Another member: to the first rank at "address port" (`where`, from the job's exchange).
   void connect_to_first(const std::string& where, SteadyClock::time_point deadline, int job_rank);
 

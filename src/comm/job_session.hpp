@@ -21,8 +21,9 @@ namespace fb {
 std::vector<int> local_ranks_of(const std::vector<std::string>& hosts);
 
 // What rank 0 broadcasts to the other ranks: each plan with the environment its workers need
-// (NCCL_ALGO, NCCL_PROTO, ...; NCCL's debug-log settings stay on rank 0, which alone reads the
-// log), then "done" when its command is over.
+// (NCCL_ALGO, NCCL_PROTO: plan_environment's few tuning variables; NCCL's debug-log settings stay on
+// rank 0, which alone reads the log), then "done" when its command is over. Rank 0 sends data only:
+// every rank takes its paths and libraries from its own command line (docs/security.md).
 inline constexpr const char* kJobNoMorePlans = "done";
 // Or that each host describe itself (the doctor across hosts): every rank then joins one allgather,
 // the first rank of each host with its host's section (engine/host_sections), the others with "".
@@ -30,10 +31,18 @@ inline constexpr const char* kJobDescribeHosts = "describe hosts";
 std::string job_plan_message(const nlohmann::json& plan, const std::map<std::string, std::string>& env);
 struct JobPlanMessage {
   nlohmann::json plan;
-  std::map<std::string, std::string> env;
+  std::map<std::string, std::string> env;  // plan_environment's variables only
 };
-// nullopt for kJobNoMorePlans; throws on anything else that is not a plan message.
+// nullopt for kJobNoMorePlans; Error(run_failed) for anything else that is not a plan message
+// (parsed with its nesting bounded, without nlohmann's exceptions).
 std::optional<JobPlanMessage> parse_job_plan_message(const std::string& text);
+
+// The variables a plan may set on every rank, from `env`: NCCL_ALGO, NCCL_PROTO and a few tuning
+// variables of NCCL (channels, threads, buffer size), each value a short word of NCCL's syntax.
+// Never a plugin, a file, a library, a debug setting or the loader's variables; those named in
+// `dropped` (when given).
+std::map<std::string, std::string> plan_environment(const std::map<std::string, std::string>& env,
+                                                    std::vector<std::string>* dropped = nullptr);
 
 class JobSession {
  public:

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "comm/hostlist.hpp"
+#include "comm/job_secret.hpp"
 #include "comm/launch_env_vars.hpp"
 #include "core/error.hpp"
 #include "core/parse_number.hpp"
@@ -27,6 +28,8 @@ constexpr std::array<std::string_view, 3> kDetecting{"auto", "processes", "threa
 // The job flags and the variables they stand for.
 constexpr std::array<std::pair<std::string_view, const char*>, 3> kJobFlags{
     {{"--rendezvous", kRendezvousVar}, {"--nnodes", kNnodesVar}, {"--nproc-per-node", kNprocPerNodeVar}}};
+// A job flag without a value: its variable is set to 1 where the flag is given.
+constexpr std::string_view kInsecureFlag = "--insecure-rendezvous";
 
 bool matches(const EnvSignature& signature, const EnvLookup& env) {
   int named = 0;
@@ -209,6 +212,8 @@ std::map<std::string, std::string> job_flag_variables(const std::vector<std::str
   std::map<std::string, std::string> vars;
   for (const auto& [flag, var] : kJobFlags)
     if (const auto value = option_from_args(args, flag)) vars[var] = *value;
+  if (std::find(args.begin() + (args.empty() ? 0 : 1), args.end(), kInsecureFlag) != args.end())
+    vars[kInsecureRendezvousVar] = "1";
   return vars;
 }
 
@@ -254,6 +259,13 @@ TcpJobEnv tcp_job_env(JobLauncher launcher, const EnvLookup& env) {
   read_ranks(row, env, job);
   read_rendezvous(row, env, job);
   return job;
+}
+
+int job_nodes(JobLauncher launcher, const EnvLookup& env) {
+  const auto& row = launcher_row(launcher);
+  if (!row.ranks.per_node) return 0;
+  const int counted = int_var(env, first_set(env, row.ranks.size), row.name, 1, kMaxRanks);
+  return counted / std::max(1, int_if_number(env, row.ranks.procs_per_node).value_or(1));
 }
 
 int node_ranks_to_start(JobLauncher launcher, const EnvLookup& env) {

@@ -119,9 +119,9 @@ std::vector<std::string> launcher_choices();
 // is parsed, where an option decides how the process runs (an outside job, the progress format).
 std::optional<std::string> option_from_args(const std::vector<std::string>& args, std::string_view flag);
 
-// The job flags of the command line (--rendezvous, --nnodes, --nproc-per-node) as the
-// FABRICBENCH_* variables they stand for: every rank of the job and the ranks fabricbench starts
-// read them there. A flag wins over the variable.
+// The job flags of the command line (--rendezvous, --nnodes, --nproc-per-node,
+// --insecure-rendezvous) as the FABRICBENCH_* variables they stand for: every rank of the job and
+// the ranks fabricbench starts read them there. A flag wins over the variable.
 std::map<std::string, std::string> job_flag_variables(const std::vector<std::string>& args);
 void apply_job_flags(const std::vector<std::string>& args);
 
@@ -151,6 +151,9 @@ struct TcpJobEnv {
 // What a row reads from the variables for a TCP rendezvous. Throws Error(usage) naming a
 // missing, malformed or contradictory variable.
 TcpJobEnv tcp_job_env(JobLauncher launcher, const EnvLookup& env);
+
+// How many nodes (pods) a per-node row's job has (0 for the other rows).
+int job_nodes(JobLauncher launcher, const EnvLookup& env);
 
 // How many ranks this process must start on its node (a per-node row whose --nproc-per-node is
 // more than 1, in a process that is not one of them): 0 when it is a rank itself.

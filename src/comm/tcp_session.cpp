@@ -2,10 +2,11 @@
 
 #include <fmt/format.h>
 #include <poll.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/error.hpp"
@@ -14,47 +15,71 @@ namespace fb {
 namespace {
 
 constexpr int kWatchMs = 100;
-
-std::string control(ExitCode code, const std::string& text, const std::string& step = {}) {
-  return nlohmann::json{{"code", static_cast<int>(code)}, {"text", text}, {"step", step}}.dump();
-}
+constexpr double kSilenceGraceS = 5;  // past --timeout: a rank's own watcher says why first
 
 double seconds_since(SteadyClock::time_point t) {
   return std::chrono::duration<double>(SteadyClock::now() - t).count();
 }
 
-[[noreturn]] void end_process(ExitCode code) {
+}  // namespace
+
+void TcpSession::end_process(ExitCode code) {
+  if (rank() == 0 && !secret_.key_file.empty()) ::unlink(secret_.key_file.c_str());
   std::fflush(nullptr);
   std::_Exit(static_cast<int>(code));
 }
 
-}  // namespace
-
 std::vector<std::string> TcpSession::allgather(const std::string& mine) {
-  if (rank() != 0) {
-    if (!links_[0]->send(frame::data, mine)) {
-      // Rank 0 is gone; its last words (why the job ends) are the watcher's to print: give it time.
-      std::this_thread::sleep_for(std::chrono::seconds(2));
-      throw Error(ExitCode::run_failed, fmt::format("lost the connection to rank 0 ({})", hosts()[0]));
-    }
-    std::unique_lock lock(mutex_);
-    arrived_.wait(lock, [&] { return !inbox_[0].empty(); });
-    auto all = decode_strings(inbox_[0].front());
-    inbox_[0].pop_front();
-    if (all.size() != static_cast<std::size_t>(size()))
-      throw Error(ExitCode::run_failed, "rendezvous: a short exchange");
-    return all;
+  if (rank() == 0) return allgather_as_root(mine);
+  if (!links_[0]->send(frame::data, mine)) {
+    // Rank 0 is gone; its last words (why the job ends) are the watcher's to print: give it time.
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    throw Error(ExitCode::run_failed, fmt::format("lost the connection to rank 0 ({})", hosts()[0]));
   }
+  std::unique_lock lock(mutex_);
+  arrived_.wait(lock, [&] { return !inbox_[0].empty(); });
+  auto all = decode_strings(inbox_[0].front());
+  inbox_[0].pop_front();
+  if (!all || all->size() != static_cast<std::size_t>(size()))
+    throw Error(ExitCode::run_failed, "rendezvous: a malformed exchange from rank 0");
+  return std::move(*all);
+}
+
+int TcpSession::silent_rank(std::size_t first, SteadyClock::time_point since) const {
+  const double limit = timeout_s_ + kSilenceGraceS;
+  for (std::size_t r = first; r < inbox_.size(); ++r) {
+    if (!inbox_[r].empty()) continue;
+    const auto heard = std::max(last_heard_[r], since);
+    if (std::chrono::duration<double>(SteadyClock::now() - heard).count() > limit) return static_cast<int>(r);
+  }
+  return -1;
+}
+
+// Rank 0 waits for every rank's part while it hears from that rank: one silent for --timeout ends the
+// job, named, rather than leaving it waiting for ever.
+std::vector<std::string> TcpSession::allgather_as_root(const std::string& mine) {
   std::vector<std::string> all(static_cast<std::size_t>(size()));
   all[0] = mine;
+  const auto since = SteadyClock::now();
+  int silent = -1;
   {
     std::unique_lock lock(mutex_);
-    for (std::size_t r = 1; r < all.size(); ++r) {
-      arrived_.wait(lock, [&] { return !inbox_[r].empty() || !failure_.empty(); });
+    for (std::size_t r = 1; r < all.size() && silent < 0; ++r) {
+      while (inbox_[r].empty() && failure_.empty() && (silent = silent_rank(r, since)) < 0)
+        arrived_.wait_for(lock, std::chrono::milliseconds(kWatchMs));
       if (!failure_.empty()) throw Error(failure_code_, failure_);
+      if (silent >= 0) break;
       all[r] = std::move(inbox_[r].front());
       inbox_[r].pop_front();
     }
+  }
+  if (silent >= 0) {
+    fail(silent, ExitCode::run_failed,
+         fmt::format(
+             "said nothing for {:.0f} s while rank 0 waited for its part of an exchange (--timeout {} s)",
+             timeout_s_ + kSilenceGraceS, timeout_s_),
+         "");
+    throw Error(peer_failure_code(), peer_failure());
   }
   const auto payload = encode_strings(all);
   for (std::size_t r = 1; r < links_.size(); ++r)
@@ -116,7 +141,7 @@ void TcpSession::fail(int peer, ExitCode code, const std::string& reason, const 
                            step.empty() ? steps_[p].label : step);
     failure_code_ = code;
     callback = on_failure_;
-    const auto text = control(code, failure_);
+    const auto text = control_payload({code, failure_, ""});
     for (std::size_t r = 1; r < links_.size(); ++r)
       if (r != p) links_[r]->send(frame::abort, text);
   }
@@ -138,32 +163,57 @@ void TcpSession::check_own_deadline() {
   abort(ExitCode::run_failed, why);
 }
 
-void TcpSession::handle_peer_frame(int peer, const Frame& f) {
+// Rank 0: what another rank sends, each frame of a type this link takes and within its cap
+// (comm/tcp_link); one exchange at a time per rank; a failure's code 2, 3 or 4 only. Returns what
+// the rank did wrong ("" when nothing).
+std::string TcpSession::handle_peer_frame(int peer, const Frame& f) {
   const auto p = static_cast<std::size_t>(peer);
+  {
+    const std::lock_guard lock(mutex_);
+    last_heard_[p] = SteadyClock::now();
+  }
   if (f.type == frame::data) {
     {
       const std::lock_guard lock(mutex_);
+      if (!inbox_[p].empty())
+        return "sent a second exchange before rank 0 answered its first (not a fabricbench rank?)";
       inbox_[p].push_back(f.payload);
     }
     arrived_.notify_all();
   } else if (f.type == frame::step) {
     const std::lock_guard lock(mutex_);
-    steps_[p] = {f.payload, SteadyClock::now()};
+    steps_[p] = {step_label(f.payload), SteadyClock::now()};
   } else if (f.type == frame::end) {
     ended_[p] = true;
   } else if (f.type == frame::fatal) {
-    const auto j = nlohmann::json::parse(f.payload, nullptr, false);
-    const bool ok = !j.is_discarded() && j.contains("code");
-    fail(peer, ok ? static_cast<ExitCode>(j.at("code").get<int>()) : ExitCode::run_failed,
-         ok ? j.value("text", std::string("failed")) : "failed", ok ? j.value("step", std::string()) : "");
+    const auto c = parse_control(f.payload);
+    fail(peer, c.code, c.text, c.step);
+  } else {
+    return fmt::format("sent a frame '{}' out of place (after it joined)", f.type);
   }
+  return "";
+}
+
+// Rank r's frames that are complete; false when the rank broke the protocol (the job then ends).
+bool TcpSession::read_peer_frames(int peer) {
+  auto& link = *links_[static_cast<std::size_t>(peer)];
+  std::string wrong;
+  while (wrong.empty()) {
+    const auto f = link.next();
+    if (!f) break;
+    wrong = handle_peer_frame(peer, *f);
+  }
+  if (wrong.empty() && !link.broken().empty()) wrong = "sent " + link.broken();
+  if (wrong.empty()) return true;
+  fail(peer, ExitCode::run_failed, wrong + "; ending the job", "");
+  return false;
 }
 
 void TcpSession::watch_peers() {
   std::vector<bool> closed(links_.size(), false);
   closed[0] = true;
   for (std::size_t r = 1; r < links_.size(); ++r)  // frames read along with the hellos
-    while (auto f = links_[r]->next()) handle_peer_frame(static_cast<int>(r), *f);
+    closed[r] = !read_peer_frames(static_cast<int>(r));
   while (!stop_) {
     std::vector<pollfd> fds;
     std::vector<int> owner;
@@ -178,7 +228,10 @@ void TcpSession::watch_peers() {
       if ((fds[k].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
       const auto r = static_cast<std::size_t>(owner[k]);
       const bool open = links_[r]->pump();
-      while (auto f = links_[r]->next()) handle_peer_frame(owner[k], *f);
+      if (!read_peer_frames(owner[k])) {
+        closed[r] = true;
+        continue;
+      }
       if (open) continue;
       closed[r] = true;
       if (!ended_[r] && !ending_)
@@ -195,16 +248,23 @@ void TcpSession::handle_root_frame(Frame& f) {
   if (f.type == frame::data) {
     {
       const std::lock_guard lock(mutex_);
-      inbox_[0].push_back(std::move(f.payload));
+      if (inbox_[0].empty())
+        inbox_[0].push_back(std::move(f.payload));
+      else
+        f.type = 0;  // a second exchange before this rank took the first: not rank 0's protocol
     }
     arrived_.notify_all();
   }
+  if (f.type == 0) {
+    print_error(
+        fmt::format("rank {} ({}): rank 0 sent a second exchange before this rank took its first; ending",
+                    rank(), host()));
+    end_process(ExitCode::run_failed);
+  }
   if (f.type == frame::abort) {
-    const auto j = nlohmann::json::parse(f.payload, nullptr, false);
-    const bool ok = !j.is_discarded() && j.contains("code");
-    fmt::print(stderr, "fabricbench: rank {} ({}): the job ends: {}\n", rank(), host(),
-               ok ? j.value("text", std::string()) : std::string("rank 0 said so"));
-    end_process(ok ? static_cast<ExitCode>(j.at("code").get<int>()) : ExitCode::run_failed);
+    const auto c = parse_control(f.payload);
+    fmt::print(stderr, "fabricbench: rank {} ({}): the job ends: {}\n", rank(), host(), c.text);
+    end_process(c.code);
   }
 }
 
@@ -212,6 +272,10 @@ void TcpSession::watch_root() {
   auto& link = *links_[0];
   while (!stop_) {
     while (auto f = link.next()) handle_root_frame(*f);
+    if (!link.broken().empty()) {
+      print_error(fmt::format("rank {} ({}): rank 0 sent {}; ending", rank(), host(), link.broken()));
+      end_process(ExitCode::run_failed);
+    }
     pollfd p{link.fd(), POLLIN, 0};
     if (::poll(&p, 1, kWatchMs) > 0 && !link.pump()) {
       while (auto f = link.next()) handle_root_frame(*f);
@@ -238,10 +302,10 @@ void TcpSession::abort(ExitCode code, const std::string& why) {
     step = my_step_.label;
   }
   if (rank() == 0) {
-    const auto text = control(code, why);
+    const auto text = control_payload({code, why, ""});
     for (std::size_t r = 1; r < links_.size(); ++r) links_[r]->send(frame::abort, text);
   } else {
-    links_[0]->send(frame::fatal, control(code, why, step));
+    links_[0]->send(frame::fatal, control_payload({code, why, step}));
   }
   end_process(code);
 }

@@ -15,6 +15,11 @@ enum class ExitCode : int {
   run_failed = 4,   // a worker crashed, failed or timed out; an output file not written
 };
 
+// How a hung rank is said, wherever a watcher ends it (launch/supervisor, comm/tcp_session): "did not
+// finish within --timeout 30 s"; the verdicts read a hang from these words (analyse: a hang between hosts
+// that differ in an NCCL setting is the configuration's doing).
+inline constexpr std::string_view kRanPastTimeout = "did not finish within --timeout";
+
 class Error : public std::runtime_error {
  public:
   Error(ExitCode code, const std::string& message, std::string where = {})

@@ -23,9 +23,12 @@ std::string read_file(const std::string& path, std::uint64_t max_bytes = kMaxInp
 std::optional<std::string> read_file_if_readable(const std::string& path, std::uint64_t max_bytes);
 
 // Writes `text` to `path` so that a reader never sees half a document: a regular file (or a new
-// one) through a temporary beside it and a rename; a symlink's target the same way (the link
-// stays); a character device or FIFO (/dev/stdout, /dev/null, a pipe) written through. A
-// directory or other file type is Error(usage); a failed write (a full disk) Error(run_failed).
+// one) through a temporary beside it and a rename, relative to its opened folder
+// (core/safe_paths: no other user's link followed on the way, the umask's mode); a symlink's
+// target the same way (the link stays) when the link and its target belong to the writer; a
+// character device or FIFO (/dev/stdout, /dev/null, a pipe) written through. A directory, another
+// user's link or a folder every user may write in (not sticky) is Error(usage); a failed write (a
+// full disk) Error(run_failed).
 void write_file_atomically(const std::string& path, const std::string& text);
 
 // Throws Error(usage) when `output` names the same file as one of `inputs` (which would be lost).

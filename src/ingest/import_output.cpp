@@ -6,6 +6,7 @@
 
 #include "comm/nccl_log.hpp"
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "ingest/command_facts.hpp"
 #include "ingest/nccl_tests_json.hpp"
 #include "ingest/nccl_tests_text.hpp"
@@ -16,6 +17,7 @@
 #include "ingest/torch_bench.hpp"
 #include "ingest/torch_bench_table.hpp"
 #include "ingest/torch_script.hpp"
+#include "model/json_limits.hpp"
 
 namespace fb {
 namespace {
@@ -46,12 +48,10 @@ bool starts_as_json(const std::string& text) {
 }
 
 std::optional<std::vector<ToolRun>> json_runs(const std::string& text, const std::string& path) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    return std::nullopt;  // the document reader names what is wrong
-  }
+  std::string why;
+  const auto parsed = parse_json_bounded(text, kMaxJsonDepth, why);
+  if (!parsed) return std::nullopt;  // the document reader names what is wrong
+  const nlohmann::json& j = *parsed;
   if (!looks_like_nccl_tests_json(j)) return std::nullopt;
   try {
     return std::vector<ToolRun>{read_nccl_tests_json(j)};

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "comm/job_secret.hpp"
 #include "comm/launch_env.hpp"
 #include "core/error.hpp"
 #include "launch/worker_handle.hpp"
@@ -31,14 +32,23 @@ void pass_signal_on(int sig) {
     if (const pid_t p = pid.load(); p > 0) ::kill(p, sig);
 }
 
-// This process's environment with FABRICBENCH_LOCAL_RANK=`local`, as execve takes it.
-std::vector<std::string> child_environment(int local) {
+// This process's environment with FABRICBENCH_LOCAL_RANK=`local` (and `secret` where it is not
+// empty), as execve takes it.
+std::vector<std::string> child_environment(int local, const std::string& secret) {
   std::vector<std::string> env;
   const std::string prefix = fmt::format("{}=", kLocalRankVar);
   for (char** e = environ; *e != nullptr; ++e)
     if (!std::string_view(*e).starts_with(prefix)) env.emplace_back(*e);
   env.push_back(prefix + std::to_string(local));
+  if (!secret.empty()) env.push_back(fmt::format("{}={}", kJobSecretVar, secret));
   return env;
+}
+
+// The job's secret for the ranks started here when this node is the whole job and none was given
+// (comm/job_secret): drawn here, given to them alone. "" otherwise (theirs is the launcher's).
+std::string secret_for_one_node(JobLauncher launcher) {
+  if (process_env(kJobSecretVar) || process_env(kInsecureRendezvousVar)) return "";
+  return job_nodes(launcher, process_env) == 1 ? new_job_secret() : "";
 }
 
 std::vector<char*> pointers(std::vector<std::string>& strings) {
@@ -49,8 +59,8 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return out;
 }
 
-pid_t start_one(const std::string& exe, std::vector<std::string> args, int local) {
-  auto env = child_environment(local);
+pid_t start_one(const std::string& exe, std::vector<std::string> args, int local, const std::string& secret) {
+  auto env = child_environment(local, secret);
   auto argv = pointers(args);
   auto envp = pointers(env);
   const pid_t pid = ::fork();
@@ -70,7 +80,7 @@ int exit_code_of(int status) {
 
 }  // namespace
 
-int start_node_ranks(int count, const std::vector<std::string>& args) {
+int start_node_ranks(JobLauncher launcher, int count, const std::vector<std::string>& args) {
   FB_REQUIRE(count >= 1 && count <= kMaxLocalRanks, ExitCode::usage,
              fmt::format("--nproc-per-node {} is not in 1-{}", count, kMaxLocalRanks));
   struct sigaction pass {};
@@ -81,9 +91,10 @@ int start_node_ranks(int count, const std::vector<std::string>& args) {
   ::sigaction(SIGINT, &pass, &old_int);
   ::sigaction(SIGTERM, &pass, &old_term);
   const auto exe = self_executable();
+  const auto secret = secret_for_one_node(launcher);
   std::vector<pid_t> pids;
   for (int i = 0; i < count; ++i) {
-    pids.push_back(start_one(exe, args, i));
+    pids.push_back(start_one(exe, args, i, secret));
     g_children[static_cast<std::size_t>(i)] = pids.back();
   }
   std::vector<int> codes(pids.size(), 0);

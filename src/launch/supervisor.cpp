@@ -206,8 +206,7 @@ void Supervisor::check_timeouts(State& s) const {
     }
   }
   if (!late.empty())
-    s.fail(ExitCode::run_failed, late, late_step,
-           fmt::format("did not finish within --timeout {} s", timeout_s_));
+    s.fail(ExitCode::run_failed, late, late_step, fmt::format("{} {} s", kRanPastTimeout, timeout_s_));
 }
 
 }  // namespace fb

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "core/parse_number.hpp"
 
 namespace fb {
@@ -137,6 +138,17 @@ void walk(const json& v, const std::string& path, int depth) {
 }  // namespace
 
 void check_json_limits(const json& doc) { walk(doc, "$", 0); }
+
+nlohmann::json parse_input_json(const std::string& text) {
+  std::string why;
+  auto j = parse_json_bounded(text, kMaxJsonDepth, why);
+  if (!j) {
+    if (json_nesting(text, kMaxJsonDepth) > kMaxJsonDepth)
+      FB_USAGE_ERROR(fmt::format("$: nested deeper than {} levels", kMaxJsonDepth));
+    FB_USAGE_ERROR(fmt::format("not a JSON document: {}", why));
+  }
+  return std::move(*j);
+}
 
 int json_key_number(const std::string& key, const std::string& path, int lo, int hi) {
   const auto v = try_parse_whole(key);

@@ -13,6 +13,11 @@ inline constexpr int kMaxGpus = 4096;
 // Nesting deeper than this is not a fabricbench document.
 inline constexpr int kMaxJsonDepth = 64;
 
+// An input document's text parsed with its nesting bounded (core/json_text: counted on the text
+// first, so that a document nested 100,000 deep is one line of error, not a stack overflow).
+// Throws Error(usage) "not a JSON document: ..." or "$: nested deeper than 64 levels".
+nlohmann::json parse_input_json(const std::string& text);
+
 // Throws Error(usage) "<path>: expected ..." for a whole-number field (bytes, count, wrong,
 // GPU indices, ...) holding a fraction or a value out of its range, a GPU list longer than
 // kMaxGpus, or nesting deeper than kMaxJsonDepth.

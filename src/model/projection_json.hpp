@@ -10,7 +10,7 @@ namespace fb {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ModelShape, name, source, hidden, layers, heads, kv_heads, ffn, dtype)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Workload, batch, prompt, decode)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProjectionTerm, name, value, note)
-// The members added in 1.7 take their defaults where an older document lacks them (WITH_DEFAULT).
+// The members added in 1.6 take their defaults where an older document lacks them (WITH_DEFAULT).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProjectionRow, tp, allreduce_bytes, flops_per_gpu,
                                                 weight_bytes_per_gpu, compute_us, comm_us, comm_p99_us,
                                                 layer_us, layer_p99_us, pass_ms, pass_p99_ms, tokens_per_s,

@@ -189,6 +189,7 @@ struct HostSection {
   std::vector<GpuInfo> gpus;               // its GPUs (index = the device ordinal on that host)
   std::optional<Topology> topology;        // its topology, where it was read
   std::string net_plugin;                  // the NCCL NET plugin library found there; "" none
+  std::vector<std::string> command;        // 1.6: its first rank's own arguments (argv less the binary)
   std::vector<Finding> findings;           // what was found on this host alone
   std::optional<Verdict> verdict;          // its verdict (the doctor), with its action
 };

@@ -150,9 +150,11 @@ void from_json(const json& j, Run& v) {
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StartupPhase, phase, at_ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodePair, a, b, round, busbw_gbps, time_us, failure)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodeHost, name, first_pairs, known_good_pairs, slow_pairs,
+                                                healthy_chance)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NodesInfo, mode, collective, bytes, rounds_planned,
                                                 seconds_per_round, reference_gbps, reference_from,
-                                                slow_below_gbps, pairs, named, exclude)
+                                                slow_below_gbps, pairs, named, exclude, spread, hosts, cut)
 
 void to_json(json& j, const HostSection& v) {
   j = json{{"name", v.name},
@@ -163,6 +165,7 @@ void to_json(json& j, const HostSection& v) {
            {"topology", v.topology},
            {"net_plugin", v.net_plugin},
            {"findings", v.findings}};
+  if (!v.command.empty()) j["command"] = v.command;  // 1.6; absent where not known
   if (v.verdict) j["verdict"] = *v.verdict;
 }
 void from_json(const json& j, HostSection& v) {
@@ -173,6 +176,7 @@ void from_json(const json& j, HostSection& v) {
   v.gpus = j.value("gpus", json::array()).get<std::vector<GpuInfo>>();
   v.topology = j.value("topology", json()).get<std::optional<Topology>>();
   v.net_plugin = j.value("net_plugin", std::string());
+  v.command = j.value("command", std::vector<std::string>{});
   v.findings = j.value("findings", json::array()).get<std::vector<Finding>>();
   if (j.contains("verdict") && !j.at("verdict").is_null()) v.verdict = j.at("verdict").get<Verdict>();
 }
@@ -236,12 +240,7 @@ void from_json(const json& j, Result& v) {
 }
 
 Result parse_result(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
-    FB_USAGE_ERROR(fmt::format("not a JSON document: {}", e.what()));
-  }
+  const json j = parse_input_json(text);  // parse_error, a number like 1e999, nesting: one line each
   if (!j.is_object())
     FB_USAGE_ERROR(fmt::format("$: expected a result document (an object), got {}", j.type_name()));
   check_result_schema(j.contains("schema") ? j.at("schema") : json());

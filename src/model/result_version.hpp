@@ -17,8 +17,8 @@ struct SchemaVersion {
 inline constexpr std::string_view kResultSchemaName = "fabricbench.result";
 // What this build writes; it reads every minor of this major (result_version.cpp's unit test
 // checks that the two constants agree).
-inline constexpr SchemaVersion kResultVersion{1, 7};
-inline constexpr const char* kResultSchema = "fabricbench.result/1.7";
+inline constexpr SchemaVersion kResultVersion{1, 6};
+inline constexpr const char* kResultSchema = "fabricbench.result/1.6";
 
 // "fabricbench.result/1.7" -> {1, 7}; a bare major ("fabricbench.result/1", written before the
 // minor existed) is its .0. nullopt for another name, a missing major or anything but digits.

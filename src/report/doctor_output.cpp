@@ -6,7 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
-#include "core/file_io.hpp"
+#include "core/safe_paths.hpp"
 #include "core/units.hpp"
 #include "model/result_json.hpp"
 #include "report/documents.hpp"
@@ -20,15 +20,19 @@ std::string in_folder(const std::string& dir, const char* name) { return (fs::pa
 
 }  // namespace
 
-void DoctorFolderReporter::begin(const Result& result) {
-  fs::create_directories(dir_);
-  update(result);
+DoctorFolderReporter::DoctorFolderReporter(std::string dir) : dir_(std::move(dir)) {}
+
+void DoctorFolderReporter::begin(const Result& result) { update(result); }
+
+void DoctorFolderReporter::write(const char* name, const std::string& text) const {
+  if (!folder_) folder_ = std::make_shared<FolderFd>(open_output_folder(dir_));
+  write_in_folder(*folder_, name, in_folder(dir_, name), text);
 }
 
 void DoctorFolderReporter::update(const Result& result) const {
-  write_file_atomically(in_folder(dir_, "result.json"), nlohmann::json(result).dump(2) + "\n");
-  write_file_atomically(in_folder(dir_, "report.html"), html_report(result));
-  write_file_atomically(in_folder(dir_, "summary.md"), markdown_summary(result) + cuts_note(result));
+  write("result.json", nlohmann::json(result).dump(2) + "\n");
+  write("report.html", html_report(result));
+  write("summary.md", markdown_summary(result) + cuts_note(result));
 }
 
 std::string cuts_note(const Result& result) {

@@ -15,6 +15,7 @@
 #include "report/hosts_markdown.hpp"
 #include "report/html/html_banner.hpp"
 #include "report/import_source.hpp"
+#include "report/markdown_text.hpp"
 #include "report/nccl_choices.hpp"
 #include "report/projection_markdown.hpp"
 #include "report/verdict_blocks.hpp"
@@ -26,8 +27,8 @@ std::string findings_list(const std::vector<Finding>& findings) {
   if (findings.empty()) return "none\n";
   std::string md;
   for (const auto& f : findings)
-    md += fmt::format("- **[{}] {}**: {}  \n  expected: {}  \n  hint: {}\n", f.severity, f.code,
-                      with_human_sizes(f.evidence), f.expected, f.hint);
+    md += fmt::format("- **[{}] {}**: {}  \n  expected: {}  \n  hint: {}\n", f.severity, md_text(f.code),
+                      md_text(with_human_sizes(f.evidence)), md_text(f.expected), md_text(f.hint));
   return md;
 }
 
@@ -40,9 +41,9 @@ std::string headline_text_table(const Result& r) {
       "| figure | measured | expected | of expected | source | path ceiling | of ceiling "
       "|\n|---|---:|---:|---|---|---:|---:|\n";
   for (const auto& h : headline_figures(r))
-    md += fmt::format("| {} | {:.1f} {} | {} | {} | {} | {} | {} |\n", h.figure, h.measured, h.unit,
+    md += fmt::format("| {} | {:.1f} {} | {} | {} | {} | {} | {} |\n", md_text(h.figure), h.measured, h.unit,
                       h.expected > 0 ? fmt::format("{:.1f} {}", h.expected, h.unit) : "-", h.percent_text(),
-                      h.expected > 0 ? h.expected_source : (h.reach > 0 ? h.reach_source : "-"),
+                      md_text(h.expected > 0 ? h.expected_source : (h.reach > 0 ? h.reach_source : "-")),
                       h.ceiling > 0 ? fmt::format("{:.1f} {}", h.ceiling, h.unit) : "-",
                       h.ceiling > 0 ? fmt::format("{:.0f}%", h.measured / h.ceiling * 100) : "-");
   return md;
@@ -51,8 +52,9 @@ std::string headline_text_table(const Result& r) {
 std::string markdown_summary(const Result& r, const std::optional<SavedFindings>& saved) {
   const auto outcome = headline_outcome(r);
   std::string md = "# fabricbench summary\n\n" + verdict_markdown(r);  // the verdict and its action first
-  md += fmt::format("{} · {} GPU{} · status {}\n\n**{}**\n\n{}\n\n", machine_line(r), r.gpus.size(),
-                    r.gpus.size() == 1 ? "" : "s", r.status, outcome.words, judged_by_line(r, saved));
+  md += fmt::format("{} · {} GPU{} · status {}\n\n**{}**\n\n{}\n\n", md_text(machine_line(r)), r.gpus.size(),
+                    r.gpus.size() == 1 ? "" : "s", r.status, md_text(outcome.words),
+                    md_text(judged_by_line(r, saved)));
   md += import_source_markdown(r);
   md += headline_text_table(r);
   md += nccl_choices_markdown(r);

@@ -6,6 +6,7 @@
 #include "analyse/hosts/cluster_limit.hpp"
 #include "analyse/hosts/host_consistency.hpp"
 #include "core/text.hpp"
+#include "report/markdown_text.hpp"
 
 namespace fb {
 namespace {
@@ -49,13 +50,18 @@ std::string hosts_markdown(const Result& r) {
       "|---|---|---|---|---|---|---|---|\n",
       r.hosts.size(), r.host.comm.name.empty() ? "NCCL" : r.host.comm.name);
 
-  for (const auto& s : r.hosts) md += fmt::format("| {} |\n", fmt::join(host_row_cells(s), " | "));
-  md += "\n" + cluster_line(r) + "\n";
   for (const auto& s : r.hosts) {
-    md += fmt::format("\n### {}: {}\n\n", s.name, verdict_words(s));
+    auto cells = host_row_cells(s);
+    for (auto& c : cells) c = md_text(c);
+    md += fmt::format("| {} |\n", fmt::join(cells, " | "));
+  }
+  md += "\n" + md_text(cluster_line(r)) + "\n";
+  for (const auto& s : r.hosts) {
+    md += fmt::format("\n### {}: {}\n\n", md_text(s.name), md_text(verdict_words(s)));
     if (s.findings.empty()) md += "no finding on this host alone\n";
     for (const auto& f : s.findings)
-      md += fmt::format("- **[{}] {}**: {}  \n  hint: {}\n", f.severity, f.code, f.evidence, f.hint);
+      md += fmt::format("- **[{}] {}**: {}  \n  hint: {}\n", f.severity, md_text(f.code), md_text(f.evidence),
+                        md_text(f.hint));
   }
   return md;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/units.hpp"
+#include "report/markdown_text.hpp"
 #include "report/svg_chart.hpp"
 
 namespace fb {
@@ -57,9 +58,10 @@ std::string nccl_choices_markdown(const Result& r) {
       "protocol | channels | busbw |\n|---|---:|---:|---|---|---:|---:|\n";
   for (std::size_t i = 0; i < rows.size() && i < kMaxRows; ++i) {
     const auto& [run, p] = rows[i];
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {:.1f} GB/s |\n", run->collective, run->gpus.size(),
-                      format_bytes(p->bytes), p->nccl_algo.empty() ? "not in log" : p->nccl_algo,
-                      p->nccl_proto.empty() ? "-" : p->nccl_proto, channels_text(*p), p->busbw_gbps);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {:.1f} GB/s |\n", md_text(run->collective),
+                      run->gpus.size(), format_bytes(p->bytes),
+                      p->nccl_algo.empty() ? "not in log" : md_text(p->nccl_algo),
+                      p->nccl_proto.empty() ? "-" : md_text(p->nccl_proto), channels_text(*p), p->busbw_gbps);
   }
   if (rows.size() > kMaxRows)
     md += fmt::format("\n{} more sizes left out of this table.\n", rows.size() - kMaxRows);

@@ -4,6 +4,7 @@
 
 #include "analyse/verdict/verdict_contract.hpp"
 #include "core/units.hpp"
+#include "report/markdown_text.hpp"
 #include "report/svg_chart.hpp"
 
 namespace fb {
@@ -15,13 +16,8 @@ int passed(const Verdict& v) {
   return n;
 }
 
-// A table cell's text: one line, no column break.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (const char c : text)
-    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return out;
-}
+// A table cell's text: one line, no column break, nothing read as Markdown's or HTML's syntax.
+std::string cell(const std::string& text) { return md_text(text); }
 
 }  // namespace
 

@@ -36,7 +36,7 @@ struct NodesRequest {
   NodesModeChoice mode = NodesModeChoice::automatic;  // automatic: round robin while it fits 5 min
   SamplingPlan sampling;
   double reference_gbps = 0;  // 0: from the pairs (the median, or the fastest of fewer than 10)
-  double slow_share = 0.8;    // a pair is slow below this share of the reference
+  double slow_share = 0;      // a pair is slow below this share of the reference; 0: from the pairs' spread
 };
 
 // `fabricbench p2p`: every pair and every host link.

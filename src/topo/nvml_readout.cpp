@@ -36,7 +36,7 @@ void from_json(const json& j, NvmlReadout& r) {
 
 NvmlReadout parse_nvml_readout(const std::string& text) {
   try {
-    const auto j = json::parse(text);
+    const auto j = parse_input_json(text);
     if (!j.is_object()) FB_USAGE_ERROR(fmt::format("$: expected an object, got {}", j.type_name()));
     check_json_limits(j);
     return j.get<NvmlReadout>();

@@ -65,7 +65,7 @@ done
 expect 0 "" compare "$two" "$tmp/two-1.7.json"
 
 # Another major, a malformed version: one line each, naming both versions.
-reads="this build reads fabricbench.result/1.x (any minor of version 1; it writes 1.7)"
+reads="this build reads fabricbench.result/1.x (any minor of version 1; it writes 1.6)"
 expect_line 2 "\$.schema: unsupported result schema \"fabricbench.result/2.0\" (version 2.0): $reads" \
   report "$tmp/one-2.0.json"
 expect_line 2 "\$.schema: unsupported result schema \"fabricbench.result/1.x\" (not fabricbench.result/MAJOR.MINOR): $reads" \

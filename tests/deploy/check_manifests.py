@@ -12,6 +12,11 @@
   validation), and each replica's pod template also against Kubernetes' PodTemplate schema.
 - What fabricbench needs to agree within a manifest: --nnodes and the Indexed Job's completions,
   --rendezvous and pod 0's DNS name, nprocPerNode and -np against the GPUs per pod, /dev/shm.
+- What keeps a job closed (docs/security.md): every pod of a job that meets over fabricbench's TCP
+  rendezvous reads FABRICBENCH_JOB_SECRET from a Secret of job-secrets.yaml; every job has a
+  NetworkPolicy that admits its own pods only; every replica runs the same command line (a rank
+  takes its paths from its own); a job's --prometheus names one file per host (%h); the prolog's
+  results folder is not one every user may write in (/tmp, /var/tmp).
 - Copies of the manifests with one typo'd field each, which every check above must refuse: a check
   that cannot fail is no check.
 """
@@ -149,24 +154,95 @@ def fabricbench_errors(docs, where):
     return errors
 
 
+def pod_labels(doc):
+    """The labels every pod of a job carries: a Job's job-name (Kubernetes sets it), else the templates'."""
+    if doc["kind"] == "Job":
+        return [{"job-name": doc["metadata"]["name"]}]
+    return [t.get("metadata", {}).get("labels", {}) for _, t in replica_templates(doc)]
+
+
+def admits_only(policy, labels):
+    """Whether a NetworkPolicy selects pods with `labels` and lets in only pods with them."""
+    spec = policy["spec"]
+    selected = spec.get("podSelector", {}).get("matchLabels", {})
+    if not selected or any(labels.get(k) != v for k, v in selected.items()) or "Ingress" not in spec.get(
+            "policyTypes", []):
+        return False
+    for rule in spec.get("ingress", []):
+        sources = rule.get("from")
+        if not sources:
+            return False  # a rule without `from` admits every source
+        for source in sources:
+            if set(source) != {"podSelector"} or source["podSelector"].get("matchLabels") != selected:
+                return False
+    return True
+
+
+def secret_ref(container):
+    for env in container.get("env", []):
+        if env.get("name") == "FABRICBENCH_JOB_SECRET":
+            return env.get("valueFrom", {}).get("secretKeyRef")
+    return None
+
+
+def security_errors(docs, where, secrets):
+    """What keeps a job closed (docs/security.md)."""
+    errors = []
+    policies = [d for d in docs if d["kind"] == "NetworkPolicy"]
+    for doc in docs:
+        if doc["kind"] not in ("Job", "PyTorchJob", "MPIJob"):
+            if doc["kind"] == "DaemonSet":
+                script = " ".join(doc["spec"]["template"]["spec"]["containers"][0]["command"])
+                out = script.split("--out", 1)[1].split()[0] if "--out" in script else ""
+                if not out.startswith("/var/lib/"):
+                    errors.append(f"{where}: the prolog's --out {out!r} is not a folder of root's (/var/lib/...)")
+            continue
+        name = doc["metadata"]["name"]
+        for labels in pod_labels(doc):
+            if not any(admits_only(p, labels) for p in policies):
+                errors.append(f"{where}: {doc['kind']} {name}: no NetworkPolicy admits only the job's own pods {labels}")
+        tcp = doc["kind"] != "MPIJob"  # the MPIJob's ranks meet through MPI
+        commands = []
+        for spec in pod_specs(doc):
+            container = spec["containers"][0]
+            command = container.get("command", [])
+            if "fabricbench" in command:
+                commands.append(command)
+            if tcp:
+                ref = secret_ref(container)
+                if not ref or ref.get("key") not in secrets.get(ref.get("name"), {}):
+                    errors.append(f"{where}: {doc['kind']} {name}: a pod without FABRICBENCH_JOB_SECRET from a "
+                                  f"Secret of job-secrets.yaml")
+            prom = flag(command, "--prometheus")
+            if prom and "%h" not in prom:
+                errors.append(f"{where}: {doc['kind']} {name}: --prometheus {prom} is one file for every host (%h)")
+        if any(c != commands[0] for c in commands):
+            errors.append(f"{where}: {doc['kind']} {name}: the replicas run different command lines")
+    return errors
+
+
 def manifest_errors(files, crds):
     errors = []
+    secrets = {d["metadata"]["name"]: d.get("stringData", d.get("data", {}))
+               for docs in files.values() for d in docs if d["kind"] == "Secret"}
     for path, docs in files.items():
         for i, doc in enumerate(docs):
             errors += document_errors(doc, f"{os.path.basename(path)}[{i}] {doc.get('kind')}", crds)
         try:
             errors += fabricbench_errors(docs, os.path.basename(path))
-        except (KeyError, ValueError, TypeError, StopIteration) as e:
+            errors += security_errors(docs, os.path.basename(path), secrets)
+        except (KeyError, ValueError, TypeError, StopIteration, IndexError) as e:
             errors.append(f"{os.path.basename(path)}: fabricbench's settings unreadable: {e!r}")
     return errors
 
 
 def typo(files, name, mutate):
-    """A copy of the manifests with file `name` changed by `mutate`."""
+    """A copy of the manifests with file `name` changed by `mutate` (with the Secrets it refers to)."""
     broken = copy.deepcopy(files)
     path = next(p for p in broken if os.path.basename(p) == name)
     mutate(broken[path])
-    return {path: broken[path]}
+    secrets = next(p for p in broken if os.path.basename(p) == "job-secrets.yaml")
+    return {path: broken[path], secrets: broken[secrets]}
 
 
 def rename(obj, old, new):
@@ -212,6 +288,24 @@ def main():
             x for x in d if x["kind"] == "Job")["spec"].update(completions=3)),
         "MPIJob: spec.slotPerWorker": typo(files, "mpijob-nodes.yaml",
                                            lambda d: rename(d[0]["spec"], "slotsPerWorker", "slotPerWorker")),
+        "Job: no FABRICBENCH_JOB_SECRET": typo(files, "indexed-job-doctor.yaml",
+                                               lambda d: pod(d, "Job")["containers"][0].pop("env")),
+        "PyTorchJob: a Worker whose secret names no Secret": typo(files, "pytorchjob-nodes.yaml", lambda d: worker(
+            d, "PyTorchJob", "pytorchReplicaSpecs")["template"]["spec"]["containers"][0]["env"][0]["valueFrom"][
+            "secretKeyRef"].update(name="fabricbench-other-secret")),
+        "NetworkPolicy: a rule that admits every source": typo(files, "indexed-job-nodes.yaml", lambda d: next(
+            x for x in d if x["kind"] == "NetworkPolicy")["spec"]["ingress"][0].pop("from")),
+        "NetworkPolicy: another namespace let in": typo(files, "mpijob-doctor.yaml", lambda d: next(
+            x for x in d if x["kind"] == "NetworkPolicy")["spec"]["ingress"][0]["from"].append(
+            {"namespaceSelector": {}})),
+        "PyTorchJob: a Worker with its own command line": typo(files, "pytorchjob-doctor.yaml", lambda d: worker(
+            d, "PyTorchJob", "pytorchReplicaSpecs")["template"]["spec"]["containers"][0].update(
+            command=["fabricbench", "doctor", "--quick"])),
+        "Job: one --prometheus file for every host": typo(files, "indexed-job-doctor.yaml", lambda d: pod(
+            d, "Job")["containers"][0]["command"].__setitem__(-1, "/results/fabricbench.prom")),
+        "DaemonSet: --out under /var/tmp": typo(files, "daemonset-prolog.yaml", lambda d: pod(
+            d, "DaemonSet")["containers"][0]["command"].__setitem__(
+            2, "fabricbench doctor --prolog --out /var/tmp/fabricbench-doctor --prometheus /textfile/x.prom")),
     }
     for what, broken in typos.items():
         found = manifest_errors(broken, crds)
@@ -221,7 +315,7 @@ def main():
             print(f"FAIL: a manifest with a typo passed: {what}")
             failures += 1
     with open(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"fb-typo-{os.getpid()}.yaml"), "w") as out:
-        yaml.safe_dump_all(typos["Job: spec.template.spec.subdomian"].popitem()[1], out)
+        yaml.safe_dump_all(next(iter(typos["Job: spec.template.spec.subdomian"].values())), out)
     run = subprocess.run(["kubernetes-validate", "--strict", "--quiet", "-k", KUBERNETES_VERSIONS[0], out.name],
                          capture_output=True, text=True)
     os.unlink(out.name)

@@ -19,13 +19,14 @@ cat > "$tmp/bin/kubectl" << 'EOF'
 echo "$*" >> "$KUBECTL_LOG"
 args=" $* "
 case $args in
-  *" get pods "*"-l app=fabricbench-prolog"*) printf 'pod/fabricbench-prolog-aaaaa\npod/fabricbench-prolog-bbbbb\n' ;;
+  *" get pods "*"-l app=fabricbench-prolog"*) printf 'pod/fabricbench-prolog-aaaaa\npod/fabricbench-prolog-bbbbb\npod/fabricbench-prolog-ccccc\n' ;;
   *" get pods "*) printf '%s\n' 'fabricbench-doctor-0 gpu-node-07' 'fabricbench-doctor-0-x7k2p gpu-node-07' \
     'fabricbench-doctor-1 gpu-node-12' 'fabricbench-doctor-1-q9z4m gpu-node-12' \
     ' gpu-node-03' 'fabricbench-nodes-master-0 gpu-node-03' ;;
   *" get nodes "*) printf '%s\n' 'gpu-node-03 gpu-node-03' 'gpu-node-07 gpu-node-07' 'gpu-node-12 gpu-node-12' 'gpu-node-21 gpu-node-21' ;;
-  *" logs "*"aaaaa"*) echo "fabricbench-prolog exit 0" ;;
-  *" logs "*"bbbbb"*) echo "fabricbench-prolog exit 1" ;;
+  *" logs "*"aaaaa"*) echo "fabricbench-prolog exit 0 action none" ;;
+  *" logs "*"bbbbb"*) echo "fabricbench-prolog exit 1 action drain" ;;
+  *" logs "*"ccccc"*) echo "fabricbench-prolog exit 2 action fix_configuration" ;;
   *" get "*"pod/fabricbench-prolog-bbbbb"*) echo "gpu-node-21" ;;
   *" cordon "*) echo "node/${*: -1} cordoned" ;;
   *) echo "kubectl stand-in: unexpected: $*" >&2; exit 1 ;;
@@ -35,15 +36,22 @@ chmod +x "$tmp/bin/kubectl"
 export PATH=$tmp/bin:$PATH KUBECTL_LOG=$tmp/kubectl.log
 cordons() { grep -c '^cordon ' "$KUBECTL_LOG" 2> /dev/null || true; }
 
-# The head of a doctor's Prometheus file across 2 pods: pod 1's host at level 4 (drain).
+# The head of a doctor's Prometheus file across 3 pods: pod 1's host CRITICAL with action drain; the
+# third CRITICAL too, but a refused configuration (fix_configuration): level 4, and no reason to cordon.
 cat > "$tmp/fb.prom" << 'EOF'
+# HELP fabricbench_verdict The verdict per host: 1 for its status (PASS, INFO, UNKNOWN, WARNING, CRITICAL) and recommended action (none, investigate, fix_configuration, drain).
+# TYPE fabricbench_verdict gauge
+fabricbench_verdict{host="fabricbench-doctor-0",status="WARNING",action="investigate"} 1
+fabricbench_verdict{host="fabricbench-doctor-1",status="CRITICAL",action="drain"} 1
+fabricbench_verdict{host="gpu-node-03",status="CRITICAL",action="fix_configuration"} 1
 # HELP fabricbench_verdict_level The verdict per host as a number: 0 PASS, 1 INFO, 2 UNKNOWN, 3 WARNING, 4 CRITICAL (drain at 4).
 # TYPE fabricbench_verdict_level gauge
 fabricbench_verdict_level{host="fabricbench-doctor-0"} 3
 fabricbench_verdict_level{host="fabricbench-doctor-1"} 4
+fabricbench_verdict_level{host="gpu-node-03"} 4
 EOF
 
-t "prom: the host at level 4 is pod fabricbench-doctor-1 on gpu-node-12; without --apply, only said"
+t "prom: the drain is pod fabricbench-doctor-1 on gpu-node-12 (gpu-node-03's fix_configuration is not cordoned); without --apply, only said"
 : > "$KUBECTL_LOG"
 out=$(bash "$script" -n fb prom "$tmp/fb.prom")
 rc=$?
@@ -66,7 +74,7 @@ echo "n[098-100]" > "$tmp/pad.txt"
 out=$(bash "$script" exclude "$tmp/pad.txt" 2>&1)
 [[ $? -eq 3 && $out == *"'n098' is no pod's host and no node"* ]] || { echo "$out"; bad "exclude: an unknown host is not exit 3"; }
 
-t "prolog: the pod whose check exited 1 is on gpu-node-21"
+t "prolog: the pod whose check said action drain is on gpu-node-21 (the fix_configuration one is not cordoned)"
 : > "$KUBECTL_LOG"
 out=$(bash "$script" --apply prolog)
 rc=$?

@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
     const auto launcher = fb::choose_job_launcher(args, fb::process_env);
     if (launcher == fb::JobLauncher::none) throw fb::Error(fb::ExitCode::usage, "no launcher's variables");
     if (const int ranks = fb::node_ranks_to_start(launcher, fb::process_env); ranks > 0)
-      return fb::start_node_ranks(ranks, args);
+      return fb::start_node_ranks(launcher, ranks, args);
     s = &join(launcher, fb::timeout_from_args(args, 30));
   } catch (const fb::Error& e) {
     fmt::print(stderr, "fabricbench: error: {}\n", e.what());

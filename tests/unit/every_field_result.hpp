@@ -8,7 +8,7 @@
 #include "model/result.hpp"
 
 inline constexpr const char* kEveryFieldJson = R"({
-  "schema": "fabricbench.result/1.7",
+  "schema": "fabricbench.result/1.6",
   "tool": {"version": "9.8.7", "git": "f00dcafe"},
   "command": ["fabricbench", "doctor", "--quick"],
   "started": "2026-01-02T03:04:05Z",
@@ -148,7 +148,10 @@ inline constexpr const char* kEveryFieldJson = R"({
                        "failure": ""},
                       {"a": "node-9", "b": "node-7", "round": 3, "busbw_gbps": 0.0, "time_us": 0.0,
                        "failure": "rank 6 timed out"}],
-            "named": ["node-9"], "exclude": "node-9"},
+            "named": ["node-9"], "exclude": "node-9", "spread": 0.0125,
+            "hosts": [{"name": "node-9", "first_pairs": 6, "known_good_pairs": 4, "slow_pairs": 9,
+                       "healthy_chance": 1.5e-12}],
+            "cut": "stopped after round 6 of 10: the doctor's budget"},
   "source": {"tool": "nccl-tests", "version": "2.19.6", "file": "ar.txt", "converted": ["busbw recomputed"],
              "skipped": ["line 56: a damaged row"], "unknown": ["the topology: pass --topo FILE"],
              "env_sources": ["line 1: NCCL_P2P_DISABLE=1 on the command line"]}
@@ -328,6 +331,9 @@ inline fb::NodesInfo every_field_nodes() {
              {"node-9", "node-7", 3, 0.0, 0.0, "rank 6 timed out"}};
   n.named = {"node-9"};
   n.exclude = "node-9";
+  n.spread = 0.0125;
+  n.hosts = {{"node-9", 6, 4, 9, 1.5e-12}};
+  n.cut = "stopped after round 6 of 10: the doctor's budget";
   return n;
 }
 

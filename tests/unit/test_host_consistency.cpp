@@ -1,6 +1,7 @@
 // The same on every host (analyse/hosts/host_consistency.hpp): a job's host sections compared fact by
 // fact, each difference one finding whose evidence names the hosts of each value as a Slurm hostlist.
 // Hosts built here: 4 x (8 x H200, 8 x IB 400 Gb/s + 1 Ethernet port, NCCL 2.28.3, a NET plugin).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "analyse/hosts/must_agree.hpp"
 #include "analyse/judge.hpp"
 #include "analyse/verdict/verdict_contract.hpp"
+#include "core/error.hpp"
 
 namespace {
 
@@ -142,9 +144,26 @@ TEST(HostConsistency, EachNcclVariableThatDiffersIsOneFinding) {
 
 // The list itself: what decides a choice every rank makes alike, and nothing that is per host.
 TEST(HostConsistency, MustAgreeListsTheChoicesRanksMakeAlike) {
-  for (const char* name : {"NCCL_ALGO", "NCCL_PROTO", "NCCL_BUFFSIZE", "NCCL_NTHREADS", "NCCL_MAX_NCHANNELS",
-                           "NCCL_MIN_NCHANNELS", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE", "NCCL_NET",
-                           "NCCL_IB_DISABLE", "NCCL_NET_PLUGIN", "NCCL_TUNER_PLUGIN"})
+  for (const char* name : {"NCCL_ALGO",
+                           "NCCL_PROTO",
+                           "NCCL_BUFFSIZE",
+                           "NCCL_NTHREADS",
+                           "NCCL_MAX_NCHANNELS",
+                           "NCCL_MIN_NCHANNELS",
+                           "NCCL_NVLS_ENABLE",
+                           "NCCL_COLLNET_ENABLE",
+                           "NCCL_NET",
+                           "NCCL_IB_DISABLE",
+                           "NCCL_NET_PLUGIN",
+                           "NCCL_TUNER_PLUGIN",
+                           "NCCL_P2P_NET_CHUNKSIZE",
+                           "NCCL_P2P_PCI_CHUNKSIZE",
+                           "NCCL_P2P_NVL_CHUNKSIZE",
+                           "NCCL_CHUNK_SIZE",
+                           "NCCL_P2P_LL_THRESHOLD",
+                           "NCCL_LL_BUFFSIZE",
+                           "NCCL_LL128_BUFFSIZE",
+                           "NCCL_ALLOC_P2P_NET_LL_BUFFERS"})
     EXPECT_NE(fb::must_agree(name), nullptr) << name;
   for (const char* name : {"NCCL_IB_HCA", "NCCL_SOCKET_IFNAME", "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE",
                            "NCCL_HOSTID", "NCCL_DEBUG", "NCCL_CROSS_NIC", "NCCL_PROTOCOL"})
@@ -255,4 +274,73 @@ TEST(HostConsistency, FindingsReachTheVerdictUnderTheirOwnCheck) {
   fb::judge(r);
   EXPECT_TRUE(std::none_of(r.verdict->checks.begin(), r.verdict->checks.end(),
                            [](const fb::CheckVerdict& c) { return c.check == "host_consistency"; }));
+}
+
+// One job, one set of options: a host started with other arguments is a difference the preflight refuses.
+TEST(HostConsistency, AHostWithItsOwnCommandLineIsAnError) {
+  auto hosts = four_hosts();
+  for (auto& h : hosts) h.command = {"nodes", "--size", "16M"};
+  EXPECT_TRUE(fb::compare_hosts(hosts).empty());
+  hosts[2].command = {"nodes", "--size", "16M", "--nccl-lib", "/opt/nccl/libnccl.so.2"};
+  hosts[3].command.clear();  // an older build's section: not known, so not a difference
+  const auto f = only(hosts, "HOST_MISMATCH_COMMAND");
+  EXPECT_EQ(f.severity, fb::Severity::error);
+  EXPECT_EQ(f.evidence,
+            "the command line differs between hosts: `nodes --size 16M` on node[01-02]; `nodes --size 16M "
+            "--nccl-lib /opt/nccl/libnccl.so.2` on node03");
+}
+
+namespace {
+
+// A 2-host job that ended when a rank ran past --timeout, its hosts as given.
+fb::Result hung_job(std::vector<fb::HostSection> hosts, const std::string& failure) {
+  fb::Result r;
+  r.status = fb::RunStatus::failed;
+  r.failure = failure;
+  r.hosts = std::move(hosts);
+  return r;
+}
+
+const fb::CheckVerdict* check_of(const fb::Result& r, const std::string& name) {
+  for (const auto& c : r.verdict->checks)
+    if (c.check == name) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+// Every hang explained: a job that hung while its hosts differ in an NCCL setting (here one that is not
+// on the must-agree list) is the configuration's to fix, with the difference named as the likely cause.
+TEST(HostConsistency, AHangBetweenHostsThatDifferIsTheConfigurations) {
+  auto hosts = four_hosts();
+  hosts.resize(2);
+  hosts[1].env["NCCL_IB_SPLIT_DATA_ON_QPS"] = "1";
+  const std::string hang =
+      fmt::format("collectives stage: rank 8 (node02) {} 30 s during 'alltoall'", fb::kRanPastTimeout);
+  auto r = hung_job(hosts, hang);
+  fb::judge(r);
+  const auto explained = with_code(r.findings, "HOST_MISMATCH_HANG");
+  ASSERT_EQ(explained.size(), 1U);
+  EXPECT_EQ(explained[0].severity, fb::Severity::error);
+  EXPECT_NE(
+      explained[0].evidence.find("NCCL_IB_SPLIT_DATA_ON_QPS differs between hosts: not set on node01; 1 on "
+                                 "node02; the likely cause"),
+      std::string::npos)
+      << explained[0].evidence;
+  const auto failed = with_code(r.findings, "RUN_FAILED");
+  ASSERT_EQ(failed.size(), 1U);
+  EXPECT_EQ(failed[0].severity, fb::Severity::warning) << "no host drained for the job's configuration";
+  EXPECT_EQ(r.verdict->action, fb::CheckAction::fix_configuration);
+  ASSERT_NE(check_of(r, "host_consistency"), nullptr);
+  EXPECT_EQ(check_of(r, "host_consistency")->status, fb::CheckStatus::critical);
+  // The same hang between hosts that agree: a host's fault, as before (drain).
+  auto same = hung_job(four_hosts(), hang);
+  fb::judge(same);
+  EXPECT_TRUE(with_code(same.findings, "HOST_MISMATCH_HANG").empty());
+  EXPECT_EQ(same.verdict->action, fb::CheckAction::drain);
+  // A rank killed (no hang) between hosts that differ: the difference stays a warning, the run drains.
+  auto killed = hung_job(hosts, "collectives stage: rank 8 (node02) lost its connection to rank 0");
+  fb::judge(killed);
+  EXPECT_TRUE(with_code(killed.findings, "HOST_MISMATCH_HANG").empty());
+  EXPECT_EQ(killed.verdict->action, fb::CheckAction::drain);
 }

@@ -85,15 +85,26 @@ TEST(HostTextfiles, AHostTheFirstDocumentLacksGetsItsVerdictUnderItsName) {
   expect_only_host(text, "node-c");
 }
 
-TEST(HostTextfiles, TheHandOffMessageRoundTrips) {
+// The message holds the texts and never the path: each rank writes at its own --prometheus.
+TEST(HostTextfiles, TheHandOffMessageCarriesTheTextsNotThePath) {
   const fb::HostTextfiles files{"/var/lib/node_exporter/textfile/fb-%h.prom",
                                 {{"n1", "a 1\n"}, {"n2", "b 2\n"}}};
-  const auto back = fb::host_textfiles_request(fb::host_textfiles_message(files));
+  const auto message = fb::host_textfiles_message(files);
+  EXPECT_EQ(message.find("node_exporter"), std::string::npos) << message;
+  const auto back = fb::host_textfiles_request(message);
   ASSERT_TRUE(back.has_value());
-  EXPECT_EQ(back->path, files.path);
-  EXPECT_EQ(back->texts, files.texts);
+  EXPECT_EQ(*back, files.texts);
   EXPECT_FALSE(fb::host_textfiles_request(fb::kJobNoMorePlans).has_value());
-  EXPECT_FALSE(fb::host_textfiles_request("describe hosts\n").has_value());
+  EXPECT_FALSE(fb::host_textfiles_request("describe hosts").has_value());
+  // What another rank might send instead: a path is ignored, a text that is not one dropped, a
+  // message that is not a map of texts or nests too deep an error naming it.
+  const auto planted = fb::host_textfiles_request(R"(host textfiles
+{"path":"/etc/cron.d/x","texts":{"n1":"a 1\n","n2":5}})");
+  ASSERT_TRUE(planted.has_value());
+  EXPECT_EQ(*planted, (std::map<std::string, std::string>{{"n1", "a 1\n"}}));
+  EXPECT_THROW(fb::host_textfiles_request("host textfiles\n[1]"), fb::Error);
+  EXPECT_THROW(fb::host_textfiles_request("host textfiles\n{\"texts\":" + std::string(1000, '[') + "}"),
+               fb::Error);
   EXPECT_EQ(fb::textfile_path(files.path, "n2"), "/var/lib/node_exporter/textfile/fb-n2.prom");
   EXPECT_EQ(fb::textfile_path("/a/%h/%h.prom", "x"), "/a/x/x.prom");
   EXPECT_EQ(fb::textfile_path("/a/fb.prom", "x"), "/a/fb.prom");
@@ -170,10 +181,10 @@ TEST(HostTextfiles, RankZeroHandsEveryHostItsOwnFile) {
   ASSERT_EQ(job.sent.size(), 2u);                             // the message, then rank 0's answer
   const auto handed = fb::host_textfiles_request(job.sent[0]);
   ASSERT_TRUE(handed.has_value());
-  EXPECT_EQ(handed->path, o.prometheus);
-  ASSERT_EQ(handed->texts.size(), 2u);
-  expect_only_host(handed->texts.at("n2"), "n2");
-  EXPECT_NE(handed->texts.at("n2").find("fabricbench_verdict_level{host=\"n2\"} 4"), std::string::npos);
+  EXPECT_EQ(job.sent[0].find(o.prometheus), std::string::npos);  // each rank's own --prometheus
+  ASSERT_EQ(handed->size(), 2u);
+  expect_only_host(handed->at("n2"), "n2");
+  EXPECT_NE(handed->at("n2").find("fabricbench_verdict_level{host=\"n2\"} 4"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir / "res" / "cluster.prom"));
   job.replies = "n2: cannot write /x/fb-n2.prom";
   job.sent.clear();

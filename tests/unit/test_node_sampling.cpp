@@ -1,37 +1,18 @@
 // The sampling mode of `fabricbench nodes` (bench/node_sampling, bench/node_detection): its seeded
-// schedule, its detection rate against a seeded simulation of the whole method (sampling, ranking,
-// re-test), and the time of the default mode for 16, 128 and 1024 hosts.
+// schedule, the suspects' re-pairs with hosts known good, and the time of the default mode for 16, 128
+// and 1024 hosts (how often the whole method names a slow host: test_fleet_sim.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 #include <set>
 
-#include "analyse/hosts/node_ranking.hpp"
 #include "bench/node_detection.hpp"
-#include "node_ranking_helpers.hpp"
 
 namespace {
 
 std::vector<fb::HostPair> flatten(const std::vector<fb::PairRound>& rounds) {
   std::vector<fb::HostPair> out;
   for (const auto& r : rounds) out.insert(out.end(), r.begin(), r.end());
-  return out;
-}
-
-double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11U) * 0x1.0p-53; }
-
-// One measurement of each pair: healthy pairs at 48 GB/s +-1%; a pair with the slow host is
-// measured below the threshold (at 60%) with probability p, else at 95%.
-std::vector<fb::PairFigure> measure(const std::vector<fb::PairRound>& rounds, int slow, double p,
-                                    std::mt19937_64& rng) {
-  std::vector<fb::PairFigure> out;
-  for (std::size_t r = 0; r < rounds.size(); ++r)
-    for (const auto& [a, b] : rounds[r]) {
-      double share = 1.0 + 0.02 * (uniform01(rng) - 0.5);
-      if (a == slow || b == slow) share = uniform01(rng) < p ? 0.6 : 0.95;
-      out.push_back({a, b, 48.0 * share, static_cast<int>(r)});
-    }
   return out;
 }
 
@@ -57,11 +38,12 @@ TEST(NodeSampling, RoundsKeepEveryHostBusyWithDistinctPeersPerPass) {
   EXPECT_NE(rounds[0], rounds[3]) << "each pass shuffles afresh";
 }
 
-TEST(NodeSampling, RetestPairsSuspectsWithFreshHealthyPeers) {
+TEST(NodeSampling, RepairsPutEachSuspectBesideAFreshHostKnownGood) {
   const fb::SamplingPlan plan{};
   const auto measured = flatten(fb::sampling_rounds(32, plan));
   const std::vector<int> suspects{4, 9};
-  const auto rounds = fb::retest_rounds(32, suspects, measured, plan);
+  const std::vector<int> good{1, 2, 3, 5, 6, 7, 8, 10, 11, 12};
+  const auto rounds = fb::repair_rounds(suspects, good, measured, plan);
   ASSERT_EQ(rounds.size(), 4U);
   const std::set<fb::HostPair> before(measured.begin(), measured.end());
   std::set<fb::HostPair> seen;
@@ -72,53 +54,16 @@ TEST(NodeSampling, RetestPairsSuspectsWithFreshHealthyPeers) {
       EXPECT_TRUE(busy.insert(a).second && busy.insert(b).second);
       EXPECT_FALSE(before.contains({a, b})) << "a peer the suspect already met";
       EXPECT_TRUE(seen.insert({a, b}).second);
-      EXPECT_NE((a == 4 || a == 9), (b == 4 || b == 9)) << "exactly one end is a suspect";
+      const int partner = (a == 4 || a == 9) ? b : a;
+      EXPECT_NE(std::find(good.begin(), good.end(), partner), good.end()) << "a partner not known good";
     }
   }
-  // 3 hosts: the suspect has met both others, so there is no fresh peer.
-  EXPECT_TRUE(fb::retest_rounds(3, {0}, {{0, 1}, {0, 2}}, plan).empty());
-}
-
-TEST(NodeDetection, BinomialMajorityByHand) {
-  EXPECT_DOUBLE_EQ(fb::majority_probability(6, 0.5), 22.0 / 64);  // C(6,4)+C(6,5)+C(6,6) of 2^6
-  EXPECT_DOUBLE_EQ(fb::majority_probability(4, 0.5), 5.0 / 16);
-  EXPECT_NEAR(fb::majority_probability(6, 0.7), 0.744310, 1e-6);  // 0.324135 + 0.302526 + 0.117649
-  EXPECT_NEAR(fb::majority_probability(1, 0.3), 0.3, 1e-12);
-  EXPECT_EQ(fb::majority_probability(0, 0.9), 0.0);
-  EXPECT_NEAR(fb::detection_rate({}, 0.7), 0.744310 * 0.6517, 1e-6);  // K = 6, m = 4
-  EXPECT_DOUBLE_EQ(fb::detection_rate({}, 1.0), 1.0);
-  EXPECT_DOUBLE_EQ(fb::pair_slow_probability(0.8, 0.8, 0.05), 0.5);
-  EXPECT_NEAR(fb::pair_slow_probability(0.7, 0.8, 0.05), 0.977250, 1e-6);  // Phi(2)
-  EXPECT_EQ(fb::pair_slow_probability(0.79, 0.8, 0), 1.0);
-}
-
-// The formula against the method itself: 2000 seeded trials of 64 hosts, one slow host whose pairs
-// are measured slow with probability p, through sampling, ranking and the re-test.
-TEST(NodeDetection, FormulaMatchesASeededSimulation) {
-  constexpr int kHosts = 64, kSlow = 17, kTrials = 2000;
-  for (const double p : {0.7, 0.9}) {
-    int detected = 0, wrongly_named = 0;
-    std::mt19937_64 noise(42);
-    for (int t = 0; t < kTrials; ++t) {
-      fb::SamplingPlan plan;
-      plan.seed = static_cast<std::uint64_t>(t) + 1;
-      const auto rounds = fb::sampling_rounds(kHosts, plan);
-      const auto first = fb::rank_hosts(measure(rounds, kSlow, p, noise), {});
-      const auto suspects = named_hosts(first);
-      const auto retest = fb::retest_rounds(kHosts, suspects, flatten(rounds), plan);
-      const auto second =
-          fb::rank_hosts(measure(retest, kSlow, p, noise), {}, reference_rule(first.reference_gbs));
-      for (const int h : named_hosts(second)) {
-        const bool confirmed = std::find(suspects.begin(), suspects.end(), h) != suspects.end();
-        detected += confirmed && h == kSlow ? 1 : 0;
-        wrongly_named += confirmed && h != kSlow ? 1 : 0;
-      }
-    }
-    const double expected = fb::detection_rate({}, p);  // 0.4851 at 0.7, 0.9327 at 0.9
-    // 2000 trials: a binomial sd of at most 0.0112; 0.035 is over 3 sd.
-    EXPECT_NEAR(static_cast<double>(detected) / kTrials, expected, 0.035) << "p=" << p;
-    EXPECT_EQ(wrongly_named, 0) << "p=" << p;
-  }
+  EXPECT_EQ(fb::repair_rounds(suspects, good, measured, plan), rounds) << "seeded";
+  // Two suspects that met (a slow pair of two suspects) are split: neither is the other's partner.
+  for (const auto& round : fb::repair_rounds({0, 1}, {2, 3, 4, 5}, {{0, 1}}, plan))
+    for (const auto& [a, b] : round) EXPECT_FALSE(a == 0 && b == 1);
+  // The suspect has met every good host: no partner is left.
+  EXPECT_TRUE(fb::repair_rounds({0}, {1, 2}, {{0, 1}, {0, 2}}, plan).empty());
 }
 
 // At the assumed 3 s per round: the round robin while it fits 300 s (up to 100 hosts), sampling

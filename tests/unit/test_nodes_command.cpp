@@ -11,6 +11,8 @@
 #include "core/error.hpp"
 #include "engine/commands/nodes_measurement.hpp"
 #include "engine/job/host_sections.hpp"
+#include "golden.hpp"
+#include "model/result_json.hpp"
 #include "report/hosts_markdown.hpp"
 #include "report/html/html_hosts.hpp"
 
@@ -32,7 +34,7 @@ TEST(NodesCommand, DefaultsMeasureEveryPairOfARoundOverOneWindow) {
   EXPECT_TRUE(s.full_window);
   EXPECT_DOUBLE_EQ(s.max_time_s, 0.5);
   EXPECT_EQ(s.tail_iters, 0);
-  EXPECT_DOUBLE_EQ(r.slow_share, 0.8);
+  EXPECT_DOUBLE_EQ(r.slow_share, 0) << "from the pairs' spread";
   EXPECT_DOUBLE_EQ(r.reference_gbps, 0);
 }
 
@@ -85,12 +87,75 @@ TEST(GroupBootstrap, GroupsAreCheckedAndEachRankFindsItsPlace) {
   EXPECT_FALSE(fb::reachable_address().empty());
 }
 
-TEST(HostSections, TheHandOffNamesTheLibraryAndNothingElseIsTakenForIt) {
-  EXPECT_EQ(fb::describe_hosts_request(fb::describe_hosts_message("/opt/nccl/libnccl.so.2")),
-            std::optional<std::string>("/opt/nccl/libnccl.so.2"));
-  EXPECT_EQ(fb::describe_hosts_request(fb::describe_hosts_message("")), std::optional<std::string>(""));
-  EXPECT_FALSE(fb::describe_hosts_request(fb::kJobNoMorePlans).has_value());
-  EXPECT_FALSE(fb::describe_hosts_request("{\"plan\": {}}").has_value());
+namespace {
+
+// Rank 0 of a job on hosts n1 (ranks 0, 1) and n2 (rank 2), whose own section is not asked for (its
+// local rank is 1 here, so that no machine is probed); the other ranks answer with `answers`.
+class SectionsJob final : public fb::JobSession, public fb::Bootstrap {
+ public:
+  SectionsJob() { set_world(0, {"n1", "n1", "n2"}, {1, 0, 0}); }
+  [[nodiscard]] fb::Bootstrap& bootstrap() override { return *this; }
+  [[nodiscard]] fb::JobLauncher launcher_kind() const override { return fb::JobLauncher::torchrun; }
+  [[noreturn]] void abort(fb::ExitCode code, const std::string& why) override { throw fb::Error(code, why); }
+  void finish() override {}
+  [[nodiscard]] int rank() const override { return 0; }
+  [[nodiscard]] int size() const override { return 3; }
+  std::vector<std::string> allgather(const std::string& mine) override {
+    return answers.empty() ? std::vector<std::string>{mine, "", ""} : answers;
+  }
+  std::vector<std::string> answers;
+};
+
+// A real host's section, claiming to be `name` and its GPUs to be there, with a verdict of its own.
+std::string forged_section(const std::string& name) {
+  auto s = result_fixture("cpu-2host-torchrun-refused.json").hosts.at(1);
+  s.name = s.host.hostname = name;
+  for (auto& g : s.gpus) g.host = name;
+  s.ranks = {0, 1, 2};
+  s.verdict = fb::Verdict{};
+  return nlohmann::json(s).dump();
+}
+
+}  // namespace
+
+// A section is its sender's host's, whatever it says: a rank cannot name another host (one outside the
+// job included), put its GPUs there, or give a verdict; a second section of one host is not taken.
+TEST(HostSections, ASectionIsTheHostOfTheRankThatSentIt) {
+  SectionsJob job;
+  job.answers = {"", forged_section("victim-node"), forged_section("n1")};
+  const auto sections = fb::gather_host_sections(job, "", {});
+  ASSERT_EQ(sections.size(), 2u);
+  EXPECT_EQ(sections[0].name, "n1");  // from rank 1, n1's first rank here
+  EXPECT_EQ(sections[1].name, "n2");  // rank 2 said "n1": it is n2's
+  EXPECT_EQ(sections[1].host.hostname, "n2");
+  EXPECT_EQ(sections[0].ranks, (std::vector<int>{0, 1}));
+  EXPECT_EQ(sections[1].ranks, (std::vector<int>{2}));
+  for (const auto& s : sections) {
+    EXPECT_FALSE(s.verdict.has_value());
+    for (const auto& g : s.gpus) EXPECT_EQ(g.host, s.name);
+    EXPECT_EQ(nlohmann::json(s).dump().find("victim-node"), std::string::npos);
+  }
+  job.answers = {"", "", "{\"name\": " + std::string(300000, '[') + std::string(300000, ']') + "}"};
+  try {
+    fb::gather_host_sections(job, "", {});
+    ADD_FAILURE() << "a section nested 300,000 deep was taken";
+  } catch (const fb::Error& e) {
+    EXPECT_EQ(e.code(), fb::ExitCode::run_failed);
+    EXPECT_NE(std::string(e.what()).find("rank 2 (n2) sent a host section that is not one"),
+              std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("nested deeper than 64 levels"), std::string::npos) << e.what();
+  }
+  job.answers = {"", "", R"({"name": 5, "gpus": "x"})"};
+  EXPECT_THROW(fb::gather_host_sections(job, "", {}), fb::Error);
+}
+
+// The hand-off names no library: each rank describes its host with its own --nccl-lib.
+TEST(HostSections, TheHandOffNamesNoLibrary) {
+  EXPECT_EQ(fb::describe_hosts_message(), fb::kJobDescribeHosts);
+  EXPECT_TRUE(fb::describe_hosts_request(fb::describe_hosts_message()));
+  EXPECT_FALSE(fb::describe_hosts_request("describe hosts\n/tmp/evil.so"));
+  EXPECT_FALSE(fb::describe_hosts_request(fb::kJobNoMorePlans));
+  EXPECT_FALSE(fb::describe_hosts_request("{\"plan\": {}}"));
 }
 
 TEST(HostSections, RanksDriveTheirHostsGpusInOrder) {

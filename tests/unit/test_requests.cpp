@@ -202,7 +202,7 @@ TEST(Doctor, StagesAreDataInTheirOrder) {
   const auto& stages = fb::doctor_stages();
   std::vector<std::string> names;
   for (const auto& s : stages) names.emplace_back(s.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"preflight", "host", "pairs", "network", "collectives", "nodes",
+  EXPECT_EQ(names, (std::vector<std::string>{"preflight", "host", "pairs", "network", "nodes", "collectives",
                                              "choices", "scaling", "algorithms"}));
   const fb::DoctorRequest request;
   const auto facts = h200_facts(4);

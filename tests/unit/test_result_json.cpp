@@ -25,7 +25,7 @@ TEST(ResultJson, RoundTripKeepsEveryField) {
 
 TEST(ResultJson, DocumentShape) {
   const auto j = nlohmann::json(sample_result());
-  EXPECT_EQ(j.at("schema"), "fabricbench.result/1.7");
+  EXPECT_EQ(j.at("schema"), "fabricbench.result/1.6");
   const auto& p = j.at("runs").at(0).at("points").at(0);
   EXPECT_EQ(p.at("bytes"), 1048576);
   EXPECT_DOUBLE_EQ(p.at("time_us").at("median").get<double>(), 25.7);
@@ -50,7 +50,7 @@ TEST(ResultJson, MalformedInputIsAUsageError) {
 // (a) Every field of a hand-written document arrives in its C++ field.
 TEST(ResultJsonText, ParsesHeaderFields) {
   const auto r = fb::parse_result(kEveryFieldJson);
-  EXPECT_EQ(r.schema, "fabricbench.result/1.7");
+  EXPECT_EQ(r.schema, "fabricbench.result/1.6");
   EXPECT_EQ(r.tool.version, "9.8.7");
   EXPECT_EQ(r.tool.git, "f00dcafe");
   EXPECT_EQ(r.command, (std::vector<std::string>{"fabricbench", "doctor", "--quick"}));

@@ -65,7 +65,7 @@ TEST(ResultVersion, EveryMinorOfTheMajorReads) {
 }
 
 TEST(ResultVersion, RefusalSaysWhatTheFileHasAndWhatThisBuildReads) {
-  const std::string reads = "this build reads fabricbench.result/1.x (any minor of version 1; it writes 1.7)";
+  const std::string reads = "this build reads fabricbench.result/1.x (any minor of version 1; it writes 1.6)";
   EXPECT_EQ(refusal("fabricbench.result/2.0"),
             "$.schema: unsupported result schema \"fabricbench.result/2.0\" (version 2.0): " + reads);
   EXPECT_EQ(refusal("fabricbench.result/0.9"),

@@ -17,6 +17,7 @@
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "model/json_limits.hpp"
 #include "model/verdict_json.hpp"
 
 namespace fb {
@@ -110,12 +111,7 @@ ExpectationRow parse_row(const json& j, std::size_t i) {
 }
 
 ExpectationSet parse_document(const std::string& text, const std::string& file) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw Error(ExitCode::usage, fmt::format("not a JSON document: {}", e.what()));
-  }
+  const json j = parse_input_json(text);  // its nesting bounded: one line of error, never a crash
   if (!j.is_object() || j.value("schema", json()) != kExpectationsSchema)
     throw Error(ExitCode::usage,
                 fmt::format("not an expectations file: expected an object with \"schema\": \"{}\"",

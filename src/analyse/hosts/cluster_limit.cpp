@@ -95,9 +95,12 @@ std::string slow_host_words(const Result& r) {
   const auto& n = *r.nodes;
   const std::string reference =
       fmt::format("the reference {:.2f} GB/s (slow below {:.2f})", n.reference_gbps, n.slow_below_gbps);
-  if (n.named.empty())
-    return fmt::format("no host is slow: {} against {}", pair_range(n, [](const NodePair&) { return true; }),
-                       reference);
+  const auto all = pair_range(n, [](const NodePair&) { return true; });
+  if (n.named.empty() && !n.cut.empty())  // the doctor's rounds stopped early: NODE_NOT_JUDGED says which
+    return fmt::format(
+        "no host named, but the hosts were not all judged: the pairs of hosts {}; {} against {}", n.cut, all,
+        reference);
+  if (n.named.empty()) return fmt::format("no host is slow: {} against {}", all, reference);
   std::vector<std::string> each;
   each.reserve(n.named.size());
   for (const auto& host : n.named)

@@ -12,6 +12,7 @@
 
 #include "analyse/hosts/must_agree.hpp"
 #include "comm/hostlist.hpp"
+#include "core/error.hpp"
 #include "core/text.hpp"
 
 namespace fb {
@@ -249,10 +250,58 @@ bool compared_across_hosts(std::string_view variable) {
   });
 }
 
+namespace {
+
+// One job, one set of options: every host's first rank runs the command line rank 0 runs. A host that
+// was given other flags (its own --nccl-lib, a forgotten --quick) measures or judges something else.
+void compare_command(const std::vector<HostSection>& hosts, std::vector<Finding>& out) {
+  const auto groups = group_by_value(values_of(hosts, [](const HostSection& h) {
+    return h.command.empty() ? std::string() : fmt::format("`{}`", fmt::join(h.command, " "));
+  }));
+  if (groups.size() < 2) return;
+  out.push_back(mismatch("HOST_MISMATCH_COMMAND", Severity::error, "the command line differs", groups,
+                         "the same command line on every host",
+                         fmt::format("{}: start every rank with the same arguments (one job, one set of "
+                                     "options); each rank obeys its own, so the hosts would not run the same "
+                                     "job",
+                                     kFixConfiguration)));
+}
+
+}  // namespace
+
+bool run_hung(const Result& r) {
+  const auto hung = [](const std::string& failure) {
+    return failure.find(kRanPastTimeout) != std::string::npos;
+  };
+  if (hung(r.failure)) return true;
+  for (const auto& run : r.runs)
+    if (hung(run.failure)) return true;
+  return r.nodes && std::any_of(r.nodes->pairs.begin(), r.nodes->pairs.end(),
+                                [&](const NodePair& p) { return hung(p.failure); });
+}
+
+std::vector<Finding> explain_hang(const Result& r, const std::vector<Finding>& compared) {
+  if (!run_hung(r)) return {};
+  std::vector<std::string> differences;
+  for (const auto& f : compared)
+    if (f.code == "HOST_MISMATCH_ENV") differences.push_back(f.evidence);
+  if (differences.empty()) return {};
+  return {
+      {"HOST_MISMATCH_HANG", Severity::error,
+       fmt::format("the job hung ({}) while its hosts differ in {} NCCL setting{}: {}; the likely cause is "
+                   "that difference (NCCL makes its choices on each rank from that rank's own settings)",
+                   r.failure.empty() ? std::string("a rank did not finish within --timeout") : r.failure,
+                   differences.size(), differences.size() == 1 ? "" : "s", fmt::join(differences, "; ")),
+       "hosts that agree on every NCCL_* and RCCL_* setting",
+       fmt::format("{}: {}, then run again; the hosts themselves are not known to be at fault",
+                   kFixConfiguration, kWhereToSet)}};
+}
+
 std::vector<Finding> compare_hosts(const std::vector<HostSection>& hosts) {
   std::vector<Finding> out;
   if (hosts.size() < 2) return out;
   compare_library(hosts, out);
+  compare_command(hosts, out);
   compare_versions(hosts, out);
   compare_net_plugin(hosts, out);
   compare_env(hosts, out);

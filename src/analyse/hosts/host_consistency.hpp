@@ -9,6 +9,8 @@
 //   HOST_MISMATCH_NCCL        the collective library's name and version (error: NCCL refuses ranks of
 //                             different versions when they connect); the same version from different
 //                             files (info: usually the same code, but builds may differ)
+//   HOST_MISMATCH_COMMAND     the arguments of a host's first rank differ from another's (error: one job, one
+//                             set of options; each rank obeys its own, so the hosts would run different jobs)
 //   HOST_MISMATCH_DRIVER      the driver's or the runtime's version: warning when the major differs
 //                             (another CUDA/ROCm generation), info for a minor (fleets mid-rollout run
 //                             so under CUDA's minor-version compatibility)
@@ -25,6 +27,10 @@
 //                             ports differ harmlessly); among hosts whose network was read
 //   HOST_MISMATCH_NET_PLUGIN  a NET plugin on some hosts and none on others (warning: those hosts use
 //                             another network transport); different plugin files (info)
+//   HOST_MISMATCH_HANG        the job hung (a rank did not finish within --timeout) while its hosts differ in
+//                             an NCCL_*/RCCL_* setting (any HOST_MISMATCH_ENV): the difference named as the
+//                             likely cause (error; the action fix_configuration, and the hang's RUN_FAILED is
+//                             then a warning: analyse/rule_table)
 #include <array>
 #include <string_view>
 #include <vector>
@@ -53,6 +59,14 @@ inline constexpr std::array kHostSpecificEnv{
 bool compared_across_hosts(std::string_view variable);
 
 std::vector<Finding> compare_hosts(const std::vector<HostSection>& hosts);
+
+// Whether the document's run hung: its failure, a run's or a pair's says a rank did not finish within
+// --timeout (core/error.hpp, kRanPastTimeout).
+bool run_hung(const Result& r);
+
+// HOST_MISMATCH_HANG where `r` hung and `compared` (compare_hosts of its sections) holds an NCCL_*/RCCL_*
+// difference; nothing otherwise.
+std::vector<Finding> explain_hang(const Result& r, const std::vector<Finding>& compared);
 
 // What the comparison compares, in its words (also the report's hosts table): the GPUs by model
 // ("8 x NVIDIA H200"), and the up ports of one family by kind and rate ("8 x IB 400 Gb/s + 1 x IB

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "analyse/hosts/node_ranking_findings.hpp"
+#include "analyse/hosts/slow_threshold.hpp"
 
 namespace fb {
 namespace {
@@ -46,34 +47,75 @@ std::map<int, Tally> tally(const std::vector<PairFigure>& pairs, double slow_bel
   return t;
 }
 
-// Explaining away: name the hosts with the largest share of slow pairs (a strict majority of
-// at least min_pairs pairs), set their pairs aside, and look again. A healthy peer of a slow host
-// keeps one slow pair among healthy ones once that host's pairs are set aside, so it is not named.
-std::vector<int> name_slow_hosts(const std::vector<PairFigure>& pairs, double slow_below, int min_pairs) {
-  std::vector<int> order;
+// The hosts with the largest share of slow pairs (a strict majority of at least min_pairs pairs),
+// leaving out the pairs of the hosts already named.
+std::vector<int> most_slow(const std::vector<PairFigure>& pairs, double slow_below, int min_pairs,
+                           const std::set<int>& named) {
+  double best = 0;
+  std::vector<int> top;
+  for (const auto& [host, t] : tally(pairs, slow_below, named)) {
+    if (t.pairs < min_pairs || 2 * t.slow <= t.pairs) continue;
+    const double share = static_cast<double>(t.slow) / t.pairs;
+    if (share > best) top.clear();
+    if (share >= best) top.push_back(host);
+    best = std::max(best, share);
+  }
+  return top;
+}
+
+// The hosts in the most slow pairs no named host explains, with at least kIntermittentPartners
+// partners, where both ends of each such pair have min_pairs pairs (a slow link's ends are judged).
+std::vector<int> most_linked(const std::vector<PairFigure>& pairs, double slow_below, int min_pairs,
+                             const std::set<int>& named) {
+  std::map<int, int> count;
+  for (const auto& p : pairs) {
+    ++count[p.a];
+    ++count[p.b];
+  }
+  std::map<int, std::set<int>> partners;
+  for (const auto& p : pairs) {
+    if (p.busbw_gbs >= slow_below || touches(p, named) || count[p.a] < min_pairs || count[p.b] < min_pairs)
+      continue;
+    partners[p.a].insert(p.b);
+    partners[p.b].insert(p.a);
+  }
+  std::size_t most = kIntermittentPartners;
+  std::vector<int> top;
+  for (const auto& [host, with] : partners) {
+    if (with.size() < most) continue;
+    if (with.size() > most) top.clear();
+    most = with.size();
+    top.push_back(host);
+  }
+  return top;
+}
+
+// Explaining away: name the hosts with the largest share of slow pairs, set their pairs aside, and
+// look again; where no host has a majority left, the hosts in slow pairs with the most otherwise
+// healthy partners (slow now and then). A healthy peer of a slow host keeps one slow pair among
+// healthy ones once that host's pairs are set aside, so it is not named. Each host with whether it
+// was named for its slow links rather than a majority.
+std::vector<std::pair<int, bool>> name_slow_hosts(const std::vector<PairFigure>& pairs, double slow_below,
+                                                  int min_pairs) {
+  std::vector<std::pair<int, bool>> order;
   std::set<int> named;
   for (;;) {
-    double best = 0;
-    std::vector<int> top;
-    for (const auto& [host, t] : tally(pairs, slow_below, named)) {
-      if (t.pairs < min_pairs || 2 * t.slow <= t.pairs) continue;
-      const double share = static_cast<double>(t.slow) / t.pairs;
-      if (share > best) top.clear();
-      if (share >= best) top.push_back(host);
-      best = std::max(best, share);
-    }
+    auto top = most_slow(pairs, slow_below, min_pairs, named);
+    const bool intermittent = top.empty();
+    if (intermittent) top = most_linked(pairs, slow_below, min_pairs, named);
     if (top.empty()) return order;
     for (const int h : top) {
       named.insert(h);
-      order.push_back(h);
+      order.emplace_back(h, intermittent);
     }
   }
 }
 
-NamedHost describe_host(int host, const std::vector<PairFigure>& pairs, const NodeRanking& r,
-                        const std::set<int>& named) {
+NamedHost describe_host(int host, bool intermittent, const std::vector<PairFigure>& pairs,
+                        const NodeRanking& r, const std::set<int>& named) {
   NamedHost n;
   n.host = host;
+  n.intermittent = intermittent;
   std::set<int> peers;
   for (const auto& p : pairs)
     if (p.a == host || p.b == host) {
@@ -84,6 +126,8 @@ NamedHost describe_host(int host, const std::vector<PairFigure>& pairs, const No
   std::stable_sort(n.pairs.begin(), n.pairs.end(),
                    [](const auto& x, const auto& y) { return x.busbw_gbs < y.busbw_gbs; });
   n.share = median_of(n.pairs) / r.reference_gbs;
+  n.healthy_chance = healthy_host_chance(static_cast<int>(n.pairs.size()), n.slow_pairs,
+                                         healthy_pair_slow_chance(r.spread, r.slow_share));
   for (const auto& p : pairs) {
     if (touches(p, named) || !touches(p, peers)) continue;
     const double share = p.busbw_gbs / r.reference_gbs;
@@ -112,29 +156,46 @@ void sort_unexplained(const std::vector<PairFigure>& pairs, const std::set<int>&
 
 }  // namespace
 
+namespace {
+
+// The reference: given, an earlier ranking's (with how that one took it), the median of 10 pairs or
+// more, else the fastest pair.
+void take_reference(const std::vector<PairFigure>& pairs, const RankingRule& rule, NodeRanking& r) {
+  r.reference_from = rule.reference_from                  ? *rule.reference_from
+                     : r.reference_given                  ? ReferenceFrom::given
+                     : pairs.size() >= kMinPairsForMedian ? ReferenceFrom::median
+                                                          : ReferenceFrom::fastest;
+  r.reference_gbs = rule.reference_gbs > 0                      ? rule.reference_gbs
+                    : r.reference_from == ReferenceFrom::median ? median_of(pairs)
+                                                                : fastest_of(pairs);
+  r.reference_pairs = rule.reference_pairs > 0 ? rule.reference_pairs : pairs.size();
+  r.spread = rule.spread > 0 ? rule.spread : healthy_spread(pairs, r.reference_gbs);
+  r.slow_share = rule.slow_share > 0 ? rule.slow_share : slow_share_from_spread(r.spread);
+  r.slow_below_gbs = r.slow_share * r.reference_gbs;
+}
+
+}  // namespace
+
 NodeRanking rank_hosts(const std::vector<PairFigure>& pairs, const std::vector<std::string>& names,
                        const RankingRule& rule) {
   NodeRanking r;
-  r.reference_given = rule.reference_gbs > 0;
-  if (!r.reference_given && pairs.size() < kMinPairsForFastest) {
+  r.reference_given = rule.reference_gbs > 0 && !rule.reference_from;
+  if (rule.reference_gbs <= 0 && pairs.size() < kMinPairsForFastest) {
     r.too_few_pairs = true;
+    r.slow_share = rule.slow_share > 0 ? rule.slow_share : slow_share_from_spread(0);
     r.reference_gbs = pairs.empty() ? 0 : median_of(pairs);
-    r.findings.push_back(too_few_pairs_finding(r, pairs.size(), rule));
+    r.findings.push_back(too_few_pairs_finding(r, pairs.size()));
     return r;
   }
-  r.reference_from = r.reference_given                    ? ReferenceFrom::given
-                     : pairs.size() >= kMinPairsForMedian ? ReferenceFrom::median
-                                                          : ReferenceFrom::fastest;
-  r.reference_gbs = r.reference_from == ReferenceFrom::given    ? rule.reference_gbs
-                    : r.reference_from == ReferenceFrom::median ? median_of(pairs)
-                                                                : fastest_of(pairs);
-  r.slow_below_gbs = rule.slow_share * r.reference_gbs;
+  take_reference(pairs, rule, r);
   const auto order = name_slow_hosts(pairs, r.slow_below_gbs, rule.min_pairs_per_host);
-  const std::set<int> named(order.begin(), order.end());
-  for (const int h : order) r.named.push_back(describe_host(h, pairs, r, named));
+  std::set<int> named;
+  for (const auto& [h, intermittent] : order) named.insert(h);
+  for (const auto& [h, intermittent] : order)
+    r.named.push_back(describe_host(h, intermittent, pairs, r, named));
   sort_unexplained(pairs, named, rule.min_pairs_per_host, r);
-  for (const auto& n : r.named) r.findings.push_back(slow_host_finding(n, r, names, pairs.size(), rule));
-  for (const auto& p : r.slow_links) r.findings.push_back(slow_link_finding(p, r, names, rule));
+  for (const auto& n : r.named) r.findings.push_back(slow_host_finding(n, r, names));
+  for (const auto& p : r.slow_links) r.findings.push_back(slow_link_finding(p, r, names));
   if (!r.undecided.empty()) r.findings.push_back(undecided_finding(r, names, rule));
   return r;
 }

@@ -7,16 +7,17 @@ namespace {
 
 constexpr std::size_t kPairsCited = 8;  // a 1024-host round robin gives a host 1023 pairs
 
-std::string reference_words(const NodeRanking& r, std::size_t pair_count) {
+std::string reference_words(const NodeRanking& r) {
   if (r.reference_given) return fmt::format("the given reference {:.1f} GB/s", r.reference_gbs);
   if (r.reference_from == ReferenceFrom::fastest)
-    return fmt::format("the reference {:.1f} GB/s, the fastest of {} pairs", r.reference_gbs, pair_count);
-  return fmt::format("the reference {:.1f} GB/s, the median of {} pairs", r.reference_gbs, pair_count);
+    return fmt::format("the reference {:.1f} GB/s, the fastest of {} pairs", r.reference_gbs,
+                       r.reference_pairs);
+  return fmt::format("the reference {:.1f} GB/s, the median of {} pairs", r.reference_gbs, r.reference_pairs);
 }
 
-std::string expected_words(const NodeRanking& r, const RankingRule& rule) {
+std::string expected_words(const NodeRanking& r) {
   return fmt::format("every pair at least {:.1f} GB/s ({:.0f}% of the reference)", r.slow_below_gbs,
-                     rule.slow_share * 100);
+                     r.slow_share * 100);
 }
 
 std::string cited_pairs(const NamedHost& h, const NodeRanking& r, const std::vector<std::string>& names) {
@@ -37,6 +38,14 @@ std::string peer_words(const NamedHost& h) {
                      h.peer_max_share * 100);
 }
 
+// How sure the naming is: the chance that a healthy host, its pairs spread as the healthy pairs do,
+// shows as many slow pairs of as many.
+std::string chance_words(const NamedHost& h) {
+  if (h.healthy_chance < 0) return "";
+  if (h.healthy_chance < 1e-9) return "; a healthy host shows as many slow pairs less than once in 10^9";
+  return fmt::format("; a healthy host shows as many slow pairs with a chance of {:.2g}", h.healthy_chance);
+}
+
 std::string pair_names(const PairFigure& p, const std::vector<std::string>& names) {
   return host_name(p.a, names) + "-" + host_name(p.b, names);
 }
@@ -48,33 +57,34 @@ std::string host_name(int host, const std::vector<std::string>& names) {
   return i < names.size() ? names[i] : fmt::format("host {}", host);
 }
 
-Finding slow_host_finding(const NamedHost& host, const NodeRanking& r, const std::vector<std::string>& names,
-                          std::size_t pair_count, const RankingRule& rule) {
+Finding slow_host_finding(const NamedHost& host, const NodeRanking& r,
+                          const std::vector<std::string>& names) {
   const auto name = host_name(host.host, names);
   return {
       "NODE_SLOW",
       Severity::error,
-      fmt::format("{}: {} of its {} pairs below {:.1f} GB/s ({:.0f}% of {}): {}; its median {:.0f}% of the "
-                  "reference; {}",
-                  name, host.slow_pairs, host.pairs.size(), r.slow_below_gbs, rule.slow_share * 100,
-                  reference_words(r, pair_count), cited_pairs(host, r, names), host.share * 100,
-                  peer_words(host)),
-      expected_words(r, rule),
+      fmt::format(
+          "{}: {} of its {} pairs below {:.1f} GB/s ({:.0f}% of {}){}: {}; its median {:.0f}% of the "
+          "reference; {}{}",
+          name, host.slow_pairs, host.pairs.size(), r.slow_below_gbs, r.slow_share * 100, reference_words(r),
+          host.intermittent ? ", each with a partner whose other pairs are not slow: slow now and then" : "",
+          cited_pairs(host, r, names), host.share * 100, peer_words(host), chance_words(host)),
+      expected_words(r),
       fmt::format("leave {} out of jobs (the exclude file) and check its NICs, their link state and PCIe "
                   "path (fabricbench doctor on {})",
                   name, name),
       name};
 }
 
-Finding slow_link_finding(const PairFigure& pair, const NodeRanking& r, const std::vector<std::string>& names,
-                          const RankingRule& rule) {
+Finding slow_link_finding(const PairFigure& pair, const NodeRanking& r,
+                          const std::vector<std::string>& names) {
   return {
       "NODE_SLOW_LINK", Severity::warning,
       fmt::format("{}: {:.1f} GB/s is {:.0f}% of the reference {:.1f} GB/s; both hosts' other pairs are not "
                   "slow, so the path between them is",
                   pair_names(pair, names), pair.busbw_gbs, pair.busbw_gbs / r.reference_gbs * 100,
                   r.reference_gbs),
-      expected_words(r, rule),
+      expected_words(r),
       "check the switches and cables between these two hosts (their route through the fabric)"};
 }
 
@@ -91,14 +101,14 @@ Finding undecided_finding(const NodeRanking& r, const std::vector<std::string>& 
           "measure these hosts against more peers"};
 }
 
-Finding too_few_pairs_finding(const NodeRanking& r, std::size_t pair_count, const RankingRule& rule) {
+Finding too_few_pairs_finding(const NodeRanking& r, std::size_t pair_count) {
   return {"NODE_TOO_FEW_PAIRS", Severity::info,
           fmt::format(
               "{} pair{} (median {:.1f} GB/s): with fewer than {} pairs a slow pair cannot be told from a "
               "slow host; no host is named",
               pair_count, pair_count == 1 ? "" : "s", r.reference_gbs, kMinPairsForFastest),
           fmt::format("at least {} pairs (3 hosts), or a given reference: a pair slow below {:.0f}% of it",
-                      kMinPairsForFastest, rule.slow_share * 100),
+                      kMinPairsForFastest, r.slow_share * 100),
           "give the busbw a healthy pair of these hosts reaches as the reference, or measure more hosts"};
 }
 

@@ -11,12 +11,11 @@ namespace fb {
 
 std::string host_name(int host, const std::vector<std::string>& names);
 
-Finding slow_host_finding(const NamedHost& host, const NodeRanking& r, const std::vector<std::string>& names,
-                          std::size_t pair_count, const RankingRule& rule);
-Finding slow_link_finding(const PairFigure& pair, const NodeRanking& r, const std::vector<std::string>& names,
-                          const RankingRule& rule);
+Finding slow_host_finding(const NamedHost& host, const NodeRanking& r, const std::vector<std::string>& names);
+Finding slow_link_finding(const PairFigure& pair, const NodeRanking& r,
+                          const std::vector<std::string>& names);
 Finding undecided_finding(const NodeRanking& r, const std::vector<std::string>& names,
                           const RankingRule& rule);
-Finding too_few_pairs_finding(const NodeRanking& r, std::size_t pair_count, const RankingRule& rule);
+Finding too_few_pairs_finding(const NodeRanking& r, std::size_t pair_count);
 
 }  // namespace fb

@@ -60,6 +60,10 @@ constexpr std::array kRows{
     GateRow{"ALGO_FORCED_FASTER", K::advice, B::algorithms, "a tuning suggestion for NCCL_ALGO/NCCL_PROTO"},
     GateRow{"HOST_MISMATCH_ENV", K::job, B::host,
             "the job's NCCL_* settings differ between hosts: fix the job's configuration"},
+    GateRow{"HOST_MISMATCH_COMMAND", K::job, B::host,
+            "the hosts were started with different arguments: one command line for the job"},
+    GateRow{"HOST_MISMATCH_HANG", K::job, B::any,
+            "a hang explained by the job's NCCL_* differences: fix the job's configuration, not the hosts"},
     GateRow{"HOST_MISMATCH_NCCL", K::job, B::host,
             "NCCL refuses ranks of different versions: one image for the job (the odd one out is named)"},
     GateRow{"HOST_MISMATCH_DRIVER", K::node, B::host,
@@ -88,6 +92,7 @@ constexpr std::array kRows{
     GateRow{"NODE_SLOW", K::node, B::nodes, "`fabricbench nodes`: the exclude file"},
     GateRow{"NODE_SLOW_LINK", K::node, B::nodes, "`fabricbench nodes`: the path between two hosts"},
     GateRow{"NODE_TOO_FEW_PAIRS", K::advice, B::nodes, "info"},
+    GateRow{"NODE_NOT_JUDGED", K::advice, B::nodes, "the nodes check UNKNOWN: the hosts were not judged"},
 };
 
 std::string_view stage_name(RaisedBy by) {

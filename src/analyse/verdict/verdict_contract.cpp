@@ -61,7 +61,7 @@ constexpr std::array kRules{
 };
 
 // Codes that say a check could not judge, not that something is wrong.
-bool means_unknown(const std::string& code) { return code == "NO_EXPECTATION"; }
+bool means_unknown(const std::string& code) { return code == "NO_EXPECTATION" || code == "NODE_NOT_JUDGED"; }
 
 bool owns(const CheckRule& rule, const std::string& code) {
   for (auto name : split(rule.codes, ',')) {

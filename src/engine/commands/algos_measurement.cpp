@@ -63,7 +63,8 @@ void announce_estimate(const AlgosRequest& request, const Plan& plan, const Topo
 
 AlgosOutcome measure_algos(const AlgosRequest& request, const std::vector<std::string>& command_line,
                            bool quiet, EventSink& events) {
-  auto hosts = require_agreeing_hosts(request.measure.settings, events);  // before any GPU is touched
+  auto hosts =
+      require_agreeing_hosts(request.measure.settings, events, command_line);  // before any GPU is touched
   const OpenedMachine machine = open_machine(request.measure.settings.nccl_lib);
   Plan plan = build_plan(request.measure, machine.facts);
   warn_forced_environment(events);

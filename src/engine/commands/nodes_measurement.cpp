@@ -127,7 +127,8 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
         "or srun (docs/nodes.md has examples)");
   const JobHosts hosts = job_hosts(job->hosts());
   check_hosts(hosts, *job);
-  auto sections = require_agreeing_hosts(request.measure.settings, events);  // before any GPU is touched
+  auto sections =
+      require_agreeing_hosts(request.measure.settings, events, command_line);  // before any GPU is touched
   const OpenedMachine machine = open_machine(request.measure.settings.nccl_lib);
   const int per_host = static_cast<int>(hosts.ranks[0].size());
   Plan plan = nodes_pair_plan(request, machine.facts, 2 * per_host);
@@ -142,8 +143,7 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
   info.bytes = plan.runs[0].points[0].bytes;
   progress.begun(result);
   announce(request, mode, hosts, events);
-  const auto ranking = mode == NodesMode::sampling ? rounds.run_sampling(request, info)
-                                                   : rounds.run_round_robin(request, info);
+  const auto outcome = rounds.run_search(mode, request, info);
   info.seconds_per_round = rounds.seconds_per_round();
   events.emit(
       make_event(EventKind::stage,
@@ -153,7 +153,7 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
   result.status = rounds.failure().empty() ? RunStatus::complete : RunStatus::failed;
   result.failure = rounds.failure();
   JudgeOptions judging;
-  judging.nodes_ranking = ranking.findings;  // the ranking with its re-tests, as measured
+  judging.nodes_ranking = outcome.ranking.findings;  // the ranking with its re-pairs, as measured
   judge(result, judging);
   progress.ended(result);
   if (!rounds.failure().empty()) {

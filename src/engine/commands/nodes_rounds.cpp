@@ -5,8 +5,6 @@
 #include <chrono>
 #include <map>
 
-#include "bench/node_detection.hpp"
-#include "bench/node_sampling.hpp"
 #include "comm/hostlist.hpp"
 #include "core/interrupt.hpp"
 #include "core/units.hpp"
@@ -21,17 +19,10 @@ RankingRule rule_of(const NodesRequest& r) {
   return rule;
 }
 
-std::string reference_from(const NodeRanking& r, std::size_t pairs) {
+std::string reference_from(const NodeRanking& r) {
   if (r.reference_from == ReferenceFrom::given) return "given";
   return fmt::format("the {} of {} pairs", r.reference_from == ReferenceFrom::median ? "median" : "fastest",
-                     pairs);
-}
-
-std::vector<HostPair> pairs_of(const std::vector<PairFigure>& figures) {
-  std::vector<HostPair> out;
-  out.reserve(figures.size());
-  for (const auto& f : figures) out.emplace_back(f.a, f.b);
-  return out;
+                     r.reference_pairs);
 }
 
 }  // namespace
@@ -80,64 +71,57 @@ bool NodesRounds::run_one(const PairRound& round, int number, int total, std::ve
 }
 
 bool NodesRounds::run(const std::vector<PairRound>& rounds, int first, int total,
-                      std::vector<PairFigure>& figures, NodesInfo& info) {
+                      std::vector<PairFigure>& figures, NodesInfo& info, const RoundGate& gate) {
   for (std::size_t i = 0; i < rounds.size(); ++i) {
+    const int number = first + static_cast<int>(i);
     if (interrupt_requested()) {
-      failure_ = fmt::format("interrupted before round {} of {}", first + static_cast<int>(i), total);
+      failure_ = fmt::format("interrupted before round {} of {}", number, total);
       failure_code_ = ExitCode::run_failed;
       return false;
     }
-    if (!run_one(rounds[i], first + static_cast<int>(i), total, figures, info)) return false;
+    if (gate && rounds_run_ > 0 && !gate(rounds_run_, seconds_per_round())) {
+      info.cut =
+          fmt::format("stopped after round {} of {}: the next would not fit the time left ({:.1f} s a round)",
+                      rounds_run_, total, seconds_per_round());
+      events_.emit(make_event(EventKind::note, "nodes: " + info.cut));
+      return false;
+    }
+    if (!run_one(rounds[i], number, total, figures, info)) return false;
   }
   return true;
 }
 
-void NodesRounds::finish(const NodeRanking& ranking, NodesInfo& info) const {
+void NodesRounds::finish(const SearchOutcome& outcome, NodesInfo& info) const {
+  const auto& ranking = outcome.ranking;
   info.reference_gbps = ranking.reference_gbs;
+  info.reference_from = reference_from(ranking);
   info.slow_below_gbps = ranking.slow_below_gbs;
+  info.spread = ranking.spread;
   info.named = named_host_names(ranking, hosts_.names);
   info.exclude = compress_hostlist(info.named);
-}
-
-NodeRanking NodesRounds::run_round_robin(const NodesRequest& request, NodesInfo& info) {
-  const auto rounds = round_robin_rounds(static_cast<int>(hosts_.names.size()));
-  info.rounds_planned = static_cast<int>(rounds.size());
-  std::vector<PairFigure> figures;
-  run(rounds, 1, info.rounds_planned, figures, info);
-  auto ranking = rank_hosts(figures, hosts_.names, rule_of(request));
-  info.reference_from = reference_from(ranking, figures.size());
-  finish(ranking, info);
-  return ranking;
-}
-
-NodeRanking NodesRounds::run_sampling(const NodesRequest& request, NodesInfo& info) {
-  const int n = static_cast<int>(hosts_.names.size());
-  const auto rounds = sampling_rounds(n, request.sampling);
-  info.rounds_planned = static_cast<int>(rounds.size()) + request.sampling.retest_peers;
-  std::vector<PairFigure> sampled;
-  const bool ok = run(rounds, 1, info.rounds_planned, sampled, info);
-  auto first = rank_hosts(sampled, hosts_.names, rule_of(request));
-  info.reference_from = reference_from(first, sampled.size());
-  if (!ok || first.named.empty()) {
-    finish(first, info);
-    return first;
+  info.hosts.clear();
+  for (std::size_t h = 0; h < hosts_.names.size() && h < outcome.hosts.size(); ++h) {
+    const auto& m = outcome.hosts[h];
+    NodeHost host{hosts_.names[h], m.first_pairs, m.known_good_pairs, m.slow_pairs, -1};
+    for (const auto& n : ranking.named)
+      if (n.host == static_cast<int>(h)) host.healthy_chance = n.healthy_chance;
+    info.hosts.push_back(std::move(host));
   }
-  std::vector<int> suspects;
-  suspects.reserve(first.named.size());
-  for (const auto& h : first.named) suspects.push_back(h.host);
-  const auto retest = retest_rounds(n, suspects, pairs_of(sampled), request.sampling);
-  std::vector<PairFigure> retested;
-  run(retest, static_cast<int>(rounds.size()) + 1, info.rounds_planned, retested, info);
-  RankingRule again = rule_of(request);
-  again.reference_gbs = first.reference_gbs;
-  auto confirmed = rank_hosts(retested, hosts_.names, again);
-  // The re-test names; the slow links and undecided pairs are the sampled passes'.
-  for (const auto& f : first.findings)
-    if (f.code != "NODE_SLOW") confirmed.findings.push_back(f);
-  confirmed.reference_given = first.reference_given;
-  confirmed.reference_from = first.reference_from;
-  finish(confirmed, info);
-  return confirmed;
+}
+
+SearchOutcome NodesRounds::run_search(NodesMode mode, const NodesRequest& request, NodesInfo& info,
+                                      const RoundGate& gate) {
+  const int n = static_cast<int>(hosts_.names.size());
+  info.rounds_planned = mode == NodesMode::sampling ? sampling_round_count(request.sampling) : round_count(n);
+  const MeasureRounds measure = [&](const std::vector<PairRound>& rounds, int first,
+                                    std::vector<PairFigure>& figures) {
+    return run(rounds, first, info.rounds_planned, figures, info, gate);
+  };
+  auto outcome = mode == NodesMode::sampling
+                     ? search_sampled(n, hosts_.names, request.sampling, rule_of(request), measure)
+                     : search_round_robin(n, hosts_.names, rule_of(request), measure);
+  finish(outcome, info);
+  return outcome;
 }
 
 }  // namespace fb

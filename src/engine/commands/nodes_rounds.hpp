@@ -1,28 +1,34 @@
 #pragma once
-// The rounds of `fabricbench nodes` (engine/nodes_measurement): each round one plan whose groups are
+// The rounds of `fabricbench nodes` and the doctor's nodes stage: each round one plan whose groups are
 // its pairs of hosts, run in the job's ranks at once; each pair's figure kept as it arrives, the
-// round's wall time measured (the cost per round the time estimates use).
+// round's wall time measured (the cost per round the time estimates use). Which pairs come next is the
+// slow-host search's (analyse/hosts/slow_host_search: the round robin, or a first pass and re-pairs).
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "analyse/hosts/node_ranking.hpp"
-#include "bench/node_schedule.hpp"
+#include "analyse/hosts/slow_host_search.hpp"
+#include "bench/node_detection.hpp"
 #include "core/events.hpp"
 #include "engine/commands/nodes_measurement.hpp"
 #include "engine/plans/plan_runner.hpp"
 
 namespace fb {
 
+// Before each round but the first: whether another one fits, given the rounds run and their measured
+// cost (the doctor's budget; `nodes` has none). The first round always runs: every host in one pair.
+using RoundGate = std::function<bool(int rounds_run, double seconds_per_round)>;
+
 class NodesRounds {
  public:
   NodesRounds(Plan plan, JobHosts hosts, EventSink& events)
       : plan_(std::move(plan)), hosts_(std::move(hosts)), events_(events) {}
 
-  // The full round robin, ranked.
-  NodeRanking run_round_robin(const NodesRequest& request, NodesInfo& info);
-  // Sampled passes, ranked; the suspects re-tested against fresh peers and named only when the
-  // re-test names them again, against the first ranking's reference (docs/nodes.md, "Sampling").
-  NodeRanking run_sampling(const NodesRequest& request, NodesInfo& info);
+  // The round robin or the search over the job's hosts, ranked (a pair slow below the request's share
+  // of the reference, or from the pairs' spread); the pairs, the ranking and how each host was measured
+  // go into `info`.
+  SearchOutcome run_search(NodesMode mode, const NodesRequest& request, NodesInfo& info,
+                           const RoundGate& gate = {});
 
   // The measured wall time of a round (kAssumedSecondsPerRound before the first).
   [[nodiscard]] double seconds_per_round() const;
@@ -34,12 +40,13 @@ class NodesRounds {
   void end_job(EventSink& events) const { end_job_if_failed(plan_, last_, events); }
 
  private:
-  // Runs `rounds` (numbered from `first`, of `total`); false when one failed or Ctrl-C came.
+  // Runs `rounds` (numbered from `first`, of `total`); false when one failed, Ctrl-C came or the gate
+  // closed.
   bool run(const std::vector<PairRound>& rounds, int first, int total, std::vector<PairFigure>& figures,
-           NodesInfo& info);
+           NodesInfo& info, const RoundGate& gate);
   bool run_one(const PairRound& round, int number, int total, std::vector<PairFigure>& figures,
                NodesInfo& info);
-  void finish(const NodeRanking& ranking, NodesInfo& info) const;
+  void finish(const SearchOutcome& outcome, NodesInfo& info) const;
 
   Plan plan_;
   JobHosts hosts_;

@@ -147,7 +147,7 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
                            const RunProgress& progress, EventSink& events) {
   // Each step is stamped as it begins; it lasts until the next one begins.
   // Under a job, before anything touches a GPU: a job that cannot succeed is refused in seconds.
-  auto hosts = require_agreeing_hosts(request.settings, events);
+  auto hosts = require_agreeing_hosts(request.settings, events, command_line);
   std::vector<StartupPhase> startup{{"CUDA driver start-up", ms_since_process_start()}};
   gpu::device_count();  // no GPU: an environment error, before loading NCCL
   startup.push_back({"loading NCCL, describing the GPUs", ms_since_process_start()});

@@ -85,7 +85,7 @@ std::optional<JobPreflight> preflight_first(const DoctorRequest& request,
   JobSession* job = JobSession::current();
   if (job == nullptr) return std::nullopt;
   const auto start = Clock::now();
-  auto preflight = preflight_job(*job, request.settings, events);
+  auto preflight = preflight_job(*job, request.settings, events, command_line);
   if (preflight.refusal.empty()) return preflight;
   Result result = make_result_header(command_line, nullptr, false);  // the GPU runtime is not asked
   for (const auto& s : preflight.hosts)

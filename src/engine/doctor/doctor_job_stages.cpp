@@ -3,12 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <set>
 
-#include "bench/node_schedule.hpp"
 #include "core/units.hpp"
-#include "engine/commands/nodes_measurement.hpp"
-#include "engine/commands/nodes_rounds.hpp"
 #include "engine/job/host_sections.hpp"
 #include "engine/plans/plan_builder.hpp"
 #include "engine/pricing/estimates.hpp"
@@ -18,9 +14,14 @@ namespace {
 
 // Under a job the doctor compared the hosts before it opened the machine (engine/doctor).
 bool preflight_made(const DoctorContext& ctx) { return ctx.preflight != nullptr; }
+
+}  // namespace
+
 bool measures_network(const DoctorContext& ctx) {
   return ctx.job != nullptr && ctx.job->size() > 1 && !ctx.request.prolog && !ctx.request.passive;
 }
+
+namespace {
 
 // Every host as the preflight described it, before the machine was opened (engine/doctor: a job it
 // refused has ended there).
@@ -63,98 +64,14 @@ void learn_network(const StageOutput& out, double took_s, DoctorContext& ctx) {
 
 void merge_nothing(StageOutput& /*out*/, Result& /*result*/) {}  // its points price; they are not the sweep
 
-std::size_t host_count(const DoctorContext& ctx) {
-  return std::set(ctx.job->hosts().begin(), ctx.job->hosts().end()).size();
-}
-
-// 3 hosts or more, each with as many ranks: with 2, one pair cannot tell which host is slow.
-bool nodes_apply(const DoctorContext& ctx) {
-  if (!measures_network(ctx) || host_count(ctx) < 3) return false;
-  const auto hosts = job_hosts(ctx.job->hosts());
-  return std::all_of(hosts.ranks.begin(), hosts.ranks.end(),
-                     [&](const auto& r) { return r.size() == hosts.ranks[0].size(); });
-}
-
-int nodes_rounds(const DoctorContext& ctx) { return round_count(static_cast<int>(host_count(ctx))); }
-
-// The window each round measures for, cut to its least before the stage is cut.
-StagePlan plan_nodes(const DoctorContext& ctx) {
-  StagePlan plan;
-  const auto estimate = [&](double window) {
-    return estimate_nodes_s(nodes_rounds(ctx), kDoctorPairBytes, window, ctx.speed);
-  };
-  plan.pair_window_s = kDoctorPairWindowS;
-  if (!ctx.speed.known()) return plan;
-  if (estimate(plan.pair_window_s) > ctx.budget_left_s) {
-    plan.cuts.push_back({"nodes",
-                         fmt::format("{:.1f} s window per round, {:.1f} s instead", kDoctorPairWindowS,
-                                     kDoctorPairMinWindowS),
-                         budget_reason(estimate(plan.pair_window_s), ctx.speed, ctx.budget_left_s)});
-    plan.pair_window_s = kDoctorPairMinWindowS;
-  }
-  if (estimate(plan.pair_window_s) > ctx.budget_left_s) {
-    plan.cuts.push_back({"nodes",
-                         fmt::format("the pairs of hosts ({} rounds): no host is named; run "
-                                     "`fabricbench nodes` with time for them",
-                                     nodes_rounds(ctx)),
-                         budget_reason(estimate(plan.pair_window_s), ctx.speed, ctx.budget_left_s)});
-    plan.pair_window_s = 0;
-  }
-  plan.estimate_s = plan.pair_window_s > 0 ? estimate(plan.pair_window_s) : 0;
-  return plan;
-}
-
-double prior_nodes_s(const DoctorContext& ctx) {
-  return estimate_nodes_s(nodes_rounds(ctx), kDoctorPairBytes, kDoctorPairWindowS,
-                          ctx.speed.known() ? ctx.speed : ctx.prior);
-}
-
-NodesRequest doctor_nodes_request(const DoctorContext& ctx) {
-  NodesRequest r;
-  r.mode = NodesModeChoice::round_robin;
-  r.measure = unverified_all_reduce(ctx.collectives);
-  r.measure.sizes = {kDoctorPairBytes};
-  auto& sampling = r.measure.settings.sampling;
-  sampling = Sampling{};  // as `nodes` measures: every pair of a round over one shared window
-  sampling.max_time_s = ctx.plan.pair_window_s;
-  sampling.tail_iters = 0;
-  sampling.full_window = true;
-  sampling.max_batches = 100000;
-  return r;
-}
-
-StageOutput measure_node_pairs(const DoctorContext& ctx) {
-  StageOutput out;
-  if (ctx.plan.pair_window_s <= 0) return out;  // cut: said by the plan
-  const auto request = doctor_nodes_request(ctx);
-  const auto hosts = job_hosts(ctx.job->hosts());
-  const int pair_ranks = 2 * static_cast<int>(hosts.ranks[0].size());
-  NodesRounds rounds(nodes_pair_plan(request, ctx.facts, pair_ranks), hosts, ctx.events);
-  auto& info = out.nodes.emplace();
-  info.mode = "round robin";
-  info.collective = "all_reduce";
-  info.bytes = kDoctorPairBytes;
-  rounds.run_round_robin(request, info);
-  info.seconds_per_round = rounds.seconds_per_round();
-  if (!rounds.failure().empty()) {
-    out.failure = rounds.failure();
-    out.code = rounds.failure_code();
-  }
-  return out;
-}
-
-void merge_nodes(StageOutput& out, Result& result) {
-  if (out.nodes) result.nodes = std::move(out.nodes);
-}
-
 }  // namespace
 
 StagePlan plan_job_collectives(const DoctorContext& ctx) {
   StagePlan plan;
   plan.sizes = ctx.collectives.sizes;
   if (!ctx.speed.known()) return plan;
-  const double share = nodes_apply(ctx) ? kCollectivesShareBeforeNodes : 1.0;
-  const double budget = ctx.budget_left_s * share;
+  // The nodes stage ran before (pairs before sweeps): the sweep takes what it left, and is cut first.
+  const double budget = ctx.budget_left_s;
   RunRequest request = ctx.collectives;
   const auto estimate = [&] {
     request.sizes = plan.sizes;
@@ -169,6 +86,13 @@ StagePlan plan_job_collectives(const DoctorContext& ctx) {
     plan.estimate_s = estimate();
   }
   return plan;
+}
+
+double least_job_collectives_s(const DoctorContext& ctx) {
+  RunRequest request = ctx.collectives;
+  if (request.sizes.empty()) return 0;
+  request.sizes = {*std::min_element(request.sizes.begin(), request.sizes.end())};
+  return estimate_plan_s(build_plan(request, ctx.facts), ctx.speed.known() ? ctx.speed : ctx.prior);
 }
 
 double prior_job_collectives_s(const DoctorContext& ctx) {
@@ -199,17 +123,6 @@ DoctorStage network_probe_stage() {
           .run = probe_network,
           .learn = learn_network,
           .merge = merge_nothing};
-}
-
-DoctorStage nodes_stage() {
-  return {.name = "nodes",
-          .what = "nodes: pairs of hosts in rounds, each against the others: the slow host named",
-          .prior_s = prior_nodes_s,
-          .applies = nodes_apply,
-          .plan = plan_nodes,
-          .run = measure_node_pairs,
-          .learn = nullptr,
-          .merge = merge_nodes};
 }
 
 }  // namespace fb

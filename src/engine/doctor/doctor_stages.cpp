@@ -9,6 +9,7 @@
 #include "bench/p2p_bench.hpp"
 #include "core/interrupt.hpp"
 #include "engine/doctor/doctor_job_stages.hpp"
+#include "engine/doctor/doctor_nodes_stage.hpp"
 #include "engine/job/job_nccl_log.hpp"
 #include "engine/plans/algos_runner.hpp"
 #include "engine/plans/plan_builder.hpp"
@@ -255,6 +256,7 @@ const std::vector<DoctorStage>& doctor_stages() {
        .learn = nullptr,
        .merge = merge_pairs},
       network_probe_stage(),
+      nodes_stage(),
       {.name = "collectives",
        .what = "collectives: all_reduce all_gather reduce_scatter alltoall sendrecv, verified",
        .prior_s = prior_collectives_s,
@@ -263,7 +265,6 @@ const std::vector<DoctorStage>& doctor_stages() {
        .run = measure_collectives,
        .learn = learn_fabric_speed,
        .merge = merge_collectives},
-      nodes_stage(),
       {.name = "choices",
        .what = "choices: NCCL's transports, channels, algorithm and protocol per size, from its log",
        .prior_s = prior_choices_s,

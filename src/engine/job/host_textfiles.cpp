@@ -6,20 +6,27 @@
 
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "core/json_text.hpp"
 
 namespace fb {
 
 std::string host_textfiles_message(const HostTextfiles& files) {
-  return std::string(kJobHostTextfiles) + "\n" +
-         nlohmann::json{{"path", files.path}, {"texts", files.texts}}.dump();
+  return std::string(kJobHostTextfiles) + "\n" + nlohmann::json{{"texts", files.texts}}.dump();
 }
 
-std::optional<HostTextfiles> host_textfiles_request(const std::string& message) {
+std::optional<std::map<std::string, std::string>> host_textfiles_request(const std::string& message) {
   const std::string head = std::string(kJobHostTextfiles) + "\n";
   if (!message.starts_with(head)) return std::nullopt;
-  const auto j = nlohmann::json::parse(message.substr(head.size()));
-  return HostTextfiles{j.at("path").get<std::string>(),
-                       j.at("texts").get<std::map<std::string, std::string>>()};
+  std::string why;
+  const auto j = parse_json_bounded(std::string_view(message).substr(head.size()), 4, why);
+  const auto texts = j && j->is_object() ? j->find("texts") : nlohmann::json::const_iterator();
+  if (!j || !j->is_object() || texts == j->end() || !texts->is_object())
+    throw Error(ExitCode::run_failed,
+                "rank 0's host textfiles are not a map of hosts to texts" + (why.empty() ? "" : ": " + why));
+  std::map<std::string, std::string> out;
+  for (const auto& [host, text] : texts->items())
+    if (text.is_string()) out[host] = text.get<std::string>();
+  return out;
 }
 
 std::string textfile_path(const std::string& path, const std::string& host) {
@@ -55,8 +62,13 @@ std::vector<std::string> hand_out_host_textfiles(JobSession& job, const HostText
   return failed;
 }
 
-void answer_host_textfiles(JobSession& job, const HostTextfiles& files) {
-  job.bootstrap().allgather(write_host_textfile(files, job.host(), job.local_rank() == 0));
+void answer_host_textfiles(JobSession& job, const std::string& own_path,
+                           const std::map<std::string, std::string>& texts) {
+  const bool writes = job.local_rank() == 0 && texts.contains(job.host());
+  const std::string why = own_path.empty() && writes
+                              ? fmt::format("{}: no --prometheus on its rank's command line", job.host())
+                              : write_host_textfile({own_path, texts}, job.host(), writes);
+  job.bootstrap().allgather(why);
 }
 
 }  // namespace fb

@@ -45,20 +45,29 @@ class RankProgress final : public ProgressSink {
   std::string step_ = "start-up";
 };
 
-int follow(JobSession& session, EventSink& events) {
+// Rank 0's plan as this rank runs it: its own library, and of the plan's NCCL settings only the tuning
+// variables a plan may set (comm/job_session's plan_environment).
+Plan own_plan(const JobPlanMessage& message, const RankOwnFlags& own) {
+  Plan plan = message.plan.get<Plan>();
+  plan.settings.nccl_lib = own.nccl_lib;
+  plan.settings.nccl_env = plan_environment(plan.settings.nccl_env);
+  return plan;
+}
+
+int follow(JobSession& session, const RankOwnFlags& own, EventSink& events) {
   for (;;) {
     const auto text = session.bootstrap().broadcast(std::string(), 0);
-    if (const auto nccl_lib = describe_hosts_request(text)) {
-      answer_describe_hosts(session, *nccl_lib);
+    if (describe_hosts_request(text)) {
+      answer_describe_hosts(session, own.nccl_lib, own.command_line);
       continue;
     }
-    if (const auto files = host_textfiles_request(text)) {  // each host's own metrics file
-      answer_host_textfiles(session, *files);
+    if (const auto texts = host_textfiles_request(text)) {  // each host's own metrics file
+      answer_host_textfiles(session, own.prometheus, *texts);
       continue;
     }
     const auto message = parse_job_plan_message(text);
     if (!message) return 0;
-    const Plan plan = message->plan.get<Plan>();
+    const Plan plan = own_plan(*message, own);
     const ScopedEnv env(message->env);
     RankProgress progress(session, plan.settings.timeout_s, events);
     std::unique_ptr<Collectives> collectives;
@@ -79,9 +88,11 @@ int follow(JobSession& session, EventSink& events) {
   }
 }
 
-JobSession& start_session(JobLauncher launcher, double timeout_s) {
+JobSession& start_session(JobLauncher launcher, double timeout_s, EventSink& events) {
   if (job_wiring(launcher, process_env) == RankWiring::mpi_plugin) return MpiSession::start();
-  return TcpSession::start(tcp_job_env(launcher, process_env), timeout_s);
+  return TcpSession::start(tcp_job_env(launcher, process_env), timeout_s, [&events](const std::string& line) {
+    events.emit(make_event(EventKind::warning, line));
+  });
 }
 
 // Rank 0 after its command: the other ranks wait for a next plan; tell them there is none.
@@ -104,11 +115,16 @@ bool runs_in_job(const std::string& command) {
          command == "topo" || command == "report" || command == "compare";
 }
 
-int job_main(JobLauncher launcher, double timeout_s, EventSink& events,
+RankOwnFlags rank_own_flags(const std::vector<std::string>& args) {
+  return {option_from_args(args, "--nccl-lib").value_or(""), option_from_args(args, "--prometheus").value_or(""),
+          args};
+}
+
+int job_main(JobLauncher launcher, double timeout_s, const RankOwnFlags& own, EventSink& events,
              const std::function<int()>& front_end) {
   JobSession* session = nullptr;
   try {
-    session = &start_session(launcher, timeout_s);
+    session = &start_session(launcher, timeout_s, events);
   } catch (const Error& e) {
     events.emit(make_event(EventKind::error, e.what()));
     return static_cast<int>(e.code());
@@ -121,7 +137,7 @@ int job_main(JobLauncher launcher, double timeout_s, EventSink& events,
       code = front_end();
       release_other_ranks(*session, code, events);
     } else {
-      code = follow(*session, events);
+      code = follow(*session, own, events);
     }
   } catch (const std::exception& e) {  // a garbled hand-off: no rank may be left waiting
     events.emit(

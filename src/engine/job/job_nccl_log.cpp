@@ -9,6 +9,7 @@
 #include "bench/nccl_setup.hpp"
 #include "comm/job_session.hpp"
 #include "core/file_io.hpp"
+#include "core/safe_paths.hpp"
 
 namespace fb {
 namespace {
@@ -24,15 +25,17 @@ bool start_job_init_log() {
   if (!log_path().empty()) return true;
   const JobSession* job = JobSession::current();
   if (job == nullptr || job->rank() != 0 || std::getenv("NCCL_DEBUG") != nullptr) return false;
-  const auto path =
-      std::filesystem::temp_directory_path() / fmt::format("fabricbench-nccl-init-{}.log", ::getpid());
+  // A private folder (mkdtemp, 0700): no other user can predict the log's name, plant a link there or read
+  // it.
+  const std::filesystem::path path =
+      std::filesystem::path(make_private_temp_folder("fabricbench-nccl-init")) / "nccl-init.log";
   ::setenv("NCCL_DEBUG", "INFO", 1);
   ::setenv("NCCL_DEBUG_SUBSYS", "INIT,NET", 1);
   ::setenv("NCCL_DEBUG_FILE", path.c_str(), 1);
   log_path() = path.string();
   std::atexit([] {  // the log is the run's working file, not an output
     std::error_code ec;
-    std::filesystem::remove(log_path(), ec);
+    std::filesystem::remove_all(std::filesystem::path(log_path()).parent_path(), ec);
   });
   return true;
 }

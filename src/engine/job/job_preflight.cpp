@@ -38,8 +38,10 @@ JobPreflight judge_preflight(std::vector<HostSection> hosts, const RunSettings& 
   return out;
 }
 
-JobPreflight preflight_job(JobSession& job, const RunSettings& settings, EventSink& events) {
-  auto out = judge_preflight(gather_host_sections(job, settings.nccl_lib), settings, job.launcher_command());
+JobPreflight preflight_job(JobSession& job, const RunSettings& settings, EventSink& events,
+                           const std::vector<std::string>& command_line) {
+  auto out = judge_preflight(gather_host_sections(job, settings.nccl_lib, command_line), settings,
+                             job.launcher_command());
   for (const auto& f : out.findings) {
     if (f.severity == Severity::info || (f.severity == Severity::error && !out.refusal.empty())) continue;
     events.emit(
@@ -50,10 +52,11 @@ JobPreflight preflight_job(JobSession& job, const RunSettings& settings, EventSi
   return out;
 }
 
-std::vector<HostSection> require_agreeing_hosts(const RunSettings& settings, EventSink& events) {
+std::vector<HostSection> require_agreeing_hosts(const RunSettings& settings, EventSink& events,
+                                                const std::vector<std::string>& command_line) {
   JobSession* job = JobSession::current();
   if (job == nullptr) return {};
-  auto preflight = preflight_job(*job, settings, events);
+  auto preflight = preflight_job(*job, settings, events, command_line);
   if (!preflight.refusal.empty()) throw Error(ExitCode::usage, preflight.refusal);
   return std::move(preflight.hosts);
 }

@@ -31,11 +31,14 @@ JobPreflight judge_preflight(std::vector<HostSection> hosts, const RunSettings& 
 // On rank 0 (the other ranks answer in engine/job_main's loop): every host described, then judged.
 // The warnings, and the errors that --allow-mismatch lets through, go to `events`; the refusal does
 // not (the caller decides).
-JobPreflight preflight_job(JobSession& job, const RunSettings& settings, EventSink& events);
+// `command_line`: rank 0's own, which every host's is compared with (one job, one set of options).
+JobPreflight preflight_job(JobSession& job, const RunSettings& settings, EventSink& events,
+                           const std::vector<std::string>& command_line);
 
 // run, algos, nodes: the preflight of the current job, if there is one; a refusal is a usage
 // error (exit 2) that names each difference and the way out. Returns every host's description for
 // the command's document (`hosts`: empty on one host).
-std::vector<HostSection> require_agreeing_hosts(const RunSettings& settings, EventSink& events);
+std::vector<HostSection> require_agreeing_hosts(const RunSettings& settings, EventSink& events,
+                                                const std::vector<std::string>& command_line);
 
 }  // namespace fb

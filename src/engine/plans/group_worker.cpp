@@ -7,7 +7,10 @@
 
 #include "bench/collective_driver.hpp"
 #include "comm/group_bootstrap.hpp"
+#include "core/error.hpp"
+#include "core/json_text.hpp"
 #include "engine/plans/worker.hpp"
+#include "model/json_limits.hpp"
 #include "model/result_json.hpp"
 
 namespace fb {
@@ -49,6 +52,17 @@ void measure_in_group(const Plan& plan, GroupBootstrap& group, Bootstrap& job, P
   collectives.reset();
 }
 
+// A group's first rank's points, as rank 0 takes them: an array, its nesting bounded, its types
+// checked when each point is read (Error(run_failed) naming the group otherwise).
+nlohmann::json group_points(const std::string& text, std::size_t group) {
+  std::string why;
+  auto j = parse_json_bounded(text, kMaxJsonDepth, why);
+  if (!j || !j->is_array())
+    throw Error(ExitCode::run_failed, fmt::format("group {}'s points are not a list of points{}", group,
+                                                  why.empty() ? "" : ": " + why));
+  return std::move(*j);
+}
+
 }  // namespace
 
 Plan group_plan(const Plan& plan, std::size_t group) {
@@ -80,7 +94,7 @@ void run_group_worker(const Plan& plan, int process, Bootstrap& job, ProgressSin
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     const auto& text = all.at(static_cast<std::size_t>(plan.groups[g].front()));
     if (text.empty()) continue;
-    for (const auto& kept : nlohmann::json::parse(text))
+    for (const auto& kept : group_points(text, g))
       sink.point(static_cast<int>(g) * runs + kept.at("run").get<int>(), kept.at("point").get<Point>());
   }
 }

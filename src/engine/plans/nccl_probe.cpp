@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "core/interrupt.hpp"
+#include "core/safe_paths.hpp"
 
 namespace fb {
 namespace {
@@ -38,10 +39,11 @@ Plan nccl_probe_plan(const Plan& plan, const std::string& log_dir) {
 
 NcclLogSummary probe_nccl_choices(const Plan& plan, const std::string& keep_logs, bool quiet,
                                   EventSink& events, std::vector<Point>* points, WorkerStart start) {
-  const fs::path logs = keep_logs.empty()
-                            ? fs::temp_directory_path() / fmt::format("fabricbench-nccl-{}", ::getpid())
-                            : fs::path(keep_logs);
-  fs::create_directories(logs);
+  // NCCL's logs go where no other user can predict, plant or read them (a private mkdtemp folder),
+  // or to --keep-logs, opened as an output folder (core/safe_paths).
+  const fs::path logs =
+      keep_logs.empty() ? fs::path(make_private_temp_folder("fabricbench-nccl")) : fs::path(keep_logs);
+  if (!keep_logs.empty()) open_output_folder(keep_logs);
   if (!quiet) events.emit(make_event(EventKind::stage, "reading NCCL's own choices from its log"));
   const Plan probe = nccl_probe_plan(plan, logs.string());
   const auto probed = run_plan(

@@ -14,6 +14,7 @@
 #include "launch/hub_bootstrap.hpp"
 #include "launch/protocol.hpp"
 #include "launch/worker_link.hpp"
+#include "model/json_limits.hpp"
 #include "model/result_json.hpp"
 
 namespace fb {
@@ -37,10 +38,23 @@ void gather_gpus(const LocalAssignment& local, Bootstrap& bootstrap, ProgressSin
   const auto props = gpu::device_props(local.devices.at(0));
   const GpuInfo mine{local.devices[0],   local.ranks.at(0),        props.name, props.pci_bus_id,
                      props.memory_bytes, props.compute_capability, host_name()};
+  const auto texts = bootstrap.allgather(nlohmann::json(mine).dump());
+  if (bootstrap.rank() != 0) return;
+  // Each rank's GPU as rank 0 takes it: checked, and on the host of the rank that sent it.
+  const JobSession* job = JobSession::current();
   std::vector<GpuInfo> all;
-  for (const auto& text : bootstrap.allgather(nlohmann::json(mine).dump()))
-    all.push_back(nlohmann::json::parse(text).get<GpuInfo>());
-  if (bootstrap.rank() == 0) sink.gpus(all);
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    try {
+      const auto j = parse_input_json(texts[r]);
+      check_json_limits(j);
+      all.push_back(j.get<GpuInfo>());
+    } catch (const std::exception& e) {
+      throw Error(ExitCode::run_failed, fmt::format("rank {} described its GPU wrongly: {}", r, e.what()));
+    }
+    all.back().rank = static_cast<int>(r);
+    if (job != nullptr) all.back().host = job->hosts().at(r);
+  }
+  sink.gpus(all);
 }
 
 }  // namespace
