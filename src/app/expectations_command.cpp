@@ -60,7 +60,7 @@ void require_healthy(Result r, const std::string& file) {
 // The baseline's document, or another tool's output read into one as `report` reads it; what was
 // converted said on stderr (stdout may be the site file).
 Result load_baseline(const ExpectationsOptions& o) {
-  const ImportOptions import{o.import.nccl_log, o.import.topo, o.import.gpu, o.import.collective};
+  const ImportOptions import{o.import.nccl_log, o.import.topo, o.import.gpu, o.import.collective, o.force};
   Result r = load_result_or_output(o.from, import);
   if (!r.source && import.any())
     FB_USAGE_ERROR(

@@ -74,7 +74,7 @@ void measure_compute_on_gpu0(ProjectionRequest& q) {
 // The document, or another tool's output read into one as `report` reads it (its companions describe
 // such an output only: given with a fabricbench document they are refused).
 Result load_projection_input(const ProjectOptions& o) {
-  const ImportOptions import{o.import.nccl_log, o.import.topo, o.import.gpu, o.import.collective};
+  const ImportOptions import{o.import.nccl_log, o.import.topo, o.import.gpu, o.import.collective, o.force};
   Result r = load_result_or_output(o.result, import);
   if (!r.source && import.any())
     FB_USAGE_ERROR(

@@ -30,7 +30,7 @@ is said on stderr.)");
   cmd->add_flag("--force", o.force,
                 "With --from: take the baseline even from a run that did not complete or whose findings "
                 "say its figures fall short (refused otherwise: a site file from a sick node judges every "
-                "other node by it)");
+                "other node by it); with --nccl-log, also a log that contradicts the output, said so");
   cmd->add_option("-o,--output", o.output, "Write here (default: standard output)");
   add_import_flags(cmd, o.import);
   return cmd;

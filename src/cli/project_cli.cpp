@@ -147,6 +147,11 @@ CLI::App* add_project_subcommand(CLI::App& app, ProjectOptions& o) {
   cmd->add_flag("--validate", o.validate, "Run a real TP layer on the GPUs and print projected vs measured");
   cmd->add_option("--json", o.json_path, "Write the result document with its projection here");
   add_import_flags(cmd, o.import);
+  cmd->add_flag(
+         "--force", o.force,
+         "With --nccl-log: take a log that contradicts the output (its hosts, library, NCCL version or "
+         "communicator size), said so, instead of refusing it (exit 2)")
+      ->needs("--nccl-log");
   return cmd;
 }
 

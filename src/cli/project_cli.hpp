@@ -10,6 +10,7 @@ namespace fb {
 struct ProjectOptions {
   std::string result;  // a result document with all_reduce curves, or another tool's all_reduce output
   ImportFlags import;  // that output's companions (as `report` reads them)
+  bool force = false;  // --force: a --nccl-log that contradicts the output taken anyway, said so
   std::string model;   // a preset name, or "list"
   std::string shape_file;
   // Shape flags as typed, "" when not given: they override the preset's values.

@@ -53,7 +53,7 @@ struct ProjectionRow {
   double speedup = 1;       // over TP=1
   double efficiency = 1;    // speedup / tp
   double comm_share = 0;    // comm_us / layer_us
-  int curve_gpus = 0;       // GPUs of the all_reduce curve used (0 at TP=1: none)
+  int curve_gpus = 0;       // GPUs of the all_reduce curve whose time was used (0: TP=1, or the bound's time)
   bool assumed = false;     // not its own curve: bounded or assumed (--assume)
   // 1.6: where the all_reduce time comes from (docs/projection.md, "Communication"): "measured" (the
   // document's curve of exactly `tp` GPUs), "bounded" (the bandwidth bound of `tp` GPUs: the ring

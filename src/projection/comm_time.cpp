@@ -121,12 +121,8 @@ CommTime allreduce_time(const std::map<int, AllReduceCurve>& curves, const CommB
                         bound_words(b), beyond_one_host(b) ? "across hosts" : "on one host")};
   const double scale = allreduce_bus_factor(tp) / allreduce_bus_factor(shape->source().gpus);
   const double rescaled_us = shape->at(bytes).median_us * scale;
-  if (bound_us >= rescaled_us)
-    return {{bound_us, 0},
-            shape->source().gpus,
-            basis,
-            b.busbw_gbps,
-            fmt::format("{} at {}", basis, bound_words(b))};
+  if (bound_us >= rescaled_us)  // the bound's time: no curve's (curve_gpus 0)
+    return {{bound_us, 0}, 0, basis, b.busbw_gbps, fmt::format("{} at {}", basis, bound_words(b))};
   return {{rescaled_us, 0},
           shape->source().gpus,
           "assumed",

@@ -18,7 +18,7 @@ using CommBounds = std::map<int, CommBound>;
 
 struct CommTime {
   AllReduceTime time;
-  int curve_gpus = 0;  // the curve whose time (or shape) was used
+  int curve_gpus = 0;  // the curve whose time was used (rescaled where not the TP's own); 0: the bound's
   std::string basis;   // "measured" | "bounded" | "assumed"
   double bound_gbps = 0;
   std::string source;  // in words

@@ -45,15 +45,43 @@ expect 0 "not measured" project "$rccl" --model llama-3-70b --batch 1 --tp 8 "${
 expect_line 2 "--assume" project "$rccl" --model llama-3-70b --tp 2,4,8 "${rates[@]}"
 expect 0 "bounded (48.0 GB/s busbw)" project "$rccl" --model llama-3-70b --tp 2,4,8 --assume "${rates[@]}"
 expect_line 2 "--net-busbw" project "$rccl" --model llama-3-70b --tp 16 --assume "${rates[@]}"
+# A scale result with whole 2-, 4- and 8-GPU curves: each TP its own curve, no flag needed.
+scale_curves=(project "$results/synthetic-scale-curves.json" --model llama-3-70b --tp 2,4,8 --batch 8 "${rates[@]}")
+for n in 2 4 8; do expect 0 "measured ($n-GPU curve)" "${scale_curves[@]}"; done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf 'hello\nnot a result\n' > "$tmp/junk.txt"
-expect_line 2 "junk.txt" project "$tmp/junk.txt" "${good[@]}"
+expect_line 2 "junk.txt: not a JSON document, nor an output fabricbench reads (nccl-tests" \
+  project "$tmp/junk.txt" "${good[@]}"
+: > "$tmp/empty.txt"
+expect_line 2 "empty.txt: not a JSON document, nor an output fabricbench reads" project "$tmp/empty.txt" "${good[@]}"
+printf '[1, 2\n' > "$tmp/broken.json"
+expect_line 2 "broken.json: not a JSON document: " project "$tmp/broken.json" "${good[@]}"
+expect_line 2 "nor an output fabricbench reads (nccl-tests" project "$tmp/broken.json" "${good[@]}"
+printf '{"a": 1}\n' > "$tmp/other.json"
+expect_line 2 "this build reads fabricbench.result/1.x" project "$tmp/other.json" "${good[@]}"
+expect_line 2 "it holds sendrecv on 8 GPUs): pass the result of \`fabricbench run all_reduce" \
+  project "$imports/nccl-tests-sendrecv-a100x8-nvlink-li-plus.txt" "${good[@]}"
+# A --nccl-log that is not the output's run: refused naming --force, which project takes as report does.
+printf 'not NCCL\n' > "$tmp/readme.txt"
+expect_line 2 "pass --force to use it anyway" project "$rccl" --model llama-3-70b --tp 8 "${rates[@]}" \
+  --nccl-log "$tmp/readme.txt"
+expect 0 "taken with --force" project "$rccl" --model llama-3-70b --tp 8 "${rates[@]}" --nccl-log "$tmp/readme.txt" \
+  --force
+expect_line 2 "--force requires --nccl-log" project "$rccl" --model llama-3-70b --tp 8 "${rates[@]}" --force
 printf '{"hidden": 4096, "layers": 2, "heads": 32, "kv_heads": 8, "ffn": 14336}\n' > "$tmp/shape.json"
 expect 0 "Model: custom" project "$fixture" --shape "$tmp/shape.json" --batch 256 --tp 2 "${rates[@]}"
 printf '{"hidden": 1e300, "layers": 2, "heads": 32, "kv_heads": 8, "ffn": 14336}\n' > "$tmp/huge.json"
 expect 2 "expected a whole number" project "$fixture" --shape "$tmp/huge.json" "${rates[@]}"
+expect 0 "prefill" "${scale_curves[@]}" --json "$tmp/scale.json"
+python3 - "$tmp/scale.json" <<'PY' || fail=1
+import json, sys
+for ph in json.load(open(sys.argv[1]))["projection"]["phases"]:
+    for r in ph["rows"][1:]:
+        assert (r["comm_basis"], r["curve_gpus"], r["tail"]) == ("measured", r["tp"], "measured"), r
+print("ok: each TP of the scale result took its own curve")
+PY
 expect 0 "prefill" project "$fixture" "${good[@]}" --json "$tmp/p.json"
 expect 0 "" report "$tmp/p.json" -o "$tmp/p.html"
 grep -q 'data-chart="projection-speedup"' "$tmp/p.html" || { echo "FAIL: no projection chart in the report"; fail=1; }

@@ -246,6 +246,7 @@ TEST(ProjectionComm, OwnCurveMeasuredElseTheBoundOrTheOtherCountsLatency) {
   // busbw would give 244 x 1/1.75 = 139.4 us: a larger subset's figure, never used).
   const auto two = fb::allreduce_time(curves, bounds, 2, 32 << 20, true);
   EXPECT_EQ(two.basis, "bounded");
+  EXPECT_EQ(two.curve_gpus, 0);  // the bound's time, no curve's
   EXPECT_NEAR(two.time.median_us, 33554432.0 / 48e9 * 1e6, 1e-9);
   EXPECT_FALSE(two.time.tail_measured());
   // 4 GPUs: 33554432 x 1.5 / 144e9 = 349.5 us.

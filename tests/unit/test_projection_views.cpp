@@ -9,10 +9,12 @@
 #include "engine/commands/projection_bounds.hpp"
 #include "golden.hpp"
 #include "ingest/import_file.hpp"
+#include "model/projection_json.hpp"
 #include "model/result_json.hpp"
 #include "projection/model_presets.hpp"
 #include "projection/tp_projection.hpp"
 #include "report/documents.hpp"
+#include "report/html/html_projection.hpp"
 #include "report/projection_console.hpp"
 #include "report/projection_markdown.hpp"
 #include "report/projection_table.hpp"
@@ -162,6 +164,9 @@ TEST(ProjectionMi300x, RcclTestsOutputTpTwoAndFourHeldToTheirCeilings) {
   ASSERT_EQ(r.projection->bounds.size(), 2u);
   expect_golden("projection_mi300x8_rccl.txt", fb::projection_table(*r.projection));
   expect_golden("projection_mi300x8_rccl.md", fb::projection_markdown(r));
+  // The HTML report's projection section and the document's `projection`, each held whole.
+  expect_golden("projection_mi300x8_rccl.html", fb::projection_charts(r));
+  expect_golden("projection_mi300x8_rccl.json", nlohmann::json(*r.projection).dump(2) + "\n");
   expect_same_in_every_view(r);
   const std::string html = fb::html_report(r, nullptr);
   EXPECT_NE(html.find("data-basis=\"bounded\""), std::string::npos);
