@@ -11,8 +11,10 @@
 #include "analyse/judge.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
+#include "ingest/import_file.hpp"
 #include "model/result_json.hpp"
 #include "report/expectations_table.hpp"
+#include "report/import_source.hpp"
 
 namespace fb {
 
@@ -55,12 +57,30 @@ void require_healthy(Result r, const std::string& file) {
                     file, fmt::join(short_of, ", "), file));
 }
 
+// The baseline's document, or another tool's output read into one as `report` reads it; what was
+// converted said on stderr (stdout may be the site file).
+Result load_baseline(const ExpectationsOptions& o) {
+  const ImportOptions import{o.import.nccl_log, o.import.topo, o.import.gpu, o.import.collective, o.force};
+  Result r = load_result_or_output(o.from, import);
+  if (!r.source && import.any())
+    FB_USAGE_ERROR(
+        fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
+                    "describe another tool's output",
+                    o.from));
+  std::cerr << import_source_markdown(r);
+  return r;
+}
+
 }  // namespace
 
 int expectations_command(const ExpectationsOptions& o) {
+  const ImportOptions import{o.import.nccl_log, o.import.topo, o.import.gpu, o.import.collective};
+  if (o.from.empty() && import.any())
+    FB_USAGE_ERROR("--nccl-log, --topo, --gpu and --collective describe the output given with --from");
+  if (!o.output.empty()) check_output_is_not_an_input(o.output, {o.from, o.import.nccl_log, o.import.topo});
   std::string text;
   if (!o.from.empty()) {
-    const Result r = load_result_file(o.from);
+    const Result r = load_baseline(o);
     if (!o.force) require_healthy(r, o.from);
     text = expectations_document(baseline_rows(r, o.from));
   } else {

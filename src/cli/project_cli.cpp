@@ -21,12 +21,21 @@ p99) at exactly the layer's sizes. Prefill and decode, per TP degree: time per l
 tokens/s, speedup over TP=1, efficiency, communication share, and where adding GPUs stops paying.
 Every assumption is printed by name (docs/projection.md).
 
+`result` is a fabricbench document (run, scale, doctor) or another tool's all_reduce output, read as
+`report` reads it (nccl-tests or rccl-tests output, -J JSON, rccl-tests CSV, the PyTorch script);
+what was converted is printed first. A TP without a curve of its own is refused unless --assume: it
+is then held to the bound of that many GPUs (the ring ceiling of the best subset of the host's
+topology; across hosts the network's measured or expected figure, or --net-busbw), never to a larger
+subset's figure. The p99 columns come from single-operation tails where the document has them and
+say "not measured" elsewhere.
+
 Examples:
   fabricbench project result.json --model llama-3-70b --tp 1,2 --batch 8    # GEMMs timed on GPU 0
   fabricbench project result.json --model llama-3-70b --gemm-tflops 700 --hbm-gbps 4000   # no GPU needed
   fabricbench project result.json --model list
   fabricbench project result.json --hidden 8192 --layers 80 --heads 64 --kv-heads 8 --ffn 28672 --tp 2
-  fabricbench project result.json --model llama-3-70b --tp 2,4,8 --assume   # 2-GPU curve at equal busbw
+  fabricbench project result.json --model llama-3-70b --tp 2,4,8 --assume   # TPs without a curve: bounded
+  fabricbench project all_reduce_perf.txt --topo showtopo.txt --model llama-3-70b --tp 2,4,8 --assume
   fabricbench project result.json --model llama-3-70b --json projection.json
   fabricbench project --validate --model llama-3-70b   # a real TP layer on GPUs 0 and 1, projected vs measured
 
@@ -100,7 +109,8 @@ double rate_or_zero(const std::string& text, const char* flag) {
 CLI::App* add_project_subcommand(CLI::App& app, ProjectOptions& o) {
   auto* cmd = app.add_subcommand("project", "Tensor-parallel speedup and tail latency from measured curves");
   cmd->footer(kFooter);
-  cmd->add_option("result", o.result, "A result document (run, scale or doctor) with all_reduce curves");
+  cmd->add_option("result", o.result,
+                  "A result document (run, scale or doctor) or another tool's all_reduce output (see below)");
   const char* model = "Model";
   cmd->add_option("--model", o.model, "A preset (llama-3-70b, ...; 'list' prints them)")->group(model);
   cmd->add_option("--shape", o.shape_file,
@@ -126,12 +136,22 @@ CLI::App* add_project_subcommand(CLI::App& app, ProjectOptions& o) {
   cmd->add_option("--hbm-gbps", o.hbm_gbps, "HBM read bandwidth in GB/s (default: measured on GPU 0)")
       ->group(m);
   cmd->add_flag("--overlap", o.overlap, "Assume communication fully hidden behind compute")->group(m);
-  cmd->add_flag("--assume", o.assume, "Use the largest measured curve, at equal busbw, for TPs without one")
+  cmd->add_flag("--assume", o.assume,
+                "Project TPs without a curve of their own, held to the bound of that many GPUs")
+      ->group(m);
+  cmd->add_option("--net-busbw", o.net_busbw,
+                  "With --assume, TPs beyond one host: assume this all_reduce busbw across hosts (GB/s)")
       ->group(m);
   cmd->add_option("--pays-share", o.pays_share, "A larger TP pays while it gains this share of ideal (0.5)")
       ->group(m);
   cmd->add_flag("--validate", o.validate, "Run a real TP layer on the GPUs and print projected vs measured");
   cmd->add_option("--json", o.json_path, "Write the result document with its projection here");
+  add_import_flags(cmd, o.import);
+  cmd->add_flag(
+         "--force", o.force,
+         "With --nccl-log: take a log that contradicts the output (its hosts, library, NCCL version or "
+         "communicator size), said so, instead of refusing it (exit 2)")
+      ->needs("--nccl-log");
   return cmd;
 }
 
@@ -151,7 +171,10 @@ ProjectionRequest projection_request(const ProjectOptions& o) {
   q.overlap = o.overlap;
   q.assume = o.assume;
   for (const int tp : q.tp) check_tp_degree(q.model, tp);
+  if (net_busbw_gbps(o) > 0 && !o.assume) FB_USAGE_ERROR("--net-busbw assumes a figure: it needs --assume");
   return q;
 }
+
+double net_busbw_gbps(const ProjectOptions& o) { return rate_or_zero(o.net_busbw, "--net-busbw"); }
 
 }  // namespace fb

@@ -1,5 +1,7 @@
 #include "cli/report_cli.hpp"
 
+#include "cli/import_flags.hpp"
+
 namespace fb {
 
 CLI::App* add_report_subcommand(CLI::App& app, ReportOptions& o) {
@@ -48,22 +50,12 @@ are listed apart); exit 1 when an error-level finding is present, whatever the f
       ->needs("--prometheus");
   rep->add_option("--baseline", o.baseline,
                   "Another result (JSON) drawn as dashed reference series on the HTML busbw chart");
-  rep->add_option(
-      "--nccl-log", o.nccl_log,
-      "With another tool's output: NCCL's log of that run (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,TUNING): "
-      "the algorithm at each size, transports, NVLS, NICs");
+  add_import_flags(rep, o.nccl_log, o.topo, o.gpu, o.collective);
   rep->add_flag(
          "--force", o.force,
          "With --nccl-log: take a log that contradicts the output (its hosts, library, NCCL version or "
          "communicator size), said so in the document, instead of refusing it (exit 2)")
       ->needs("--nccl-log");
-  rep->add_option("--topo", o.topo,
-                  "With another tool's output: `nvidia-smi topo -m` or `rocm-smi --showtopo` text");
-  rep->add_option(
-      "--gpu", o.gpu,
-      "With another tool's output that names no GPU: count and model, e.g. \"8 x H100 80GB HBM3\"");
-  rep->add_option("--collective", o.collective,
-                  "With another tool's output that does not name its test (old nccl-tests): e.g. all_gather");
   return rep;
 }
 

@@ -84,7 +84,10 @@ Result import_text(const std::string& text, const std::string& path, const Impor
     try {
       return parse_result(text);
     } catch (const Error& e) {
-      FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
+      // Text that is no JSON at all may be a tool's output pasted wrong: say what is read besides documents.
+      if (nlohmann::json::accept(text)) FB_USAGE_ERROR(fmt::format("{}: {}", path, e.what()));
+      FB_USAGE_ERROR(
+          fmt::format("{}: {}; nor an output fabricbench reads {}", path, e.what(), readable_outputs()));
     }
   }
   Result r = std::move(imported->result);

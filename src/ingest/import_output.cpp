@@ -28,13 +28,8 @@ bool recognised(const Paste& paste) {
 }
 
 [[noreturn]] void not_an_output(const std::string& path) {
-  FB_USAGE_ERROR(fmt::format(
-      "{}: not a JSON document, nor an output fabricbench reads (nccl-tests or rccl-tests standard output or "
-      "nccl-tests -J JSON, rccl-tests CSV, the PyTorch all_reduce script's \"Estimated Bandwidth\" lines, "
-      "all_reduce_bench.py's and torch-dist-bench.py's \"The average bandwidth of all_reduce\" lines and \"| "
-      "payload | "
-      "busbw | algbw |\" tables)",
-      path));
+  FB_USAGE_ERROR(
+      fmt::format("{}: not a JSON document, nor an output fabricbench reads {}", path, readable_outputs()));
 }
 
 // JSON of any kind ("42" too: the document reader says it is not a document), or text that opens
@@ -86,6 +81,12 @@ void name_last_warning(Result& r, const std::string& nccl_lines) {
 }
 
 }  // namespace
+
+std::string readable_outputs() {
+  return "(nccl-tests or rccl-tests standard output or nccl-tests -J JSON, rccl-tests CSV, the PyTorch "
+         "all_reduce script's \"Estimated Bandwidth\" lines, all_reduce_bench.py's and torch-dist-bench.py's "
+         "\"The average bandwidth of all_reduce\" lines and \"| payload | busbw | algbw |\" tables)";
+}
 
 std::optional<ImportedOutput> import_output(const std::string& text, const std::string& path,
                                             const std::string& gpu, const std::string& collective) {

@@ -14,6 +14,9 @@ struct ImportedOutput {
   std::string nccl_lines;  // NCCL's own log lines found in the output ("" none)
 };
 
+// The outputs read here, in words, in parentheses: what an error tells the user to pass instead.
+std::string readable_outputs();
+
 // nullopt where the text is JSON that is not nccl-tests' (a fabricbench document, or bad JSON: the
 // caller's document reader says what is wrong with it); a usage error naming `path` where the text
 // is no output read here, or where what it holds cannot be read without a wrong number.

@@ -28,7 +28,7 @@ constexpr double kTwo63 = 9223372036854775808.0;
 constexpr double kTwo64 = 18446744073709551616.0;
 
 // Every whole-number member of the result document, the topology and the NVML readout.
-constexpr std::array<WholeField, 50> kWholeFields{{
+constexpr std::array<WholeField, 53> kWholeFields{{
     {"bytes", 0, kTwo64},
     {"count", 0, kTwo64},
     {"memory_bytes", 0, kTwo64},
@@ -81,6 +81,9 @@ constexpr std::array<WholeField, 50> kWholeFields{{
     {"stops_paying_at_tp", -kInt, kInt},
     {"curve_gpus", -kInt, kInt},
     {"points", -kInt, kInt},
+    {"tail_points", -kInt, kInt},
+    {"fastest_tp", -kInt, kInt},
+    {"placement", -1, kGpuId},
 }};
 
 const WholeField* whole_field(std::string_view key) {

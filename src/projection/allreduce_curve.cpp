@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -16,11 +18,29 @@ double log_interpolate(double x, double x0, double y0, double x1, double y1) {
   return std::exp(std::log(y0) + t * (std::log(y1) - std::log(y0)));
 }
 
-CurveSource source_of(const Run& run) {
+// Where the curve was measured, in words: the tool whose output it was read from, or the run's kind.
+std::string run_words(const Result& r, const Run& run) {
+  if (r.source) return r.source->tool + " output";
+  if (run.kind == RunKind::scale)
+    return run.label.empty() ? "scale run" : fmt::format("scale run ({} placement)", run.label);
+  return "collective run";
+}
+
+// The hosts of the run's ranks (the document's GPUs by rank); 1 where they are not named.
+int run_host_count(const Result& r, const Run& run) {
+  std::set<std::string> hosts;
+  for (const auto& g : r.gpus)
+    if (g.rank >= 0 && static_cast<std::size_t>(g.rank) < run.gpus.size()) hosts.insert(g.host);
+  return std::max<int>(1, static_cast<int>(hosts.size()));
+}
+
+CurveSource source_of(const Result& r, const Run& run) {
   CurveSource s;
+  s.hosts = run_host_count(r, run);
   s.gpus = static_cast<int>(run.gpus.size());
   s.dtype = run.dtype;
   s.graph_launches = run.graph_launches;
+  s.run = run_words(r, run);
   return s;
 }
 
@@ -31,6 +51,11 @@ bool better_curve(const AllReduceCurve& candidate, const AllReduceCurve& kept) {
   return candidate.points().size() > kept.points().size();
 }
 
+// The point's single-operation p99 (its tail), 0 where none was measured.
+double tail_p99(const Point& p) {
+  return p.iterations && p.iterations->n > 0 && p.iterations->p99_us > 0 ? p.iterations->p99_us : 0;
+}
+
 }  // namespace
 
 AllReduceCurve::AllReduceCurve(CurveSource source, std::vector<CurvePoint> points)
@@ -38,14 +63,27 @@ AllReduceCurve::AllReduceCurve(CurveSource source, std::vector<CurvePoint> point
   std::stable_sort(points.begin(), points.end(),
                    [](const CurvePoint& a, const CurvePoint& b) { return a.bytes < b.bytes; });
   for (const auto& p : points) {
-    if (!(p.median_us > 0) || !(p.p99_us > 0) || p.bytes == 0)
+    if (!(p.median_us > 0) || !(p.tail_p99_us >= 0) || p.bytes == 0)
       FB_USAGE_ERROR(fmt::format("all_reduce curve: the point at {} B has no positive time", p.bytes));
-    if (points_.empty() || points_.back().bytes != p.bytes) points_.push_back(p);
+    if (!points_.empty() && points_.back().bytes == p.bytes) continue;
+    points_.push_back(p);
+    if (p.tail_p99_us > 0) tails_.push_back(p);
   }
   if (points_.empty()) FB_USAGE_ERROR("all_reduce curve: no measured points");
   source_.min_bytes = points_.front().bytes;
   source_.max_bytes = points_.back().bytes;
   source_.points = static_cast<int>(points_.size());
+  source_.tail_points = static_cast<int>(tails_.size());
+}
+
+double AllReduceCurve::tail_at(std::uint64_t bytes) const {
+  if (tails_.empty() || bytes < tails_.front().bytes || bytes > tails_.back().bytes) return 0;
+  const auto hi = std::lower_bound(tails_.begin(), tails_.end(), bytes,
+                                   [](const CurvePoint& p, std::uint64_t b) { return p.bytes < b; });
+  if (hi->bytes == bytes) return hi->tail_p99_us;
+  const auto lo = std::prev(hi);
+  return log_interpolate(static_cast<double>(bytes), static_cast<double>(lo->bytes), lo->tail_p99_us,
+                         static_cast<double>(hi->bytes), hi->tail_p99_us);
 }
 
 AllReduceTime AllReduceCurve::at(std::uint64_t bytes) const {
@@ -60,13 +98,11 @@ AllReduceTime AllReduceCurve::at(std::uint64_t bytes) const {
         size_argument(std::max(bytes, points_.back().bytes))));
   const auto hi = std::lower_bound(points_.begin(), points_.end(), bytes,
                                    [](const CurvePoint& p, std::uint64_t b) { return p.bytes < b; });
-  if (hi->bytes == bytes) return {hi->median_us, hi->p99_us};
+  if (hi->bytes == bytes) return {hi->median_us, tail_at(bytes)};
   const auto lo = std::prev(hi);
-  const auto x = static_cast<double>(bytes);
-  const auto x0 = static_cast<double>(lo->bytes);
-  const auto x1 = static_cast<double>(hi->bytes);
-  return {log_interpolate(x, x0, lo->median_us, x1, hi->median_us),
-          log_interpolate(x, x0, lo->p99_us, x1, hi->p99_us)};
+  return {log_interpolate(static_cast<double>(bytes), static_cast<double>(lo->bytes), lo->median_us,
+                          static_cast<double>(hi->bytes), hi->median_us),
+          tail_at(bytes)};
 }
 
 std::map<int, AllReduceCurve> allreduce_curves(const Result& r) {
@@ -77,10 +113,9 @@ std::map<int, AllReduceCurve> allreduce_curves(const Result& r) {
     if (!run.forced.empty() || run.gpus.size() < 2) continue;  // NCCL's own choice, a real fabric
     std::vector<CurvePoint> points;
     for (const auto& p : run.points)
-      if (p.time_us.median > 0 && p.time_us.p99 > 0)
-        points.push_back({p.bytes, p.time_us.median, p.time_us.p99});
+      if (p.time_us.median > 0) points.push_back({p.bytes, p.time_us.median, tail_p99(p)});
     if (points.empty()) continue;
-    AllReduceCurve curve(source_of(run), std::move(points));
+    AllReduceCurve curve(source_of(r, run), std::move(points));
     const int gpus = curve.source().gpus;
     const auto kept = curves.find(gpus);
     if (kept == curves.end())

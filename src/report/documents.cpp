@@ -17,6 +17,7 @@
 #include "report/import_source.hpp"
 #include "report/markdown_text.hpp"
 #include "report/nccl_choices.hpp"
+#include "report/projection_markdown.hpp"
 #include "report/verdict_blocks.hpp"
 
 namespace fb {
@@ -57,6 +58,7 @@ std::string markdown_summary(const Result& r, const std::optional<SavedFindings>
   md += import_source_markdown(r);
   md += headline_text_table(r);
   md += nccl_choices_markdown(r);
+  md += projection_markdown(r);
   md += "\n## Findings\n\n" + findings_list(r.findings);
   md += hosts_markdown(r);
   if (saved)

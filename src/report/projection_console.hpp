@@ -1,6 +1,7 @@
 #pragma once
 // The projection as the console prints it: the model and its sources, one table per phase
-// (prefill, decode) with units, where adding GPUs stops paying, and every named assumption.
+// (prefill, decode) with units and each all_reduce's basis marked, the plain answers with their
+// rules, and every named assumption (report/projection_table.hpp: the same table as every view).
 #include <string>
 
 #include "model/projection.hpp"

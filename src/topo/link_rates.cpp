@@ -38,12 +38,14 @@ constexpr std::array<PcieGeneration, 6> kPcie{{
 // the 7 peers of an 8-GPU platform; RCCL's topology models gfx95x links at 48 like gfx94x, which
 // would put the ring ceiling (7 x 48 = 336) below AMD's acceptance line (350), so the share is
 // MI300X's (0.75 of the link, AMD's ROCm blog): 57.6 GB/s. Not measured.
+// The 8-GPU platforms of MI300X to MI355X join every pair by one link (a full mesh); MI250X's does not
+// (its two GCDs of a package share 4 links): 0.
 constexpr std::array<XgmiProduct, 5> kXgmi{{
-    {"MI300X", "0x74a1,0x74b5", "gfx942", 64.0, 48.0, 7, 1},
-    {"MI325X", "0x74a5", "gfx942", 64.0, 48.0, 7, 1},
-    {"MI355X", "", "gfx950", 76.8, 57.6, 7, 1},
-    {"MI350X", "", "gfx950", 76.8, 57.6, 7, 1},
-    {"MI250", "0x7408,0x740c", "gfx90a", 50.0, 36.0, 8, 1},
+    {"MI300X", "0x74a1,0x74b5", "gfx942", 64.0, 48.0, 7, 1, 8},
+    {"MI325X", "0x74a5", "gfx942", 64.0, 48.0, 7, 1, 8},
+    {"MI355X", "", "gfx950", 76.8, 57.6, 7, 1, 8},
+    {"MI350X", "", "gfx950", 76.8, 57.6, 7, 1, 8},
+    {"MI250", "0x7408,0x740c", "gfx90a", 50.0, 36.0, 8, 1, 0},
 }};
 
 }  // namespace

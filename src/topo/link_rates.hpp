@@ -34,9 +34,16 @@ struct XgmiProduct {
   double rccl_gbps_per_link;       // what RCCL's topology models a link at (what rings reach)
   int links_per_gpu;               // xGMI links of one GPU to its peers on the usual platform
   int links_per_pair;              // links between two GPUs of that platform (the fewest)
+  int full_mesh_gpus = 0;          // GPUs of the usual platform when every pair has its links; 0: not a mesh
   // RCCL's model (rccl_gbps_per_link) is its topology's; where it would put the ring ceiling below
   // AMD's own acceptance line (MI350X/MI355X), the share is MI300X's measured one instead.
   [[nodiscard]] double reach_fraction() const { return rccl_gbps_per_link / gbps_per_link; }
+  // The ring ceiling of k GPUs of the full mesh: each GPU's links to the other k-1 at RCCL's model
+  // (docs/model.md, "The xGMI model": 2 x MI300X 48 GB/s, 4: 144, 8: 336); 0 where not a mesh.
+  [[nodiscard]] double mesh_ring_gbps(int k) const {
+    return full_mesh_gpus > 0 && k >= 2 && k <= full_mesh_gpus ? (k - 1) * links_per_pair * rccl_gbps_per_link
+                                                               : 0;
+  }
 };
 
 const NvlinkGeneration* nvlink_generation(int version);

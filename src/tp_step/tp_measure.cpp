@@ -21,7 +21,7 @@ ValidationRow project_case(TpLayerRig& rig, const ModelShape& m, int tp, std::in
   q.model = m;
   q.rates = {1, 1, "unused: every GEMM measured"};
   for (const auto& g : tp_layer_gemms(m, tp, tokens)) q.gemm_us[{g.m, g.n, g.k}] = rig.gemm(g).median_us;
-  std::map<int, AllReduceCurve> curves;
+  CommInputs comm;
   if (tp > 1) {
     const auto bytes = allreduce_bytes(m, tokens);
     const auto t = rig.all_reduce(bytes);
@@ -29,9 +29,10 @@ ValidationRow project_case(TpLayerRig& rig, const ModelShape& m, int tp, std::in
     source.gpus = tp;
     source.dtype = "bfloat16";
     source.graph_launches = 1;
-    curves.emplace(tp, AllReduceCurve(source, {{bytes, t.median_us, t.p99_us}}));
+    source.run = "timed here";
+    comm.curves.emplace(tp, AllReduceCurve(source, {{bytes, t.median_us, 0}}));  // graphs: no single-op tail
   }
-  const ProjectionRow row = project_layer(q, curves, tp, tokens);
+  const ProjectionRow row = project_layer(q, comm, tp, tokens);
   ValidationRow v;
   v.tokens = tokens;
   v.tp = tp;

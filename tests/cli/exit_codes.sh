@@ -61,6 +61,14 @@ expect 0 '"gpu": "MI300X"' expectations --from "$fixtures/synthetic-mi300x8.json
 # A run whose NCCL went over TCP sockets (NET_SOCKET) holds other nodes to a socket network's figures.
 expect_line 2 "its network findings (NET_SOCKET) say the run did not cross the network" expectations --from "$fixtures/synthetic-2host-socket.json"
 expect 0 '"hosts": 2' expectations --from "$fixtures/synthetic-2host-socket.json" --force
+# --from reads what `report` reads: rccl-tests' output of 8 x MI300X, what was converted said (stderr).
+rccl=$fixtures/../imports/rccl-tests-develop-448c4c7-mi300x8-rocm-blog.txt
+expect 0 "Read from rccl-tests develop:448c4c7's output" expectations --from "$rccl" -o "$tmp/site-rccl.json"
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["rows"][0]; assert (r["gpu"], r["gpus"], r["value"]) == ("MI300X", 8, 319.0), r; assert "rccl-tests" in r["source"], r' "$tmp/site-rccl.json" ||
+  { echo "FAIL: the site file from rccl-tests' output"; fail=1; }
+expect 0 "" report "$rccl" --analyse --expectations "$tmp/site-rccl.json"
+expect_line 2 "describe the output given with --from" expectations --topo "$rccl"
+expect_line 2 "describe another tool's output" expectations --from "$healthy" --gpu "8 x H100"
 
 # 4: the output cannot be written (its folder does not exist); the input was fine.
 expect 4 "cannot write $tmp/no-dir/report.html" report "$healthy" -o "$tmp/no-dir/report.html"

@@ -14,6 +14,7 @@
 #include "golden.hpp"
 #include "model/result_json.hpp"
 #include "projection/model_presets.hpp"
+#include "projection/scaling_answers.hpp"
 #include "projection/tp_layer.hpp"
 #include "projection/tp_projection.hpp"
 #include "report/html/html_report.hpp"
@@ -101,7 +102,32 @@ TEST(ProjectionCurve, InterpolatesInLogLogSpace) {
   const auto c = curve2({{4 << 20, 20, 30}, {1 << 20, 10, 12}});
   EXPECT_DOUBLE_EQ(c.at(1 << 20).median_us, 10);  // a measured point is its own
   EXPECT_NEAR(c.at(2 << 20).median_us, 10 * std::sqrt(2.0), 1e-9);
-  EXPECT_NEAR(c.at(2 << 20).p99_us, std::sqrt(12.0 * 30.0), 1e-9);
+  EXPECT_NEAR(c.at(2 << 20).tail_p99_us, std::sqrt(12.0 * 30.0), 1e-9);
+  EXPECT_EQ(c.source().tail_points, 2);
+}
+
+TEST(ProjectionCurve, TheTailOnlyWhereMeasured) {
+  // Tails at 2 and 8 MiB only: between them interpolated, outside them (1 and 16 MiB) not measured.
+  const auto c = curve2({{1 << 20, 10, 0}, {2 << 20, 12, 20}, {8 << 20, 30, 45}, {16 << 20, 50, 0}});
+  EXPECT_EQ(c.source().tail_points, 2);
+  EXPECT_FALSE(c.at(1 << 20).tail_measured());
+  EXPECT_FALSE(c.at(16 << 20).tail_measured());
+  EXPECT_DOUBLE_EQ(c.at(2 << 20).tail_p99_us, 20);
+  EXPECT_NEAR(c.at(4 << 20).tail_p99_us, std::sqrt(20.0 * 45.0), 1e-9);  // halfway in log
+}
+
+TEST(ProjectionCurve, ReadsTailsFromSingleOperationsNotBatches) {
+  // The fake-hosts capture timed single operations (iterations); the 2 x H200 run did not.
+  const auto r = result_fixture("h200x1-fakehosts-torchrun-2x1.json");
+  const auto tails = fb::allreduce_curves(r);
+  ASSERT_EQ(tails.count(2), 1u);
+  const auto& point = r.runs.at(0).points.at(0);
+  ASSERT_TRUE(point.iterations);
+  EXPECT_EQ(tails.at(2).source().tail_points, 2);
+  EXPECT_DOUBLE_EQ(tails.at(2).at(point.bytes).tail_p99_us, point.iterations->p99_us);
+  const auto plain = fb::allreduce_curves(result_fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  EXPECT_EQ(plain.at(2).source().tail_points, 0);
+  EXPECT_FALSE(plain.at(2).at(32 << 20).tail_measured());  // its batches' p99 is not a tail
 }
 
 TEST(ProjectionCurve, RefusesToExtrapolate) {
@@ -123,35 +149,122 @@ TEST(ProjectionCurve, ReadsTheRealTwoH200Curve) {
   EXPECT_NEAR(c.at(32 << 20).median_us, std::sqrt(78.18000018596649 * 256.5448045730591), 1e-9);
 }
 
-TEST(ProjectionScaling, SpeedupEfficiencyAndWhereItStopsPaying) {
+fb::ProjectionPhase phase_of(const std::vector<std::pair<int, double>>& tp_ms) {
   fb::ProjectionPhase ph;
-  for (const auto& [tp, ms] : std::vector<std::pair<int, double>>{{1, 10}, {2, 6}, {4, 5}, {8, 4.9}}) {
+  ph.phase = "prefill";
+  for (const auto& [tp, ms] : tp_ms) {
     fb::ProjectionRow r;
     r.tp = tp;
     r.pass_ms = ms;
     ph.rows.push_back(r);
   }
+  return ph;
+}
+
+TEST(ProjectionScaling, SpeedupEfficiencyFastestAndCheapestThatPays) {
+  auto ph = phase_of({{1, 10}, {2, 6}, {4, 5}, {8, 4.9}});
   fb::judge_scaling(ph, 0.5);
   EXPECT_NEAR(ph.rows[1].speedup, 10.0 / 6, 1e-12);
   EXPECT_NEAR(ph.rows[1].efficiency, 10.0 / 12, 1e-12);
   EXPECT_NEAR(ph.rows[2].efficiency, 0.5, 1e-12);
-  // TP 1 -> 2 gains 67% of an ideal 100%: pays. TP 2 -> 4 gains 20% of 100%: stops paying.
+  // TP 1 -> 2 runs 1.67x faster where 1.5x pays. Over TP=2: TP=4 1.2x where 1.5x pays, TP=8 1.22x
+  // where 2.5x pays: TP=2 is the cheapest that pays; TP=8 has the shortest pass.
   EXPECT_EQ(ph.best_tp, 2);
   EXPECT_EQ(ph.stops_paying_at_tp, 4);
+  EXPECT_EQ(ph.fastest_tp, 8);
+  ASSERT_EQ(ph.answers.size(), 2u);
+  EXPECT_EQ(ph.answers[0].question, "fastest");
+  EXPECT_EQ(ph.answers[0].tp, 8);
+  EXPECT_EQ(ph.answers[1].question, "cheapest_that_pays");
+  EXPECT_NE(ph.answers[1].words.find("TP=4 runs 1.20x as fast as TP=2 on 2x the GPUs, where 1.50x would pay"),
+            std::string::npos)
+      << ph.answers[1].words;
+  EXPECT_NE(ph.answers[0].words.find("2.04x faster than TP=1"), std::string::npos) << ph.answers[0].words;
 }
 
-TEST(ProjectionScaling, AssumeRescalesTheLargestCurveByTheBusFactor) {
+TEST(ProjectionScaling, ASlowSmallSubsetDoesNotHideALargerOneThatPays) {
+  // TP=2 gains 1.2x (a ring of one link), TP=4 3.2x, TP=8 3.8x: over TP=1 TP=4 pays (3.2 >= 2.5); over
+  // TP=4 TP=8 runs 1.19x where 1.5x pays. The step rule of pairs of neighbours would stop at TP=1.
+  auto ph = phase_of({{1, 38}, {2, 38 / 1.2}, {4, 38 / 3.2}, {8, 10}});
+  fb::judge_scaling(ph, 0.5);
+  EXPECT_EQ(ph.best_tp, 4);
+  EXPECT_EQ(ph.stops_paying_at_tp, 8);
+  EXPECT_EQ(ph.fastest_tp, 8);
+  // 3.8x at TP=8 is below half the ideal 8x (4.5x): TP=1 would be the answer without TP=4.
+  auto two = phase_of({{1, 38}, {8, 10}});
+  fb::judge_scaling(two, 0.5);
+  EXPECT_EQ(two.best_tp, 1);
+  EXPECT_EQ(two.fastest_tp, 8);
+  EXPECT_NE(two.answers[1].words.find("where 4.50x would pay"), std::string::npos) << two.answers[1].words;
+}
+
+TEST(ProjectionComm, WithoutItsOwnCurveATpIsRefusedUnlessAssumed) {
   std::map<int, fb::AllReduceCurve> curves;
   curves.emplace(2, curve2({{1 << 20, 10, 12}, {4 << 20, 20, 30}}));
-  const auto t = fb::allreduce_time(curves, 8, 1 << 20, true);
-  EXPECT_DOUBLE_EQ(t.time.median_us, 10 * 1.75);  // 2*7/8 over 2*1/2
-  EXPECT_TRUE(t.assumed);
-  EXPECT_NE(message_of([&] { (void)fb::allreduce_time(curves, 8, 1 << 20, false); }).find("--assume"),
+  EXPECT_NE(message_of([&] { (void)fb::allreduce_time(curves, {}, 8, 1 << 20, false); }).find("--assume"),
             std::string::npos);
+  // --assume with nothing that bounds 8 GPUs: refused with the bound's own words (the flag that allows it).
+  fb::CommBounds none{{8, {8, 0, "", {}, "", "pass --topo FILE"}}};
+  const auto refused = message_of([&] { (void)fb::allreduce_time(curves, none, 8, 1 << 20, true); });
+  EXPECT_NE(refused.find("nothing bounds one: pass --topo FILE"), std::string::npos) << refused;
+  EXPECT_EQ(code_of([&] { (void)fb::allreduce_time(curves, {}, 8, 1 << 20, true); }), fb::ExitCode::usage);
 }
 
+TEST(ProjectionComm, BeyondOneHostNeverTheHostsOwnCurve) {
+  std::map<int, fb::AllReduceCurve> curves;
+  fb::CurveSource box;
+  box.gpus = 8;  // one host's xGMI curve
+  curves.emplace(8, fb::AllReduceCurve(box, {{16384, 14, 0}, {32 << 20, 244, 0}}));
+  const fb::CommBounds bounds{{16, {16, 40, "given", {}, "--net-busbw", ""}}};
+  // No curve across hosts: the network's figure alone, said to be a lower bound.
+  const auto alone = fb::allreduce_time(curves, bounds, 16, 16384, true);
+  EXPECT_EQ(alone.basis, "assumed");
+  EXPECT_EQ(alone.curve_gpus, 0);
+  EXPECT_DOUBLE_EQ(alone.time.median_us, fb::bandwidth_bound_us(16384, 16, 40));
+  EXPECT_NEAR(alone.time.median_us, 16384 * 1.875 / 40e3, 1e-12);
+  EXPECT_NE(alone.source.find("no other all_reduce measured across hosts"), std::string::npos)
+      << alone.source;
+  // A curve across hosts (4 GPUs on 2 hosts) gives the latency: 30 us x 1.875 / 1.5 = 37.5 us.
+  fb::CurveSource across;
+  across.gpus = 4;
+  across.hosts = 2;
+  curves.emplace(4, fb::AllReduceCurve(across, {{16384, 30, 0}, {32 << 20, 900, 0}}));
+  const auto latency = fb::allreduce_time(curves, bounds, 16, 16384, true);
+  EXPECT_EQ(latency.curve_gpus, 4);
+  EXPECT_DOUBLE_EQ(latency.time.median_us, 30 * 1.875 / 1.5);
+}
+
+TEST(ProjectionComm, OwnCurveMeasuredElseTheBoundOrTheOtherCountsLatency) {
+  std::map<int, fb::AllReduceCurve> curves;
+  fb::CurveSource s8;
+  s8.gpus = 8;
+  curves.emplace(8, fb::AllReduceCurve(s8, {{16384, 14, 0}, {32 << 20, 244, 0}}));
+  const fb::CommBounds bounds{{2, {2, 48, "subset_ceiling", {0, 1}, "one xGMI link", ""}},
+                              {4, {4, 144, "subset_ceiling", {0, 1, 2, 3}, "three xGMI links", ""}}};
+  EXPECT_EQ(fb::allreduce_time(curves, bounds, 8, 32 << 20, false).basis, "measured");
+  // 32 MiB on 2 GPUs at 48 GB/s busbw: 33554432 x 1 / 48e9 s = 699.05 us (the 8-GPU curve at equal
+  // busbw would give 244 x 1/1.75 = 139.4 us: a larger subset's figure, never used).
+  const auto two = fb::allreduce_time(curves, bounds, 2, 32 << 20, true);
+  EXPECT_EQ(two.basis, "bounded");
+  EXPECT_EQ(two.curve_gpus, 0);  // the bound's time, no curve's
+  EXPECT_NEAR(two.time.median_us, 33554432.0 / 48e9 * 1e6, 1e-9);
+  EXPECT_FALSE(two.time.tail_measured());
+  // 4 GPUs: 33554432 x 1.5 / 144e9 = 349.5 us.
+  EXPECT_NEAR(fb::allreduce_time(curves, bounds, 4, 32 << 20, true).time.median_us,
+              33554432.0 * 1.5 / 144e9 * 1e6, 1e-9);
+  // 16 KiB: the bound allows 0.34 us; the 8-GPU curve's latency at equal busbw (14 / 1.75 = 8 us) is
+  // slower: that time, marked assumed.
+  const auto small = fb::allreduce_time(curves, bounds, 2, 16384, true);
+  EXPECT_EQ(small.basis, "assumed");
+  EXPECT_DOUBLE_EQ(small.time.median_us, 14 / 1.75);
+  EXPECT_EQ(small.curve_gpus, 8);
+  EXPECT_DOUBLE_EQ(small.bound_gbps, 48);
+}
+
+fb::CommInputs curves_of(const fb::Result& r) { return {fb::allreduce_curves(r), {}}; }
+
 TEST(ProjectionScaling, WholeProjectionFromTheH200Fixture) {
-  const auto curves = fb::allreduce_curves(result_fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  const auto curves = curves_of(result_fixture("h200x2-run-6coll-1M-4G-procs.json"));
   const auto p = fb::project_tensor_parallel(llama_request({2}, 64), curves);
   ASSERT_EQ(p.phases.size(), 2u);
   const auto& decode = p.phases[1].rows;
@@ -163,10 +276,27 @@ TEST(ProjectionScaling, WholeProjectionFromTheH200Fixture) {
   EXPECT_NEAR(decode[1].tokens_per_s, 64 / (decode[1].pass_ms / 1e3), 1e-9);
   EXPECT_NEAR(decode[1].speedup, decode[0].pass_ms / decode[1].pass_ms, 1e-12);
   EXPECT_EQ(decode[0].comm_us, 0);
+  EXPECT_EQ(decode[1].comm_basis, "measured");
+  EXPECT_EQ(decode[1].tail, "not measured");  // the run has no single-operation tails
+  EXPECT_EQ(decode[1].comm_p99_us, 0);
+  EXPECT_EQ(decode[1].pass_p99_ms, 0);
+  EXPECT_EQ(decode[0].tail, "none");
+}
+
+TEST(ProjectionScaling, MeasuredTailsFlowIntoTheP99Columns) {
+  const auto r = result_fixture("h200x1-fakehosts-torchrun-2x1.json");  // tails at 1 MiB and 64 MiB
+  auto q = llama_request({2}, 64);                                      // decode: 64 x 8192 x 2 B = 1 MiB
+  q.workload.prompt = 64;                                               // prefill: 64 x 64 tokens = 64 MiB
+  const auto p = fb::project_tensor_parallel(q, curves_of(r));
+  const auto& row = p.phases[1].rows[1];
+  EXPECT_EQ(row.tail, "measured");
+  EXPECT_DOUBLE_EQ(row.comm_p99_us, 2 * r.runs[0].points[0].iterations->p99_us);
+  EXPECT_DOUBLE_EQ(row.layer_p99_us, row.compute_us + row.comm_p99_us);
+  EXPECT_NEAR(row.pass_p99_ms, row.layer_p99_us * 80 / 1e3, 1e-12);
 }
 
 TEST(ProjectionErrors, BadInputIsAUsageError) {
-  const auto curves = fb::allreduce_curves(result_fixture("h200x2-run-6coll-1M-4G-procs.json"));
+  const auto curves = curves_of(result_fixture("h200x2-run-6coll-1M-4G-procs.json"));
   auto zero = llama_request({2}, 64);
   zero.model.hidden = 0;
   EXPECT_EQ(code_of([&] { fb::project_tensor_parallel(zero, curves); }), fb::ExitCode::usage);
@@ -185,8 +315,11 @@ TEST(ProjectionErrors, BadInputIsAUsageError) {
 TEST(ProjectionReport, ConsoleGoldenJsonRoundTripAndChart) {
   auto r = result_fixture("h200x2-run-6coll-1M-4G-procs.json");
   auto q = llama_request({2, 4}, 64);
-  q.assume = true;  // TP=4 from the 2-GPU curve, marked in the table
-  r.projection = fb::project_tensor_parallel(q, fb::allreduce_curves(r));
+  q.assume = true;  // TP=4 bounded at 373.5 GB/s (given here as the ceiling an NVSwitch ring of 4 H200 has)
+  fb::CommInputs comm = curves_of(r);
+  comm.bounds[4] = {4, 373.5, "subset_ceiling", {0, 1, 2, 3}, "NVLink4's measured share (given in the test)",
+                    ""};
+  r.projection = fb::project_tensor_parallel(q, comm);
   expect_golden("projection_llama70b.txt", fb::projection_table(*r.projection));
   const auto back = fb::parse_result(nlohmann::json(r).dump());
   ASSERT_TRUE(back.projection);

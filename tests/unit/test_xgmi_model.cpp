@@ -54,6 +54,19 @@ TEST(XgmiModel, RingCeilingsOnTheMesh) {
   EXPECT_NE(pair.source.find("RCCL's model of each xGMI link"), std::string::npos) << pair.source;
 }
 
+// Without a topology read, the product's full mesh gives the same ceilings (the projection's bound of
+// a k-GPU subset of another tool's output); MI250X's platform is no mesh: none.
+TEST(XgmiModel, MeshRingCeilingsFromTheProductAlone) {
+  const auto* mi300x = fb::xgmi_product("AMD Instinct MI300X", "");
+  EXPECT_DOUBLE_EQ(mi300x->mesh_ring_gbps(2), 48.0);
+  EXPECT_DOUBLE_EQ(mi300x->mesh_ring_gbps(4), 144.0);
+  EXPECT_DOUBLE_EQ(mi300x->mesh_ring_gbps(8), 336.0);
+  EXPECT_DOUBLE_EQ(mi300x->mesh_ring_gbps(9), 0.0);  // beyond the platform's 8
+  EXPECT_DOUBLE_EQ(mi300x->mesh_ring_gbps(1), 0.0);
+  EXPECT_DOUBLE_EQ(fb::xgmi_product("AMD Instinct MI355X", "")->mesh_ring_gbps(4), 3 * 57.6);
+  EXPECT_DOUBLE_EQ(fb::xgmi_product("", "0x7408")->mesh_ring_gbps(2), 0.0);
+}
+
 TEST(XgmiModel, ExpectationsForEightMi300x) {
   const std::string gpu = "AMD Instinct MI300X";
   EXPECT_DOUBLE_EQ(fb::expected_for(gpu, 8, "all_reduce", kGi)->value, 314.7);

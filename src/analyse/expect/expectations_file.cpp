@@ -15,6 +15,7 @@
 #include "analyse/scope/gpu_model.hpp"
 #include "analyse/scope/gpu_names.hpp"
 #include "bench/collective_spec.hpp"
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/file_io.hpp"
 #include "model/json_limits.hpp"
@@ -144,8 +145,28 @@ ExpectationSet load_expectations_file(const std::string& path) {
   return parse_expectations(text, path);
 }
 
+namespace {
+
+// Where a baseline's figures come from: the run (its host and start), or another tool's output (which
+// tells no date: the day it was read).
+std::string baseline_source(const Result& r, const std::string& file) {
+  if (!r.source) return fmt::format("site baseline: {} ({}, {})", file, r.host.hostname, r.started);
+  const auto& s = *r.source;
+  return fmt::format("site baseline: {} ({}{}'s output{}, read {})", file, s.tool,
+                     s.version.empty() ? "" : " " + s.version,
+                     r.host.hostname.empty() ? "" : " on " + r.host.hostname, now_iso8601().substr(0, 10));
+}
+
+std::string baseline_date(const Result& r) {
+  return (r.started.empty() || r.source ? now_iso8601() : r.started).substr(0, 10);
+}
+
+}  // namespace
+
 std::vector<ExpectationRow> baseline_rows(const Result& r, const std::string& file) {
   std::vector<ExpectationRow> rows;
+  const std::string source = baseline_source(r, file);
+  const std::string date = baseline_date(r);
   for (const auto& run : r.runs) {
     if (!judged_run(run) || run.points.empty()) continue;
     const auto& p = *std::max_element(run.points.begin(), run.points.end(),
@@ -159,8 +180,8 @@ std::vector<ExpectationRow> baseline_rows(const Result& r, const std::string& fi
     e.min_bytes = p.bytes;
     e.algo = w.how.starts_with("assumed") || w.how.starts_with("NVLS off") ? "" : w.algo;
     e.value = std::round(p.busbw_gbps * 10) / 10;  // GB/s to 0.1: what a person edits
-    e.source = fmt::format("site baseline: {} ({}, {})", file, r.host.hostname, r.started);
-    e.date = r.started.substr(0, 10);
+    e.source = source;
+    e.date = date;
     rows.push_back(std::move(e));
   }
   if (rows.empty())

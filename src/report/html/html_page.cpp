@@ -38,6 +38,7 @@ table.env td{text-align:left}table.env{max-width:100%}
 .wide{max-width:100%;overflow-x:auto}
 code{overflow-wrap:break-word}
 .regression{color:#c0392b;font-weight:bold}
+tr.comm-bounded td{background:#fff8e1}tr.comm-assumed td{background:#fdecea}
 @media print{body{max-width:none;padding:0}section,svg.chart,.finding,.top-finding{break-inside:avoid}
 .banner,td{-webkit-print-color-adjust:exact;print-color-adjust:exact}}
 )";

@@ -1,6 +1,8 @@
 #pragma once
-// The HTML report's projection section: speedup vs TP degree (prefill, decode, the ideal) and
-// the share of each layer's time spent in communication.
+// The HTML report's projection section: what it was projected from (model, rates, curves, bounds),
+// per phase the table every view shows (report/projection_table.hpp: each all_reduce's basis marked,
+// the p99 "not measured" where no tail was) with its plain answers, the speedup and communication
+// share charts, and every assumption.
 #include <string>
 
 #include "model/result.hpp"
