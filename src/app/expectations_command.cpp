@@ -61,12 +61,7 @@ void require_healthy(Result r, const std::string& file) {
 // converted said on stderr (stdout may be the site file).
 Result load_baseline(const ExpectationsOptions& o) {
   const ImportOptions import{o.import.nccl_log, o.import.topo, o.import.gpu, o.import.collective, o.force};
-  Result r = load_result_or_output(o.from, import);
-  if (!r.source && import.any())
-    FB_USAGE_ERROR(
-        fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
-                    "describe another tool's output",
-                    o.from));
+  Result r = load_input(o.from, import);
   std::cerr << import_source_markdown(r);
   return r;
 }

@@ -75,13 +75,7 @@ void measure_compute_on_gpu0(ProjectionRequest& q) {
 // such an output only: given with a fabricbench document they are refused).
 Result load_projection_input(const ProjectOptions& o) {
   const ImportOptions import{o.import.nccl_log, o.import.topo, o.import.gpu, o.import.collective, o.force};
-  Result r = load_result_or_output(o.result, import);
-  if (!r.source && import.any())
-    FB_USAGE_ERROR(
-        fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
-                    "describe another tool's output",
-                    o.result));
-  return r;
+  return load_input(o.result, import);
 }
 
 // What a document holds instead of an all_reduce curve, in words: "all_gather on 8 GPUs, p2p figures".

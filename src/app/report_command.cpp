@@ -35,13 +35,7 @@ std::string output_format(const ReportOptions& o) {
 // output only: given with a fabricbench document they are refused).
 Result load_report_input(const ReportOptions& o) {
   const ImportOptions import{o.nccl_log, o.topo, o.gpu, o.collective, o.force};
-  Result r = load_result_or_output(o.input, import);
-  if (!r.source && import.any())
-    FB_USAGE_ERROR(
-        fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
-                    "describe another tool's output",
-                    o.input));
-  return r;
+  return load_input(o.input, import);
 }
 
 }  // namespace

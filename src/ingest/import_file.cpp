@@ -101,4 +101,14 @@ Result load_result_or_output(const std::string& path, const ImportOptions& optio
   return import_text(read_file(path), path, options);
 }
 
+Result load_input(const std::string& path, const ImportOptions& options) {
+  Result r = load_result_or_output(path, options);
+  if (!r.source && options.any())
+    FB_USAGE_ERROR(
+        fmt::format("{}: a fabricbench result document: --nccl-log, --topo, --gpu and --collective "
+                    "describe another tool's output",
+                    path));
+  return r;
+}
+
 }  // namespace fb

@@ -29,6 +29,10 @@ struct ImportOptions {
 // The options apply to another tool's output only (a result document has its own facts).
 Result load_result_or_output(const std::string& path, const ImportOptions& options = {});
 
+// The same, refusing the options with a fabricbench document (a usage error naming the file): they
+// describe another tool's output only. What `report`, `project` and `expectations --from` read.
+Result load_input(const std::string& path, const ImportOptions& options);
+
 // The same for text already read (`path` names it in messages and in `source.file`).
 Result import_text(const std::string& text, const std::string& path, const ImportOptions& options = {});
 

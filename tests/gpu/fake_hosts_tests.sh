@@ -38,12 +38,16 @@ case_name=$1
 bin=$(realpath "$2")
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
-# FB_KEEP_RESULTS=DIR keeps every result.json written, as DIR/CASE-FOLDER.json (fixtures of real runs).
+# FB_KEEP_RESULTS=DIR keeps every result.json written, as DIR/CASE-FOLDER.json (fixtures of real runs), and
+# the hosts' logs beside them.
 keep() {
   [[ -n ${FB_KEEP_RESULTS:-} ]] || return 0
   mkdir -p "$FB_KEEP_RESULTS"
   for f in "$tmp"/*/result.json; do
     [[ -f $f ]] && cp "$f" "$FB_KEEP_RESULTS/$case_name-$(basename "$(dirname "$f")").json"
+  done
+  for f in "$tmp"/*/host*.log; do  # the hosts' own logs too (STAMP=1: with the seconds of each line)
+    [[ -f $f ]] && cp "$f" "$FB_KEEP_RESULTS/$case_name-$(basename "$(dirname "$f")")-$(basename "$f")"
   done
 }
 trap 'keep; rm -rf "$tmp"' EXIT

@@ -189,6 +189,7 @@ std::optional<CrossHostFigure> range_figure(const Result& r, const Run& run, con
   if (!range) return std::nullopt;
   const double gpus = range->gpus_per_host;
   CrossHostFigure f;
+  f.from_class_range = true;
   f.value = ring ? range->low : range->low / gpus;  // sendrecv: one GPU's port each way
   f.ring_bound = ring ? range->high : 0;
   f.ring_source = range->source + " (its high end)";

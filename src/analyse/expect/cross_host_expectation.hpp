@@ -26,6 +26,9 @@ struct CrossHostFigure {
   std::string unknown;      // "sockets have no rate: ...", "no published figure for Tree across hosts ..."
   double ring_bound = 0;    // the ring's bound for this collective (0: unknown): labels an algorithm above it
   std::string ring_source;  // its words
+  // The hosts' NICs were not described: `value` is the low end of the GPU class's datacenter range, a
+  // floor a healthy fabric clears, not what these hosts' NICs carry (a projection takes no bound from it).
+  bool from_class_range = false;
 };
 
 // The same for every size: the bound is what the largest sizes reach (small sizes fall short by latency).

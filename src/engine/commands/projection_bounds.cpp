@@ -167,6 +167,10 @@ CommBound expected_network(const Result& r, int k, int per_host) {
     run.gpus.push_back(g.index);
   }
   const auto f = cross_host_figure(job, run, WhatRan{});
+  if (f.from_class_range)
+    return unknown_bound(k,
+                         "the hosts' network ports are not in the document (a datacenter network's range for "
+                         "these GPUs is a floor for judging, not what their NICs carry)");
   if (!(f.value > 0)) return unknown_bound(k, f.unknown);
   CommBound b{k, f.value, "network_expected", {}, "", ""};
   b.source = fmt::format("what the NICs carry, every other host taken as this one: {}", f.source);
