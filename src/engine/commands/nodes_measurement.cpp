@@ -59,7 +59,8 @@ std::string time_words(const NodesRequest& r, double seconds_per_round) {
 // Before the first round: the rounds and pairs, and the time at the assumed cost of a round.
 void announce(const NodesRequest& r, NodesMode mode, const JobHosts& hosts, EventSink& events) {
   const int n = static_cast<int>(hosts.names.size());
-  const int rounds = mode == NodesMode::sampling ? sampling_round_count(r.sampling) : round_robin_round_count(n);
+  const int rounds =
+      mode == NodesMode::sampling ? sampling_round_count(r.sampling) : round_robin_round_count(n);
   events.emit(make_event(
       EventKind::stage,
       fmt::format(
