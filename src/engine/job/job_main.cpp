@@ -116,8 +116,8 @@ bool runs_in_job(const std::string& command) {
 }
 
 RankOwnFlags rank_own_flags(const std::vector<std::string>& args) {
-  return {option_from_args(args, "--nccl-lib").value_or(""), option_from_args(args, "--prometheus").value_or(""),
-          args};
+  return {option_from_args(args, "--nccl-lib").value_or(""),
+          option_from_args(args, "--prometheus").value_or(""), args};
 }
 
 int job_main(JobLauncher launcher, double timeout_s, const RankOwnFlags& own, EventSink& events,
