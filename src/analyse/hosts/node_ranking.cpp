@@ -7,17 +7,21 @@
 #include "analyse/hosts/node_ranking_findings.hpp"
 #include "analyse/hosts/rank_below.hpp"
 #include "analyse/hosts/slow_threshold.hpp"
+#include "core/stats.hpp"
 
 namespace fb {
 namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return sorted_quantile(v, 0.5);
+}
 
 double median_of(const std::vector<PairFigure>& pairs) {
   std::vector<double> v;
   v.reserve(pairs.size());
   for (const auto& p : pairs) v.push_back(p.busbw_gbs);
-  std::sort(v.begin(), v.end());
-  const auto n = v.size();
-  return n % 2 != 0 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  return median_of(std::move(v));
 }
 
 double fastest_of(const std::vector<PairFigure>& pairs) {
@@ -153,11 +157,10 @@ std::vector<std::pair<int, double>> name_ranked_low(const std::vector<PairFigure
     int best = -1;
     double least = kRankBelowChance;
     for (const auto& [h, figures] : mine) {
-      if (static_cast<int>(figures.size()) < std::max(min_pairs, 3)) continue;
+      if (static_cast<int>(figures.size()) < std::max(min_pairs, 3) || median_of(figures) >= below) continue;
       std::vector<double> others;
       for (const auto& p : left)
         if (p.a != h && p.b != h) others.push_back(p.busbw_gbs);
-      if (median_of(pairs_of_host(left, h, {})) >= below) continue;
       const double chance = rank_below_chance(figures, others);
       if (chance < least) {
         least = chance;

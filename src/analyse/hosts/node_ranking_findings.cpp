@@ -38,12 +38,16 @@ std::string peer_words(const NamedHost& h) {
                      h.peer_max_share * 100);
 }
 
+// A chance in words.
+std::string how_often(double chance) {
+  return chance < 1e-9 ? "less than once in 10^9" : fmt::format("with a chance of {:.2g}", chance);
+}
+
 // How sure the naming is: the chance that a healthy host, its pairs spread as the healthy pairs do,
 // shows as many slow pairs of as many.
 std::string chance_words(const NamedHost& h) {
   if (h.healthy_chance < 0) return "";
-  if (h.healthy_chance < 1e-9) return "; a healthy host shows as many slow pairs less than once in 10^9";
-  return fmt::format("; a healthy host shows as many slow pairs with a chance of {:.2g}", h.healthy_chance);
+  return "; a healthy host shows as many slow pairs " + how_often(h.healthy_chance);
 }
 
 std::string pair_names(const PairFigure& p, const std::vector<std::string>& names) {
@@ -53,15 +57,11 @@ std::string pair_names(const PairFigure& p, const std::vector<std::string>& name
 // A host named for the ranks of its pairs: below its peers' other pairs, each of its pairs, beyond chance.
 std::string ranked_low_words(const NamedHost& h, const NodeRanking& r,
                              const std::vector<std::string>& names) {
-  const std::string chance = h.healthy_chance < 1e-9
-                                 ? "less than once in 10^9"
-                                 : fmt::format("with a chance of {:.2g}", h.healthy_chance);
   return fmt::format(
-      "{}: its {} pairs rank below its peers' other pairs (a healthy host's rank that low {}): {}; its "
-      "median "
-      "{:.0f}% of {}; {}",
-      host_name(h.host, names), h.pairs.size(), chance, cited_pairs(h, r, names), h.share * 100,
-      reference_words(r), peer_words(h));
+      "{}: its {} pairs rank below its peers' other pairs (a healthy host's rank that low {}): {}; "
+      "its median {:.0f}% of {}; {}",
+      host_name(h.host, names), h.pairs.size(), how_often(h.healthy_chance), cited_pairs(h, r, names),
+      h.share * 100, reference_words(r), peer_words(h));
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/stats.hpp"
+
 namespace fb {
 namespace {
 
@@ -11,10 +13,7 @@ constexpr double kQuartileSds = 0.6745;
 
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
-  const double at = q * static_cast<double>(v.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(at));
-  const auto hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (at - static_cast<double>(lo)) * (v[hi] - v[lo]);
+  return sorted_quantile(v, q);
 }
 
 }  // namespace
