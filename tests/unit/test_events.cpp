@@ -9,6 +9,7 @@
 #include "engine/machine/result_header.hpp"
 #include "engine/plans/plan_runner.hpp"
 #include "engine/plans/sweep_progress.hpp"
+#include "fake_job.hpp"
 #include "recording_sink.hpp"
 
 namespace {
@@ -25,14 +26,6 @@ class FakeJob final : public fb::JobSession {
   [[nodiscard]] fb::JobLauncher launcher_kind() const override { return fb::JobLauncher::torchrun; }
   [[noreturn]] void abort(fb::ExitCode code, const std::string& why) override { throw Aborted{code, why}; }
   void finish() override {}
-};
-
-// Installs `session` for one test.
-struct InstalledJob {
-  explicit InstalledJob(fb::JobSession& session) { fb::JobSession::install(&session); }
-  ~InstalledJob() { fb::JobSession::install(nullptr); }
-  InstalledJob(const InstalledJob&) = delete;
-  InstalledJob& operator=(const InstalledJob&) = delete;
 };
 
 fb::PlanOutcome failed(const std::string& failure) {

@@ -12,6 +12,7 @@
 #include "app/doctor_verdict_files.hpp"
 #include "core/file_io.hpp"
 #include "engine/job/host_textfiles.hpp"
+#include "fake_job.hpp"
 #include "golden.hpp"
 #include "report/prometheus_textfile.hpp"
 
@@ -137,28 +138,15 @@ namespace {
 
 // Rank 0 of a job on hosts n1 (ranks 0, 1) and n2 (rank 2): what it broadcasts is recorded, and the
 // other ranks' answers are what `replies` says (n2's first rank, rank 2, could not write).
-class TwoHostJob final : public fb::JobSession, public fb::Bootstrap {
+class TwoHostJob final : public ThreeRankJob {
  public:
-  TwoHostJob() { set_world(0, {"n1", "n1", "n2"}, {0, 1, 0}); }
-  [[nodiscard]] fb::Bootstrap& bootstrap() override { return *this; }
-  [[nodiscard]] fb::JobLauncher launcher_kind() const override { return fb::JobLauncher::torchrun; }
-  [[noreturn]] void abort(fb::ExitCode code, const std::string& why) override { throw fb::Error(code, why); }
-  void finish() override {}
-  [[nodiscard]] int rank() const override { return 0; }
-  [[nodiscard]] int size() const override { return 3; }
+  TwoHostJob() : ThreeRankJob({0, 1, 0}) {}
   std::vector<std::string> allgather(const std::string& mine) override {
     sent.push_back(mine);
     return {mine, "", replies};
   }
   std::vector<std::string> sent;
   std::string replies;
-};
-
-struct Installed {
-  explicit Installed(fb::JobSession& s) { fb::JobSession::install(&s); }
-  ~Installed() { fb::JobSession::install(nullptr); }
-  Installed(const Installed&) = delete;
-  Installed& operator=(const Installed&) = delete;
 };
 
 }  // namespace
@@ -169,7 +157,7 @@ TEST(HostTextfiles, RankZeroHandsEveryHostItsOwnFile) {
   const auto dir = std::filesystem::temp_directory_path() / ("fb-hand-out-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   TwoHostJob job;
-  const Installed installed(job);
+  const InstalledJob installed(job);
   fb::DoctorOptions o;
   o.out_dir = (dir / "res").string();
   o.prometheus = (dir / "fb-%h.prom").string();

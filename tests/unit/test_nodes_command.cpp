@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "engine/commands/nodes_measurement.hpp"
 #include "engine/job/host_sections.hpp"
+#include "fake_job.hpp"
 #include "golden.hpp"
 #include "model/result_json.hpp"
 #include "report/hosts_markdown.hpp"
@@ -91,15 +92,9 @@ namespace {
 
 // Rank 0 of a job on hosts n1 (ranks 0, 1) and n2 (rank 2), whose own section is not asked for (its
 // local rank is 1 here, so that no machine is probed); the other ranks answer with `answers`.
-class SectionsJob final : public fb::JobSession, public fb::Bootstrap {
+class SectionsJob final : public ThreeRankJob {
  public:
-  SectionsJob() { set_world(0, {"n1", "n1", "n2"}, {1, 0, 0}); }
-  [[nodiscard]] fb::Bootstrap& bootstrap() override { return *this; }
-  [[nodiscard]] fb::JobLauncher launcher_kind() const override { return fb::JobLauncher::torchrun; }
-  [[noreturn]] void abort(fb::ExitCode code, const std::string& why) override { throw fb::Error(code, why); }
-  void finish() override {}
-  [[nodiscard]] int rank() const override { return 0; }
-  [[nodiscard]] int size() const override { return 3; }
+  SectionsJob() : ThreeRankJob({1, 0, 0}) {}
   std::vector<std::string> allgather(const std::string& mine) override {
     return answers.empty() ? std::vector<std::string>{mine, "", ""} : answers;
   }
