@@ -27,7 +27,7 @@ void add_ranking_options(CLI::App* nodes, NodesOptions& o) {
       ->add_option(
           "--slow-share", r.slow_share,
           "A pair is slow below this share of the reference (default: 5% below it, or 4 of the healthy "
-          "pairs' spreads where they spread wider)")
+          "pairs' spreads where they spread wider); a host named by its pairs' ranks has its median below it")
       ->check(CLI::Range(0.05, 1.0))
       ->group(grp);
   nodes
@@ -70,9 +70,11 @@ CLI::App* add_nodes_subcommand(CLI::App& app, NodesOptions& o) {
 both hosts' GPUs), in rounds that keep every host busy; each pair is held against the reference
 (the median of the pairs, the fastest of fewer than 10, or --reference) less the larger of 5% and
 4 of the healthy pairs' spreads, and the hosts most of whose pairs are slow while their peers' are
-not, or slow beside two partners that are otherwise healthy, are named (NODE_SLOW), with their pair
-figures. Past the round robin, every host meets 6 random peers, then each suspect is re-paired with
-hosts the first pass found good.
+not, slow beside two partners that are otherwise healthy, or whose pairs rank below their peers'
+beyond a 10^-6 chance with their median more than 5% (or --slow-share) below, are named (NODE_SLOW),
+with their pair figures. Under 10 pairs the round robin runs twice (each pair at its better figure);
+past it, every host meets 6 random peers. Either way each suspect is then re-paired with hosts found
+good, and cleared where those re-pairs all ran faster than the reference.
 The time for this job and for 16, 128 and 1024 hosts is said before and after. Bandwidths in
 GB/s = 1e9 bytes/s. Every pair of a round starts measuring at the same time and measures for
 all of --max-time (default here 0.5 s; no tail), so that the round's pairs share one window.
