@@ -8,10 +8,16 @@
 #     NVBANDWIDTH  default build-nvbandwidth/obj/nvbandwidth: nvbandwidth 0.8 built from its public
 #                  source (github.com/NVIDIA/nvbandwidth) in that git-ignored folder, with
 #                  scripts/build-nvbandwidth.sh SOURCE (on the development machine; carried over)
-#   ROUNDS=N       alternated rounds (default 3); each round's host links are also compared on their own
+#   ROUNDS=N       alternated rounds (default 3; odd rounds run nvbandwidth first, even rounds
+#                  fabricbench first, so that a drift of the machine favours neither); each round's
+#                  host links are also compared on their own
 #                  (the round table: each host link within HOST_BAND, default 1%, of nvbandwidth's in at
 #                  least HOST_NEED rounds, default all; rounds where nvbandwidth itself moved are marked)
 #   ONLY=fidelity  the rounds against nvbandwidth only (no estimates, no doctor)
+#   SAMPLES=N      samples each tool takes per figure, its median reported: nvbandwidth -i N and
+#                  fabricbench p2p --samples N (default: each tool's own, 3 and 5). Where the host
+#                  link moves from sample to sample, a median of 3-5 moves more than 1% between runs
+#                  of either tool; more samples compare the two methods rather than the moments
 #   ALSO="DIR ..." other builds' fabricbench (another commit, a candidate method) also run p2p in each
 #                  round, after BUILD_DIR's: one round table per build, reported apart
 set -u
@@ -35,12 +41,23 @@ label() { local d=${1%/}; d=${d//\//_}; echo "${d//./_}"; }  # a build folder as
 echo "== fidelity: fabricbench p2p against nvbandwidth, $rounds alternated rounds"
 tests=(host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_memcpy_sm device_to_host_memcpy_sm
   device_local_copy host_device_latency_sm)
-for ((k = 1; k <= rounds; k++)); do
-  "$nvb" -t "${tests[@]}" -j > "$out/nvbandwidth_$k.json" 2> "$out/nvbandwidth_$k.err" || status=1
-  "$bin" p2p -q --json "$out/p2p_$k.json" > "$out/p2p_$k.txt" || status=1
+samples=${SAMPLES:-}
+[[ -z $samples || $samples =~ ^[1-9][0-9]*$ ]] || { echo "error: SAMPLES must be a whole number above 0"; exit 2; }
+nvb_args=() fb_args=()
+[[ -z $samples ]] || { nvb_args=(-i "$samples") fb_args=(--samples "$samples"); }
+[[ -z $samples ]] || echo "   $samples samples per figure in both tools (nvbandwidth -i $samples, p2p --samples $samples)"
+run_nvbandwidth() {
+  "$nvb" -t "${tests[@]}" "${nvb_args[@]}" -j > "$out/nvbandwidth_$1.json" 2> "$out/nvbandwidth_$1.err" || status=1
+}
+run_fabricbench() {
+  "$bin" p2p -q "${fb_args[@]}" --json "$out/p2p_$1.json" > "$out/p2p_$1.txt" || status=1
   for b in $also; do
-    "$b/fabricbench" p2p -q --json "$out/p2p_$(label "$b")_$k.json" > "$out/p2p_$(label "$b")_$k.txt" || status=1
+    "$b/fabricbench" p2p -q "${fb_args[@]}" --json "$out/p2p_$(label "$b")_$1.json" \
+      > "$out/p2p_$(label "$b")_$1.txt" || status=1
   done
+}
+for ((k = 1; k <= rounds; k++)); do
+  if ((k % 2)); then run_nvbandwidth "$k"; run_fabricbench "$k"; else run_fabricbench "$k"; run_nvbandwidth "$k"; fi
 done
 nvb_files=() fb_files=()
 for ((k = 1; k <= rounds; k++)); do nvb_files+=("$out/nvbandwidth_$k.json") fb_files+=("$out/p2p_$k.json"); done

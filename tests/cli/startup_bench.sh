@@ -33,8 +33,8 @@ rc=$?
 echo "$out"
 [[ $rc -eq 0 ]] || { echo "FAIL: the loop exited $rc"; fail=1; }
 expected=$(for i in 1 2 3; do
-  echo "fabricbench run all_reduce -b 8 -e 8 -n 1 -q --launcher processes --json"
-  echo "fabricbench run all_reduce -b 8 -e 8 -n 1 -q --launcher threads --json"
+  echo "fabricbench run all_reduce -b 8 -e 8 -n 1 -w 0 --tail-iters 0 -q --launcher processes --json"
+  echo "fabricbench run all_reduce -b 8 -e 8 -n 1 -w 0 --tail-iters 0 -q --launcher threads --json"
   echo "nccl-tests -b 8 -e 8 -n 1 -w 0 -g 1"
 done)
 [[ $(sed -E 's/ --json .*/ --json/' "$LOG") == "$expected" ]] || { echo "FAIL: runs or their order:"; cat "$LOG"; fail=1; }
@@ -42,6 +42,12 @@ for want in "nccl-tests all_reduce_perf -b 8 -e 8 -n 1 -w 0 -g 1, 3 runs" "launc
   "launcher threads, 3 runs" "x nccl-tests' median (at most 0.60"; do
   grep -qF "$want" <<< "$out" || { echo "FAIL: no '$want'"; fail=1; }
 done
+
+# POINT replaces fabricbench's point flags.
+: > "$LOG"
+POINT="-n 1" bash "$root/scripts/startup-bench.sh" "$tmp/fabricbench" 1 > /dev/null
+grep -qx "fabricbench run all_reduce -b 8 -e 8 -n 1 -q --launcher processes --json .*" "$LOG" ||
+  { echo "FAIL: POINT not passed:"; cat "$LOG"; fail=1; }
 
 # One launcher's run fails: the script says which and exits 1.
 : > "$LOG"
