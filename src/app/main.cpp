@@ -179,8 +179,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
     const int rc = front_end(argc, argv, *events);
     if (fb::in_process_worker_started()) {
       // The threads launcher drove the GPUs from this process: it ends as a worker process does,
-      // leaving NCCL's teardown (kept for later, not begun unless a later plan needed the GPU) and
-      // the CUDA context to the driver. Every output was written and flushed by now.
+      // leaving NCCL's teardown and the CUDA context to the driver. Every output was written and
+      // flushed by now; nothing after this could fail.
       std::fflush(nullptr);
       std::_Exit(rc);
     }

@@ -23,11 +23,11 @@ struct WorkerHandle {
 WorkerHandle spawn_process(int index, const std::vector<std::string>& argv);
 
 // Runs `body(fd)` on a detached thread; the worker closes its end when it returns. Its communicators'
-// teardown may be kept for later (comm/background_teardown.hpp).
+// teardown may run in the background (comm/background_teardown.hpp).
 WorkerHandle spawn_thread(int index, std::function<void(int fd)> body);
 
 // Whether this process started an in-process worker: it then holds the GPUs' contexts, and NCCL's
-// teardown may still be pending when its command ends (app/main.cpp ends it as a worker process ends).
+// teardown may still be running when its command ends (app/main.cpp ends it as a worker process ends).
 bool in_process_worker_started();
 
 // Path of the running executable (for self-launching workers).
