@@ -18,6 +18,7 @@
 #                  fabricbench p2p --samples N (default: each tool's own, 3 and 5). Where the host
 #                  link moves from sample to sample, a median of 3-5 moves more than 1% between runs
 #                  of either tool; more samples compare the two methods rather than the moments
+#   NVB_SAMPLES=N  nvbandwidth's samples alone (-i N; fabricbench at SAMPLES, or its default)
 #   ALSO="DIR ..." other builds' fabricbench (another commit, a candidate method) also run p2p in each
 #                  round, after BUILD_DIR's: one round table per build, reported apart
 set -u
@@ -43,9 +44,12 @@ tests=(host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_memcpy_s
   device_local_copy host_device_latency_sm)
 samples=${SAMPLES:-}
 [[ -z $samples || $samples =~ ^[1-9][0-9]*$ ]] || { echo "error: SAMPLES must be a whole number above 0"; exit 2; }
+nvb_samples=${NVB_SAMPLES:-$samples}
+[[ -z $nvb_samples || $nvb_samples =~ ^[1-9][0-9]*$ ]] || { echo "error: NVB_SAMPLES must be a whole number above 0"; exit 2; }
 nvb_args=() fb_args=()
-[[ -z $samples ]] || { nvb_args=(-i "$samples") fb_args=(--samples "$samples"); }
-[[ -z $samples ]] || echo "   $samples samples per figure in both tools (nvbandwidth -i $samples, p2p --samples $samples)"
+[[ -z $nvb_samples ]] || nvb_args=(-i "$nvb_samples")
+[[ -z $samples ]] || fb_args=(--samples "$samples")
+echo "   samples per figure: nvbandwidth ${nvb_samples:-its default (3)}, fabricbench ${samples:-its default (6-18, until the median settles)}"
 run_nvbandwidth() {
   "$nvb" -t "${tests[@]}" "${nvb_args[@]}" -j > "$out/nvbandwidth_$1.json" 2> "$out/nvbandwidth_$1.err" || status=1
 }
