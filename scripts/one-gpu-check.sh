@@ -49,7 +49,7 @@ nvb_samples=${NVB_SAMPLES:-$samples}
 nvb_args=() fb_args=()
 [[ -z $nvb_samples ]] || nvb_args=(-i "$nvb_samples")
 [[ -z $samples ]] || fb_args=(--samples "$samples")
-echo "   samples per figure: nvbandwidth ${nvb_samples:-its default (3)}, fabricbench ${samples:-its default (6-18, until the median settles)}"
+echo "   samples per figure: nvbandwidth ${nvb_samples:-its default (3)}, fabricbench ${samples:-its default (5)}"
 run_nvbandwidth() {
   "$nvb" -t "${tests[@]}" "${nvb_args[@]}" -j > "$out/nvbandwidth_$1.json" 2> "$out/nvbandwidth_$1.err" || status=1
 }

@@ -16,8 +16,7 @@ int p2p_command(const P2pOptions& o, const std::vector<std::string>& command_lin
       .planned =
           [&](const P2pPlan& plan) {
             reporters.add(std::make_unique<P2pConsoleReporter>(
-                std::cout, P2pSampling{plan.bytes, plan.copies_per_sample, plan.samples, plan.max_samples,
-                                       plan.median_band}));
+                std::cout, P2pSampling{plan.bytes, plan.copies_per_sample, plan.samples}));
             if (!o.json_path.empty()) reporters.add(std::make_unique<JsonReporter>(o.json_path));
             if (!o.csv_path.empty()) reporters.add(std::make_unique<P2pCsvReporter>(o.csv_path));
           },

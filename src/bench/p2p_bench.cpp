@@ -8,7 +8,6 @@
 #include <functional>
 #include <memory>
 
-#include "bench/p2p_samples.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
 #include "gpu/copy_ops.hpp"
@@ -119,7 +118,7 @@ class P2pBench {
   // Per-lane bandwidth (GB/s) of each sample.
   std::vector<std::vector<double>> time_lanes(std::vector<Lane>& lanes) {
     std::vector<std::vector<double>> gbps(lanes.size());
-    for (int s = 0; s < std::max(plan_.samples, plan_.max_samples) && !samples_settled(gbps, plan_); ++s) {
+    for (int s = 0; s < plan_.samples; ++s) {
       if (stop_ && stop_()) throw Stopped{};
       std::vector<std::unique_ptr<gpu::Event>> start;
       std::vector<std::unique_ptr<gpu::Event>> stop;
@@ -140,6 +139,21 @@ class P2pBench {
       }
     }
     return gbps;
+  }
+
+  static P2pMeasurement summarize(P2pTest test, int src, int dst, const std::vector<double>& v) {
+    auto sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    P2pMeasurement m;
+    m.test = test;
+    m.src = src;
+    m.dst = dst;
+    m.unit = p2p_test_spec(test).unit;
+    m.value = sorted[sorted.size() / 2];
+    m.min = sorted.front();
+    m.max = sorted.back();
+    m.samples = static_cast<int>(sorted.size());
+    return m;
   }
 
   void poison(Side& s) {
@@ -191,7 +205,7 @@ class P2pBench {
       progress_(fmt::format("{} GPU{} -> GPU{}", spec.id, a.device, b.device));
       poison(b);
       std::vector<Lane> lanes{spec.copier == P2pCopier::copy_engine ? ce(runner) : sm(runner)};
-      auto m = summarize_samples(spec.id, a.device, b.device, time_lanes(lanes)[0]);
+      auto m = summarize(spec.id, a.device, b.device, time_lanes(lanes)[0]);
       m.bytes = plan_.bytes;
       m.wrong = verify(b, static_cast<std::uint32_t>(a.device));
       m.note = staged;
@@ -228,7 +242,7 @@ class P2pBench {
       std::vector<double> total;
       total.reserve(per_lane[0].size());
       for (std::size_t k = 0; k < per_lane[0].size(); ++k) total.push_back(per_lane[0][k] + per_lane[1][k]);
-      auto m = summarize_samples(test, a.device, b.device, total);
+      auto m = summarize(test, a.device, b.device, total);
       m.bytes = plan_.bytes;
       m.wrong =
           verify(b, static_cast<std::uint32_t>(a.device)) + verify(a, static_cast<std::uint32_t>(b.device));
@@ -244,7 +258,7 @@ class P2pBench {
       if (stop_ && stop_()) throw Stopped{};
       ns.push_back(gpu::chase_ns_per_hop(start, plan_.latency_hops, runner.stream));
     }
-    auto m = summarize_samples(test, src, runner.device, ns);
+    auto m = summarize(test, src, runner.device, ns);
     m.bytes = plan_.latency_bytes;
     m.note =
         fmt::format("pointer chase over {} {} memory, {} B stride, one thread",
@@ -284,7 +298,7 @@ class P2pBench {
       poison(s);
       const bool sm = p2p_test_spec(test).copier == P2pCopier::sm;
       std::vector<Lane> lanes{copy_lane(s, sm, s.dst.data(), sm ? mapped : h.data())};
-      auto m = summarize_samples(test, -1, s.device, time_lanes(lanes)[0]);
+      auto m = summarize(test, -1, s.device, time_lanes(lanes)[0]);
       m.bytes = bytes;
       m.wrong = verify(s, seed);
       out_.push_back(m);
@@ -293,7 +307,7 @@ class P2pBench {
       std::memset(h.data(), 0, bytes);  // so that a copy that moved nothing shows as wrong words
       const bool sm = p2p_test_spec(test).copier == P2pCopier::sm;
       std::vector<Lane> lanes{copy_lane(s, sm, sm ? mapped : h.data(), s.src.data())};
-      auto m = summarize_samples(test, s.device, -1, time_lanes(lanes)[0]);
+      auto m = summarize(test, s.device, -1, time_lanes(lanes)[0]);
       m.bytes = bytes;
       m.wrong = static_cast<std::int64_t>(gpu::count_pattern_mismatches_host(h.data(), bytes, s.device));
       out_.push_back(m);
@@ -306,7 +320,7 @@ class P2pBench {
     progress_(fmt::format("GPU{} memory copy", s.device));
     poison(s);
     std::vector<Lane> lanes{copy_lane(s, false, s.dst.data(), s.src.data())};
-    auto m = summarize_samples(P2pTest::local_copy, s.device, s.device, time_lanes(lanes)[0]);
+    auto m = summarize(P2pTest::local_copy, s.device, s.device, time_lanes(lanes)[0]);
     m.bytes = plan_.bytes;
     m.wrong = verify(s, static_cast<std::uint32_t>(s.device));
     out_.push_back(m);
@@ -354,7 +368,7 @@ class P2pBench {
       const auto per_lane = time_lanes(lanes);
       for (std::size_t i = 0; i < sides_.size(); ++i) {
         auto& s = *sides_[i];
-        auto m = summarize_samples(test, to_device ? -1 : s.device, to_device ? s.device : -1, per_lane[i]);
+        auto m = summarize(test, to_device ? -1 : s.device, to_device ? s.device : -1, per_lane[i]);
         m.bytes = plan_.bytes;
         m.wrong = to_device ? verify(s, kHostSeed + static_cast<std::uint32_t>(s.device))
                             : static_cast<std::int64_t>(

@@ -11,14 +11,9 @@ struct P2pPlan {
   std::vector<std::string> cpulists;   // per entry of gpus: local CPUs, for host buffers
   std::uint64_t bytes = 512ULL << 20;  // per copy
   int copies_per_sample = 16;          // back-to-back copies timed together
-  // Samples per bandwidth figure, its median reported: at least `samples`, and more, up to
-  // `max_samples`, until the median's 95% interval is within +-median_band (a host link that moves
-  // from sample to sample would otherwise move a median of a few samples between runs).
-  int samples = 6;  // the fewest whose order statistics bound the median (core/stats)
-  int max_samples = 18;
-  double median_band = 0.005;
-  bool pairs = true;  // GPU<->GPU tests
-  bool host = true;   // host<->GPU tests
+  int samples = 5;                     // median reported
+  bool pairs = true;                   // GPU<->GPU tests
+  bool host = true;                    // host<->GPU tests
   bool latency = true;
   std::uint64_t latency_bytes = 2ULL << 20;  // pointer-chase buffer
   std::uint64_t latency_stride = 256;        // bytes between hops

@@ -23,14 +23,7 @@ Examples:
   p2p->add_option("--size", o.size, "Bytes per copy; K/M/G are powers of 2 (default 512M; a multiple of 4K)");
   auto& plan = o.request.measure;
   p2p->add_option("--copies", plan.copies_per_sample, "Copies timed together per sample (default 16)");
-  p2p->add_option_function<int>(
-      "--samples",
-      [&plan](int n) {
-        plan.samples = n;
-        plan.max_samples = n;
-      },
-      "Exactly N samples per figure, their median reported (default: 6, and more up to 18 until the "
-      "median's 95% interval is within +-0.5%)");
+  p2p->add_option("--samples", plan.samples, "Samples per figure; the median is reported (default 5)");
   p2p->add_flag_callback(
       "--no-host", [&plan] { plan.host = false; }, "Skip host<->GPU tests");
   p2p->add_flag_callback(

@@ -13,14 +13,9 @@ namespace fb {
 
 void P2pConsoleReporter::begin(const Result& result) {
   const auto n = result.gpus.size();
-  const auto& s = sampling_;
-  const std::string samples =
-      s.max_samples > s.samples
-          ? fmt::format("median of {}-{} samples (until its 95% interval is within +-{:g}%)", s.samples,
-                        s.max_samples, s.median_band * 100)
-          : fmt::format("median of {} samples", s.samples);
-  fmt::print(out_, "# fabricbench p2p: {} GPU{}, {} per copy, {} copies per sample, {}\n", n,
-             n == 1 ? "" : "s", format_bytes(s.bytes), s.copies_per_sample, samples);
+  fmt::print(out_, "# fabricbench p2p: {} GPU{}, {} per copy, {} copies per sample, median of {} samples\n",
+             n, n == 1 ? "" : "s", format_bytes(sampling_.bytes), sampling_.copies_per_sample,
+             sampling_.samples);
   out_.flush();  // before the progress lines on stderr
 }
 

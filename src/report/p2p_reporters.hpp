@@ -13,9 +13,7 @@ namespace fb {
 struct P2pSampling {
   std::uint64_t bytes = 0;  // per copy
   int copies_per_sample = 0;
-  int samples = 0;      // the fewest
-  int max_samples = 0;  // more while the median's 95% interval is wider than +-median_band
-  double median_band = 0;
+  int samples = 0;
 };
 
 class P2pConsoleReporter final : public Reporter {

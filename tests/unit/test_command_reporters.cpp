@@ -10,7 +10,6 @@
 #include "analyse/run/algo_selection.hpp"
 #include "analyse/run/p2p_analysis.hpp"
 #include "analyse/run/scaling.hpp"
-#include "bench/p2p_plan.hpp"
 #include "core/file_io.hpp"
 #include "golden.hpp"
 #include "model/result_json.hpp"
@@ -121,9 +120,7 @@ TEST(CommandReporters, P2pTableAndCsv) {
   auto r = result_fixture("h200x2-combined.json");
   r.findings = fb::check_p2p(r.p2p, *r.topology, 0.10);
   std::ostringstream out;
-  const fb::P2pPlan plan;  // the default sampling, as `fabricbench p2p` prints it
-  fb::P2pConsoleReporter rep(
-      out, {plan.bytes, plan.copies_per_sample, plan.samples, plan.max_samples, plan.median_band});
+  fb::P2pConsoleReporter rep(out, {512ULL << 20, 16, 5});
   rep.begin(r);
   rep.end(r);
   expect_golden("p2p_table.txt", out.str());

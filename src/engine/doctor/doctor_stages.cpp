@@ -338,7 +338,6 @@ P2pPlan doctor_pairs_plan(const DoctorContext& ctx) {
     p2p.bytes = 64ULL << 20;
     p2p.copies_per_sample = 4;
     p2p.samples = 3;
-    p2p.max_samples = 3;
   }
   return p2p;
 }

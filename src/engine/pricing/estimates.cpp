@@ -105,8 +105,7 @@ double estimate_plan_s(const Plan& plan, const FabricSpeed& speed) {
 
 namespace {
 
-// What each copy test of `plan` moves, in GB: its copies of its size, over its fewest samples (a link
-// that moves from sample to sample takes more, up to max_samples: the estimate is the least).
+// What each copy test of `plan` moves, in GB: its copies of its size, over its samples.
 double test_gb(const P2pPlan& plan) {
   return gb(static_cast<double>(plan.bytes) * plan.copies_per_sample * plan.samples);
 }
