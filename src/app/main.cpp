@@ -48,7 +48,6 @@
 #include "engine/plans/worker.hpp"
 #include "launch/node_ranks.hpp"
 #include "launch/protocol.hpp"
-#include "launch/worker_handle.hpp"
 
 namespace {
 
@@ -176,15 +175,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
       return fb::job_main(job, fb::timeout_from_args(args, 120), fb::rank_own_flags(args), *events,
                           [&] { return front_end(argc, argv, *events); });
     }
-    const int rc = front_end(argc, argv, *events);
-    if (fb::in_process_worker_started()) {
-      // The threads launcher drove the GPUs from this process: it ends as a worker process does,
-      // leaving NCCL's teardown and the CUDA context to the driver. Every output was written and
-      // flushed by now; nothing after this could fail.
-      std::fflush(nullptr);
-      std::_Exit(rc);
-    }
-    return rc;
+    return front_end(argc, argv, *events);
   } catch (const fb::Error& e) {  // an unknown --launcher or --progress, before the command line is parsed
     fb::print_error(e.what());
     return static_cast<int>(e.code());

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <iostream>
 
 #include "app/reporter_progress.hpp"
@@ -58,13 +56,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& comma
           make_event(EventKind::stage,
                      fmt::format("the points completed before the failure are in {}", options.json_path)));
   };
-  const CommandOutcome outcome = measure_run(request, command_line, progress, events);
-  if (outcome.workers_stuck) {  // a worker thread stuck in NCCL cannot be joined
-    std::cout.flush();
-    std::fflush(nullptr);
-    std::_Exit(static_cast<int>(outcome.code));
-  }
-  return static_cast<int>(outcome.code);
+  return static_cast<int>(measure_run(request, command_line, progress, events).code);
 }
 
 }  // namespace fb

@@ -4,7 +4,6 @@
 
 #include <cstring>
 
-#include "comm/background_teardown.hpp"
 #include "comm/nccl_api_table.hpp"
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -113,8 +112,6 @@ NcclCollectives::NcclCollectives(std::shared_ptr<const NcclLibrary> lib, const s
     throw Error(ExitCode::run_failed, "bootstrap delivered a malformed NCCL unique id");
   for (std::size_t i = 0; i < sizeof id.internal; ++i)
     id.internal[i] = static_cast<char>(std::stoi(unique_id.substr(2 * i, 2), nullptr, 16));
-  // The last communicators' teardown holds GPU memory and NCCL's resources until it ends.
-  (void)wait_for_background_teardowns();
   const auto& api = lib_->api();
   check(api.GroupStart(), "ncclGroupStart");
   for (std::size_t i = 0; i < devices.size(); ++i) {
@@ -131,10 +128,8 @@ NcclCollectives::~NcclCollectives() {
       if (c != nullptr) lib_->api().CommAbort(c);
     return;
   }
-  tear_down([lib = lib_, comms = comms_] {
-    for (auto* c : comms)
-      if (c != nullptr) lib->api().CommDestroy(c);
-  });
+  for (auto* c : comms_)
+    if (c != nullptr) lib_->api().CommDestroy(c);
 }
 
 void NcclCollectives::check(ncclResult_t r, const char* call) const {

@@ -8,8 +8,6 @@
 #include <thread>
 #include <vector>
 
-#include "comm/background_teardown.hpp"
-
 namespace fb {
 namespace {
 
@@ -33,9 +31,6 @@ void adopt_exiting_worker(pid_t pid) {
 void wait_for_exiting_workers(double grace_s) {
   const std::lock_guard lock(exiting_mutex);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(grace_s);
-  // An in-process worker's share: its communicators' teardown (comm/background_teardown.hpp).
-  (void)wait_for_background_teardowns(
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::duration<double>(grace_s)));
   for (const pid_t pid : exiting) {
     while (!exited(pid)) {
       if (std::chrono::steady_clock::now() >= deadline) {

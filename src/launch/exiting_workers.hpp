@@ -3,16 +3,14 @@
 // context and NCCL's peer mappings takes about 0.6 s per process on an H200, as long as the
 // whole measurement of a small point. The launcher does not wait for that after a plan. It
 // waits before it starts the next plan's workers (so that their GPU memory is free again), and
-// a command that ends leaves them to finish exiting on their own. An in-process worker's share, its
-// communicators' teardown on a thread of its own (comm/background_teardown.hpp), is waited for with them.
+// a command that ends leaves them to finish exiting on their own.
 #include <sys/types.h>
 
 namespace fb {
 
 void adopt_exiting_worker(pid_t pid);
 
-// Waits until every adopted worker has exited and every background teardown has ended; a worker still
-// there after `grace_s` is killed (a teardown still running is left to run).
+// Waits until every adopted worker has exited; a worker still there after `grace_s` is killed.
 void wait_for_exiting_workers(double grace_s = 10.0);
 
 }  // namespace fb

@@ -5,19 +5,15 @@
 #include <unistd.h>
 
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <string>
 
-#include "comm/background_teardown.hpp"
 #include "core/error.hpp"
 #include "launch/protocol.hpp"
 
 namespace fb {
 namespace {
-
-std::atomic<bool> in_process_worker{false};
 
 std::array<int, 2> make_socket_pair() {
   std::array<int, 2> fds{-1, -1};
@@ -55,15 +51,9 @@ WorkerHandle spawn_process(int index, const std::vector<std::string>& argv) {
 
 WorkerHandle spawn_thread(int index, std::function<void(int fd)> body) {
   auto fds = make_socket_pair();
-  in_process_worker = true;
-  std::thread([fd = fds[1], body = std::move(body)] {
-    allow_background_teardown_on_this_thread();  // its communicators: comm/background_teardown.hpp
-    body(fd);
-  }).detach();
+  std::thread([fd = fds[1], body = std::move(body)] { body(fd); }).detach();
   return {index, -1, std::make_unique<Channel>(fds[0])};
 }
-
-bool in_process_worker_started() { return in_process_worker; }
 
 std::string self_executable() {
   std::array<char, 4096> buf{};

@@ -22,13 +22,9 @@ struct WorkerHandle {
 // Runs `argv` as a child process with the worker fd in its environment (msg::worker_fd_env).
 WorkerHandle spawn_process(int index, const std::vector<std::string>& argv);
 
-// Runs `body(fd)` on a detached thread; the worker closes its end when it returns. Its communicators'
-// teardown may run in the background (comm/background_teardown.hpp).
+// Runs `body(fd)` on a detached thread; the worker closes its end when it returns (a job's rank 0,
+// whose share runs in its own process as every other rank's does).
 WorkerHandle spawn_thread(int index, std::function<void(int fd)> body);
-
-// Whether this process started an in-process worker: it then holds the GPUs' contexts, and NCCL's
-// teardown may still be running when its command ends (app/main.cpp ends it as a worker process ends).
-bool in_process_worker_started();
 
 // Path of the running executable (for self-launching workers).
 std::string self_executable();

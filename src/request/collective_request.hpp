@@ -38,7 +38,7 @@ struct RunRequest {
   RunSettings settings;                             // handed to the plan whole
   // run: after the timed sweep, one logged operation per point records NCCL's transports,
   // channels, NVLS and its algorithm and protocol at each size (engine/plans/nccl_probe.hpp); not where
-  // the ranks run NCCL in this process (threads, an outside job).
+  // the ranks run NCCL in this process (an outside job).
   bool read_nccl_log = true;
 };
 

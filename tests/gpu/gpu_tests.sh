@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU tests (label `gpu`): need 2 GPUs (progress_json, tail, nccl_log: 1) and NCCL. Each case fails loudly; none skips.
+# GPU tests (label `gpu`): need 2 GPUs (progress_json, tail, nccl_log, threads_worker_process: 1) and NCCL. Each case fails loudly; none skips.
 set -u
 case_name=$1
 bin=$2
@@ -8,7 +8,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 need=2
-[[ $case_name == progress_json || $case_name == tail || $case_name == nccl_log ]] && need=1
+[[ $case_name == progress_json || $case_name == tail || $case_name == nccl_log || $case_name == threads_worker_process ]] &&
+  need=1
 if [[ $ngpu -lt $need ]]; then
   echo "FAIL: this GPU test needs ${need} GPUs, found ${ngpu}"
   exit 1
@@ -287,6 +288,25 @@ ok &= [p["bytes"] for p in on["points"]] == [p["bytes"] for p in off["points"]]
 print("nccl_log: recorded with the logged pass, absent without" if ok else "FAIL: nccl_log")
 sys.exit(0 if ok else 1)
 PY
+    ;;
+  threads_worker_process)
+    # --launcher threads drives the GPUs from one worker process of its own (docs/cli.md): a child of
+    # fabricbench's process appears while it runs, and the data it moves is verified.
+    "$bin" run all_reduce --sizes 1M,64M -c 1 --launcher threads -q --json "$tmp/t.json" > "$tmp/t.txt" 2>&1 &
+    pid=$!
+    kids=""
+    while kill -0 "$pid" 2> /dev/null; do
+      kids+=" $(pgrep -P "$pid" | tr '\n' ' ')"
+      sleep 0.01
+    done
+    wait "$pid"
+    rc=$?
+    [[ $rc -eq 0 ]] || { echo "FAIL: exit $rc"; cat "$tmp/t.txt"; exit 1; }
+    kids=$(tr ' ' '\n' <<< "$kids" | grep . | sort -u | paste -sd' ')
+    [[ -n $kids ]] || { echo "FAIL: no worker process was started"; exit 1; }
+    wrong=$(wrong_total "$tmp/t.json")
+    [[ $wrong -eq 0 && $(points_total "$tmp/t.json") -eq 2 ]] || { echo "FAIL: $wrong wrong or points missing"; exit 1; }
+    echo "threads_worker_process: worker process $kids, 2 points, 0 wrong"
     ;;
   *) echo "unknown case $case_name"; exit 2 ;;
 esac

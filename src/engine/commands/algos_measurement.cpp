@@ -92,7 +92,7 @@ AlgosOutcome measure_algos(const AlgosRequest& request, const std::vector<std::s
   judge(result);
   const ExitCode code = result.status == RunStatus::failed ? ExitCode::run_failed : ExitCode::ok;
   AlgosTable table = table_of(plan, sweep);
-  return {{std::move(result), code, false}, std::move(table), node_count(JobSession::current())};
+  return {{std::move(result), code}, std::move(table), node_count(JobSession::current())};
 }
 
 }  // namespace fb

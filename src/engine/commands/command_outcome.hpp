@@ -21,9 +21,6 @@ struct ResultProgress {
 struct CommandOutcome {
   Result result;
   ExitCode code = ExitCode::ok;
-  // A worker thread (the threads launcher) may be stuck in NCCL and cannot be joined: the process
-  // must leave without running destructors.
-  bool workers_stuck = false;
 };
 
 }  // namespace fb

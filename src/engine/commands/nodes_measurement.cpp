@@ -159,10 +159,10 @@ CommandOutcome measure_nodes(const NodesRequest& request, const std::vector<std:
   progress.ended(result);
   if (!rounds.failure().empty()) {
     rounds.end_job(events);
-    return {std::move(result), rounds.failure_code(), false};
+    return {std::move(result), rounds.failure_code()};
   }
   const ExitCode code = has_error_finding(result.findings) ? ExitCode::finding : ExitCode::ok;
-  return {std::move(result), code, false};
+  return {std::move(result), code};
 }
 
 }  // namespace fb

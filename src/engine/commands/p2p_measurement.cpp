@@ -72,7 +72,7 @@ CommandOutcome measure_p2p(const P2pRequest& request, const std::vector<std::str
   progress.result.ended(result);
   ExitCode code = has_error_finding(result.findings) ? ExitCode::finding : ExitCode::ok;
   if (stopped) code = ExitCode::run_failed;
-  return {std::move(result), code, false};
+  return {std::move(result), code};
 }
 
 }  // namespace fb

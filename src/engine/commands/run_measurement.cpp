@@ -88,13 +88,13 @@ void finish_result(Result& result, std::vector<StartupPhase> startup, const Plan
   result.failure = outcome.failure;
 }
 
-// Whether the logged pass runs: only in fresh worker processes. Where the ranks run NCCL in this
-// process (threads, an outside job) it would log nothing (NCCL reads NCCL_DEBUG once per process, at
-// its first communicator: seen under torchrun on 2 fake hosts). On one rank there is nothing to read:
-// NCCL copies locally, without a transport or an algorithm (its one-rank path), and the pass would
-// cost a second set of workers (about 1 s) for no fact.
+// Whether the logged pass runs: only in fresh worker processes (processes, threads). Where the ranks
+// run NCCL in this process (an outside job) it would log nothing (NCCL reads NCCL_DEBUG once per
+// process, at its first communicator: seen under torchrun on 2 fake hosts). On one rank there is
+// nothing to read: NCCL copies locally, without a transport or an algorithm (its one-rank path), and
+// the pass would cost a second set of workers (about 1 s) for no fact.
 bool runs_logged_pass(const RunRequest& request, const Plan& plan) {
-  return request.read_nccl_log && plan.launcher == LauncherKind::processes && plan.nranks() >= 2;
+  return request.read_nccl_log && plan.launcher != LauncherKind::job && plan.nranks() >= 2;
 }
 
 // The logged pass's workers may start while the sweep's are still exiting where both sets' buffers
@@ -128,7 +128,7 @@ void read_nccl_choices(const RunRequest& request, const Plan& plan, const Machin
     if (!quiet)
       events.emit(make_event(EventKind::note,
                              "what NCCL chose is not read where the ranks run NCCL in fabricbench's own "
-                             "process (threads, mpirun, torchrun, srun): shown as \"not in NCCL's log\""));
+                             "process (mpirun, torchrun, srun): shown as \"not in NCCL's log\""));
     return;
   }
   try {
@@ -184,10 +184,10 @@ CommandOutcome measure_run(const RunRequest& request, const std::vector<std::str
 
   if (!outcome.supervisor.ok) {
     end_job_if_failed(plan, outcome, events);
-    return {std::move(result), outcome.supervisor.code, plan.launcher == LauncherKind::threads};
+    return {std::move(result), outcome.supervisor.code};
   }
   const ExitCode code = has_wrong_data(result) ? ExitCode::finding : ExitCode::ok;
-  return {std::move(result), code, false};
+  return {std::move(result), code};
 }
 
 }  // namespace fb

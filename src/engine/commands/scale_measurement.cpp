@@ -39,7 +39,7 @@ CommandOutcome measure_scale(const ScaleRequest& request, const std::vector<std:
   }
   judge(result);
   progress.ended(result);
-  return {std::move(result), failed ? ExitCode::run_failed : ExitCode::ok, false};
+  return {std::move(result), failed ? ExitCode::run_failed : ExitCode::ok};
 }
 
 }  // namespace fb

@@ -19,10 +19,13 @@ std::vector<WorkerHandle> start_workers(const Plan& plan, WorkerStart start) {
   // The previous plan's workers hold GPU memory until they are gone.
   if (start == WorkerStart::after_exiting) wait_for_exiting_workers();
   std::vector<WorkerHandle> workers;
-  if (plan.launcher != LauncherKind::processes) {  // threads; in a job, rank 0's share
+  if (plan.launcher == LauncherKind::job) {  // rank 0's share, in this process as each rank's is in its own
     workers.push_back(spawn_thread(0, [](int fd) { worker_main(fd); }));
     return workers;
   }
+  // One process per GPU, or one driving them all (threads). This process holds no GPU context, so
+  // that it ends as soon as the results are written: a worker's exit, the driver reclaiming its
+  // context, is nobody's wait (launch/exiting_workers).
   const std::string self = self_executable();
   for (int i = 0; i < process_count(plan); ++i) workers.push_back(spawn_process(i, {self}));
   return workers;
@@ -36,7 +39,7 @@ std::string who_failed(const Plan& plan, const SupervisorOutcome& o) {
     if (local.ranks.size() == 1)
       names.push_back(fmt::format("rank {} (GPU {})", local.ranks[0], local.devices[0]));
     else
-      names.push_back(fmt::format("the in-process worker (ranks 0-{})", plan.nranks() - 1));
+      names.push_back(fmt::format("the worker process of ranks 0-{}", plan.nranks() - 1));
   }
   return fmt::format("{}", fmt::join(names, ", "));
 }

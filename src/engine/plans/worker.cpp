@@ -84,8 +84,9 @@ void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSin
   sink.begin("start-up: buffers");
   run_collective_plan(plan, local, *collectives, bootstrap, sink);
   sink.begin("teardown");
-  // A worker process is about to end (main.cpp): its communicators go with it.
-  if (plan.launcher != LauncherKind::processes) collectives.reset();
+  // A worker process is about to end (main.cpp): its communicators go with it. A job's rank 0 runs
+  // its share in its own process, which lives on.
+  if (plan.launcher == LauncherKind::job) collectives.reset();
 }
 
 int worker_main(int fd) {
