@@ -86,7 +86,7 @@ struct LocalAssignment {
   std::vector<int> ranks;
 };
 
-// Worker processes (or threads) the local launcher starts: one per rank with the processes
+// Worker processes the local launcher starts: one per rank with the processes
 // launcher, else one (in an outside job, the job's launcher starts the other ranks).
 int process_count(const Plan& plan);
 LocalAssignment assignment_for(const Plan& plan, int process);

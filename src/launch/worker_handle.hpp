@@ -1,6 +1,6 @@
 #pragma once
-// Starting workers: as child processes (the default launcher) or as a thread of this
-// process (--launcher threads). Either way the launcher talks to a worker over a socket.
+// Starting workers: as child processes (both local launchers) or, for a job's rank 0, as a thread
+// of this process. Either way the launcher talks to a worker over a socket.
 #include <sys/types.h>
 
 #include <functional>

@@ -8,7 +8,7 @@
 
 namespace fb {
 
-// Body of a worker (a child process, or a thread with --launcher threads): receives its plan
+// Body of a worker (a child process, or in a job rank 0's thread): receives its plan
 // from the launcher over `fd`, initialises NCCL on its GPUs, runs the benchmark, reports.
 // Returns the process exit code.
 int worker_main(int fd);
