@@ -160,8 +160,9 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): only if
       const int worker_fd = std::atoi(fd);
       ::unsetenv(fb::msg::worker_fd_env);
       const int rc = fb::worker_main(worker_fd);
-      // A worker process ends without tearing down NCCL, its buffers and its CUDA context one
-      // by one (about half a second): the driver reclaims them when the process is gone.
+      // A worker process has said "done" and destroyed its communicators as worker_main returned;
+      // it ends without freeing its buffers and CUDA context one by one: the driver reclaims them
+      // when the process is gone, and nobody waits for that (launch/exiting_workers).
       std::fflush(nullptr);
       std::_Exit(rc);
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/cpu_affinity.hpp"
 #include "core/error.hpp"
 
 namespace fb {
@@ -96,6 +97,20 @@ LocalAssignment assignment_for(const Plan& plan, int process) {
     a.ranks = {process};
   }
   return a;
+}
+
+std::vector<int> worker_cpus(const Plan& plan, int process) {
+  if (plan.settings.cpu_bind == CpuBind::none || plan.launcher == LauncherKind::job) return {};
+  const bool one_process = plan.launcher == LauncherKind::threads;
+  std::vector<int> cpus;
+  for (std::size_t g = 0; g < plan.cpulists.size(); ++g) {
+    if (!one_process && g != static_cast<std::size_t>(process)) continue;
+    for (const int c : parse_cpulist(plan.cpulists[g]))
+      if (std::find(cpus.begin(), cpus.end(), c) == cpus.end()) cpus.push_back(c);
+  }
+  if (plan.settings.cpu_bind == CpuBind::core && !cpus.empty())
+    cpus = {cpus[one_process ? 0 : static_cast<std::size_t>(process) % cpus.size()]};
+  return cpus;
 }
 
 }  // namespace fb

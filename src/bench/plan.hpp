@@ -91,4 +91,10 @@ struct LocalAssignment {
 int process_count(const Plan& plan);
 LocalAssignment assignment_for(const Plan& plan, int process);
 
+// The CPUs worker `process` is pinned to under --cpu-bind (none: empty): its GPU's local CPUs (numa)
+// or one of them per rank (core); the threads launcher's one process, which drives every GPU from
+// one thread, on all its GPUs' local CPUs (numa) or the first of them (core). Empty where a GPU's
+// CPUs are unknown.
+std::vector<int> worker_cpus(const Plan& plan, int process);
+
 }  // namespace fb

@@ -271,20 +271,26 @@ sys.exit(0 if ok else 1)
 PY
     ;;
   nccl_log)
-    # run records what NCCL chose (docs/cli.md, --no-nccl-log): the logged pass after the sweep fills
-    # each run's nccl_setup from NCCL's log (its channel counts: NCCL logs at least one of each), and
-    # --no-nccl-log leaves them "not in NCCL's log" (0); the figures are the timed sweep's either way.
+    # run records what NCCL chose (docs/cli.md, --no-nccl-log), with either local launcher: the logged
+    # pass after the sweep fills each run's nccl_setup from NCCL's log (its channel counts: NCCL logs
+    # at least one of each), and --no-nccl-log leaves them "not in NCCL's log" (0); the figures are
+    # the timed sweep's either way.
     "$bin" run all_reduce --sizes 1M,1G -q --json "$tmp/on.json" > /dev/null || { echo "FAIL: run"; exit 1; }
     "$bin" run all_reduce --sizes 1M,1G -q --no-nccl-log --json "$tmp/off.json" > /dev/null || { echo "FAIL: run"; exit 1; }
+    # The threads launcher's one worker process logs for every rank: read the same way.
+    "$bin" run all_reduce --sizes 1M,1G -q --launcher threads --json "$tmp/threads.json" > /dev/null ||
+      { echo "FAIL: run --launcher threads"; exit 1; }
     python3 - "$tmp" <<'PY' || exit 1
 import json, sys
 t = sys.argv[1]
-on, off = (json.load(open(f"{t}/{n}.json"))["runs"][0] for n in ("on", "off"))
+on, off, threads = (json.load(open(f"{t}/{n}.json"))["runs"][0] for n in ("on", "off", "threads"))
 print("with the log:", json.dumps(on["nccl_setup"]), [p.get("nccl") for p in on["points"]])
 print("without:", json.dumps(off["nccl_setup"]))
 ok = on["nccl_setup"]["coll_channels"] > 0 and on["nccl_setup"]["p2p_channels"] > 0
 ok &= off["nccl_setup"]["coll_channels"] == 0 and off["points"][0].get("nccl") is None
 ok &= [p["bytes"] for p in on["points"]] == [p["bytes"] for p in off["points"]]
+print("threads:", json.dumps(threads["nccl_setup"]))
+ok &= threads["nccl_setup"]["coll_channels"] > 0 and threads["nccl_setup"]["p2p_channels"] > 0
 print("nccl_log: recorded with the logged pass, absent without" if ok else "FAIL: nccl_log")
 sys.exit(0 if ok else 1)
 PY

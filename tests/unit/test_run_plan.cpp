@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bench/plan.hpp"
 #include "cli/run_cli.hpp"
 #include "cli/run_request.hpp"
 #include "cli_args.hpp"
@@ -229,6 +230,32 @@ TEST(CpuList, ParsesRangesAndLists) {
   EXPECT_TRUE(fb::parse_cpulist("").empty());
   EXPECT_TRUE(fb::parse_cpulist("3-1").empty());
   EXPECT_TRUE(fb::parse_cpulist("a-b").empty());
+}
+
+// --cpu-bind: each worker process on its GPU's local CPUs (or one of them per rank), and the threads
+// launcher's one process on all its GPUs' local CPUs (or the first of them).
+TEST(RunPlan, WorkersAreBoundToTheirGpusLocalCpus) {
+  fb::Plan plan;
+  plan.gpus = {0, 1, 2};
+  plan.cpulists = {"0-3", "0-3", "8,9"};
+  plan.settings.cpu_bind = fb::CpuBind::numa;
+  EXPECT_EQ(fb::worker_cpus(plan, 1), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(fb::worker_cpus(plan, 2), (std::vector<int>{8, 9}));
+  plan.settings.cpu_bind = fb::CpuBind::core;
+  EXPECT_EQ(fb::worker_cpus(plan, 1), (std::vector<int>{1}));  // rank 1: the 2nd of its 4 CPUs
+  EXPECT_EQ(fb::worker_cpus(plan, 2), (std::vector<int>{8}));  // rank 2: 2 % 2 = the 1st of 2
+  plan.launcher = fb::LauncherKind::threads;
+  EXPECT_EQ(fb::worker_cpus(plan, 0), (std::vector<int>{0}));
+  plan.settings.cpu_bind = fb::CpuBind::numa;
+  EXPECT_EQ(fb::worker_cpus(plan, 0), (std::vector<int>{0, 1, 2, 3, 8, 9}));  // each CPU once
+  plan.settings.cpu_bind = fb::CpuBind::none;
+  EXPECT_TRUE(fb::worker_cpus(plan, 0).empty());
+  plan.settings.cpu_bind = fb::CpuBind::numa;
+  plan.launcher = fb::LauncherKind::job;  // bound by the job's launcher
+  EXPECT_TRUE(fb::worker_cpus(plan, 0).empty());
+  plan.launcher = fb::LauncherKind::processes;
+  plan.cpulists = {"", "", ""};  // unknown: nothing to bind to, which the worker warns of
+  EXPECT_TRUE(fb::worker_cpus(plan, 1).empty());
 }
 
 TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {

@@ -29,7 +29,7 @@ struct PlanOutcome {
 enum class WorkerStart { after_exiting, beside_exiting };
 
 // plan.nccl_env is set for the workers only (NCCL reads NCCL_ALGO and the like when a
-// communicator is created, so each setting needs fresh processes: the processes launcher). The
+// communicator is created, so each setting needs fresh processes, which both local launchers start). The
 // workers' warnings go to `events`.
 PlanOutcome run_plan(const Plan& plan, const PointHandler& on_point, EventSink& events,
                      WorkerStart start = WorkerStart::after_exiting);

@@ -1,6 +1,7 @@
 #include "engine/plans/worker.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 
@@ -21,16 +22,15 @@ namespace fb {
 namespace {
 
 void bind_worker_cpus(const Plan& plan, int process, ProgressSink& sink) {
-  if (plan.settings.cpu_bind == CpuBind::none || plan.launcher != LauncherKind::processes) return;
+  if (plan.settings.cpu_bind == CpuBind::none || plan.launcher == LauncherKind::job) return;
+  if (bind_to_cpus(worker_cpus(plan, process))) return;
   const auto i = static_cast<std::size_t>(process);
-  const std::string list = i < plan.cpulists.size() ? plan.cpulists[i] : std::string();
-  auto cpus = parse_cpulist(list);
-  if (plan.settings.cpu_bind == CpuBind::core && !cpus.empty()) cpus = {cpus[i % cpus.size()]};
-  if (!bind_to_cpus(cpus))
-    sink.emit(
-        make_event(EventKind::warning,
-                   fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
-                               process, list)));
+  std::string lists = fmt::format("{}", fmt::join(plan.cpulists, "; "));  // the threads launcher's
+  if (plan.launcher == LauncherKind::processes) lists = i < plan.cpulists.size() ? plan.cpulists[i] : "";
+  sink.emit(
+      make_event(EventKind::warning,
+                 fmt::format("rank {}: not bound to CPUs (its GPU's local CPUs '{}' unknown or refused)",
+                             process, lists)));
 }
 
 // In a job the ranks span hosts: each describes its own GPU, and rank 0 reports them all.
@@ -84,8 +84,8 @@ void run_worker(const Plan& plan, int process, Bootstrap& bootstrap, ProgressSin
   sink.begin("start-up: buffers");
   run_collective_plan(plan, local, *collectives, bootstrap, sink);
   sink.begin("teardown");
-  // A worker process is about to end (main.cpp): its communicators go with it. A job's rank 0 runs
-  // its share in its own process, which lives on.
+  // A worker process destroys its communicators after it has said "done" (worker_main), then ends
+  // (main.cpp). A job's rank 0 runs its share in its own process, which lives on: here and now.
   if (plan.launcher == LauncherKind::job) collectives.reset();
 }
 
