@@ -127,9 +127,10 @@ void add_launch_options(CLI::App* app, RunOptions& o, bool launcher) {
            "their variables); local ignores those variables, a launcher's name forces it (docs/launch.md)")
         ->check(CLI::IsMember(launcher_choices()))
         ->group(grp);
-  add_enum_option(app, "--cpu-bind", settings.cpu_bind,
-                  "none | numa (each worker on its GPU's local CPUs; threads: the one worker on all its GPUs') | "
-                  "core (one of them per rank, as mpirun binds) (default none)")
+  add_enum_option(
+      app, "--cpu-bind", settings.cpu_bind,
+      "none | numa (each worker on its GPU's local CPUs; threads: the one worker on all its GPUs') | "
+      "core (one of them per rank, as mpirun binds) (default none)")
       ->group(grp);
   add_enum_option(app, "--alloc", settings.alloc,
                   "Buffers from nccl (ncclMemAlloc, as nccl-tests 2.19+ allocates; default) or runtime "
