@@ -54,9 +54,11 @@ void fold_host_verdicts(Result& job) {
   std::vector<std::string> named;
   for (const auto& s : job.hosts) {
     if (!s.verdict || s.verdict->status != c.status || c.status == CheckStatus::pass) continue;
-    std::vector<std::string> codes;
+    std::vector<std::string> codes;  // each once, in the order the host's checks cite them
     for (const auto& check : s.verdict->checks)
-      if (check.status == c.status) codes.insert(codes.end(), check.codes.begin(), check.codes.end());
+      for (const auto& code : check.codes)
+        if (check.status == c.status && std::find(codes.begin(), codes.end(), code) == codes.end())
+          codes.push_back(code);
     for (const auto& code : codes)
       if (std::find(c.codes.begin(), c.codes.end(), code) == c.codes.end()) c.codes.push_back(code);
     named.push_back(codes.empty() ? s.name : fmt::format("{} ({})", s.name, fmt::join(codes, ", ")));

@@ -77,6 +77,29 @@ TEST(Judge, EachHostSectionIsJudgedAsAHostOfItsJob) {
   }
 }
 
+// The job's "hosts" check names each host at the worst status with its codes, each code once though
+// two of the host's checks cite it.
+TEST(Judge, TheHostsCheckNamesEachCodeOfAHostOnce) {
+  fb::Result job;
+  job.verdict = fb::Verdict{};
+  for (const char* name : {"fbhost0", "fbhost1"}) {
+    fb::HostSection s;  // as written, without the host's facts: kept, not judged again
+    s.name = name;
+    s.verdict = fb::Verdict{};
+    job.hosts.push_back(s);
+  }
+  auto& v = *job.hosts[0].verdict;
+  v.status = fb::CheckStatus::warning;
+  v.action = fb::CheckAction::investigate;
+  for (const char* check : {"settings", "network"})
+    v.checks.push_back(
+        {check, fb::CheckStatus::warning, fb::CheckAction::investigate, {"ENV_NCCL_OVERRIDE"}, ""});
+  fb::judge_host_sections(job, {});
+  ASSERT_FALSE(job.verdict->checks.empty());
+  EXPECT_EQ(job.verdict->checks.back().evidence, "1 of 2 hosts at WARNING: fbhost0 (ENV_NCCL_OVERRIDE)");
+  EXPECT_EQ(job.verdict->checks.back().codes, (std::vector<std::string>{"ENV_NCCL_OVERRIDE"}));
+}
+
 TEST(Judge, AFindingOfAJobNamesTheOneHostWhoseGpusItNames) {
   auto r = result_fixture("synthetic-2host-socket.json");
   fb::judge(r);
