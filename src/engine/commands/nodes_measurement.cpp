@@ -65,7 +65,7 @@ void announce(const NodesRequest& r, NodesMode mode, const JobHosts& hosts, Even
       EventKind::stage,
       fmt::format(
           "nodes: {} hosts x {} rank(s), {}: {} rounds of {} pairs, about {} at {:.1f} s a round (assumed "
-          "until a round is measured); at that cost {}",
+          "until a round is measured; a host that looks slow adds its re-pairs' rounds); at that cost {}",
           n, hosts.ranks[0].size(), mode_name(mode), rounds, n / 2,
           format_seconds(rounds * kAssumedSecondsPerRound), kAssumedSecondsPerRound,
           time_words(r, kAssumedSecondsPerRound))));
