@@ -41,6 +41,16 @@ void judge_section(const Result& job, HostSection& s, const JudgeContext& host_c
   s.verdict = verdict_of(alone, s.findings);
 }
 
+// The codes a host's checks at `status` cite, each once, in the order cited.
+std::vector<std::string> codes_at(const Verdict& v, CheckStatus status) {
+  std::vector<std::string> codes;
+  for (const auto& check : v.checks)
+    for (const auto& code : check.codes)
+      if (check.status == status && std::find(codes.begin(), codes.end(), code) == codes.end())
+        codes.push_back(code);
+  return codes;
+}
+
 // The job's "hosts" check: the worst section, each host at that status named with its codes.
 void fold_host_verdicts(Result& job) {
   if (job.hosts.empty() || !job.verdict) return;
@@ -54,11 +64,7 @@ void fold_host_verdicts(Result& job) {
   std::vector<std::string> named;
   for (const auto& s : job.hosts) {
     if (!s.verdict || s.verdict->status != c.status || c.status == CheckStatus::pass) continue;
-    std::vector<std::string> codes;  // each once, in the order the host's checks cite them
-    for (const auto& check : s.verdict->checks)
-      for (const auto& code : check.codes)
-        if (check.status == c.status && std::find(codes.begin(), codes.end(), code) == codes.end())
-          codes.push_back(code);
+    const auto codes = codes_at(*s.verdict, c.status);
     for (const auto& code : codes)
       if (std::find(c.codes.begin(), c.codes.end(), code) == c.codes.end()) c.codes.push_back(code);
     named.push_back(codes.empty() ? s.name : fmt::format("{} ({})", s.name, fmt::join(codes, ", ")));
