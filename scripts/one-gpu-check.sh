@@ -42,10 +42,11 @@ label() { local d=${1%/}; d=${d//\//_}; echo "${d//./_}"; }  # a build folder as
 echo "== fidelity: fabricbench p2p against nvbandwidth, $rounds alternated rounds"
 tests=(host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_memcpy_sm device_to_host_memcpy_sm
   device_local_copy host_device_latency_sm)
+for v in SAMPLES NVB_SAMPLES; do
+  [[ -z ${!v:-} || ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "error: $v must be a whole number above 0"; exit 2; }
+done
 samples=${SAMPLES:-}
-[[ -z $samples || $samples =~ ^[1-9][0-9]*$ ]] || { echo "error: SAMPLES must be a whole number above 0"; exit 2; }
 nvb_samples=${NVB_SAMPLES:-$samples}
-[[ -z $nvb_samples || $nvb_samples =~ ^[1-9][0-9]*$ ]] || { echo "error: NVB_SAMPLES must be a whole number above 0"; exit 2; }
 nvb_args=() fb_args=()
 [[ -z $nvb_samples ]] || nvb_args=(-i "$nvb_samples")
 [[ -z $samples ]] || fb_args=(--samples "$samples")

@@ -99,8 +99,8 @@ LocalAssignment assignment_for(const Plan& plan, int process) {
   return a;
 }
 
-std::vector<int> worker_cpus(const Plan& plan, int process) {
-  if (plan.settings.cpu_bind == CpuBind::none || plan.launcher == LauncherKind::job) return {};
+std::optional<std::vector<int>> worker_cpus(const Plan& plan, int process) {
+  if (plan.settings.cpu_bind == CpuBind::none || plan.launcher == LauncherKind::job) return std::nullopt;
   const bool one_process = plan.launcher == LauncherKind::threads;
   std::vector<int> cpus;
   for (std::size_t g = 0; g < plan.cpulists.size(); ++g) {

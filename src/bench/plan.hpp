@@ -3,6 +3,7 @@
 // Built once from validated options, then sent unchanged to every worker.
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,10 +92,10 @@ struct LocalAssignment {
 int process_count(const Plan& plan);
 LocalAssignment assignment_for(const Plan& plan, int process);
 
-// The CPUs worker `process` is pinned to under --cpu-bind (none: empty): its GPU's local CPUs (numa)
-// or one of them per rank (core); the threads launcher's one process, which drives every GPU from
-// one thread, on all its GPUs' local CPUs (numa) or the first of them (core). Empty where a GPU's
-// CPUs are unknown.
-std::vector<int> worker_cpus(const Plan& plan, int process);
+// The CPUs worker `process` is pinned to under --cpu-bind: its GPU's local CPUs (numa) or one of them
+// per rank (core); the threads launcher's one process, which drives every GPU from one thread, on all
+// its GPUs' local CPUs (numa) or the first of them (core). Empty where a GPU's CPUs are unknown; none
+// where nothing is to be bound (--cpu-bind none, or a job, whose launcher binds its ranks).
+std::optional<std::vector<int>> worker_cpus(const Plan& plan, int process);
 
 }  // namespace fb

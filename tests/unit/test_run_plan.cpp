@@ -239,23 +239,27 @@ TEST(RunPlan, WorkersAreBoundToTheirGpusLocalCpus) {
   plan.gpus = {0, 1, 2};
   plan.cpulists = {"0-3", "0-3", "8,9"};
   plan.settings.cpu_bind = fb::CpuBind::numa;
-  EXPECT_EQ(fb::worker_cpus(plan, 1), (std::vector<int>{0, 1, 2, 3}));
-  EXPECT_EQ(fb::worker_cpus(plan, 2), (std::vector<int>{8, 9}));
+  // {-1}: nothing to bind (--cpu-bind none, a job); {}: CPUs unknown
+  const auto cpus = [&plan](int process) {
+    return fb::worker_cpus(plan, process).value_or(std::vector<int>{-1});
+  };
+  EXPECT_EQ(cpus(1), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(cpus(2), (std::vector<int>{8, 9}));
   plan.settings.cpu_bind = fb::CpuBind::core;
-  EXPECT_EQ(fb::worker_cpus(plan, 1), (std::vector<int>{1}));  // rank 1: the 2nd of its 4 CPUs
-  EXPECT_EQ(fb::worker_cpus(plan, 2), (std::vector<int>{8}));  // rank 2: 2 % 2 = the 1st of 2
+  EXPECT_EQ(cpus(1), (std::vector<int>{1}));  // rank 1: the 2nd of its 4 CPUs
+  EXPECT_EQ(cpus(2), (std::vector<int>{8}));  // rank 2: 2 % 2 = the 1st of 2
   plan.launcher = fb::LauncherKind::threads;
-  EXPECT_EQ(fb::worker_cpus(plan, 0), (std::vector<int>{0}));
+  EXPECT_EQ(cpus(0), (std::vector<int>{0}));
   plan.settings.cpu_bind = fb::CpuBind::numa;
-  EXPECT_EQ(fb::worker_cpus(plan, 0), (std::vector<int>{0, 1, 2, 3, 8, 9}));  // each CPU once
+  EXPECT_EQ(cpus(0), (std::vector<int>{0, 1, 2, 3, 8, 9}));  // each CPU once
   plan.settings.cpu_bind = fb::CpuBind::none;
-  EXPECT_TRUE(fb::worker_cpus(plan, 0).empty());
+  EXPECT_EQ(cpus(0), (std::vector<int>{-1}));
   plan.settings.cpu_bind = fb::CpuBind::numa;
   plan.launcher = fb::LauncherKind::job;  // bound by the job's launcher
-  EXPECT_TRUE(fb::worker_cpus(plan, 0).empty());
+  EXPECT_EQ(cpus(0), (std::vector<int>{-1}));
   plan.launcher = fb::LauncherKind::processes;
   plan.cpulists = {"", "", ""};  // unknown: nothing to bind to, which the worker warns of
-  EXPECT_TRUE(fb::worker_cpus(plan, 1).empty());
+  EXPECT_TRUE(cpus(1).empty());
 }
 
 TEST(RunPlan, IterationsRotateThroughTheLargestPointsBuffers) {

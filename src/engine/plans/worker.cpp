@@ -22,8 +22,8 @@ namespace fb {
 namespace {
 
 void bind_worker_cpus(const Plan& plan, int process, ProgressSink& sink) {
-  if (plan.settings.cpu_bind == CpuBind::none || plan.launcher == LauncherKind::job) return;
-  if (bind_to_cpus(worker_cpus(plan, process))) return;
+  const auto cpus = worker_cpus(plan, process);
+  if (!cpus || bind_to_cpus(*cpus)) return;
   const auto i = static_cast<std::size_t>(process);
   std::string lists = fmt::format("{}", fmt::join(plan.cpulists, "; "));  // the threads launcher's
   if (plan.launcher == LauncherKind::processes) lists = i < plan.cpulists.size() ? plan.cpulists[i] : "";
